@@ -1,0 +1,21 @@
+#ifndef CDFLNOTIFY_SHIM_H
+#define CDFLNOTIFY_SHIM_H
+
+/* libnotify, and with it GLib and GObject: the agent's main loop and the
+ * key-file format its configuration follows. */
+#include <libnotify/notify.h>
+
+/* g_signal_connect is a macro over g_signal_connect_data, and GCallback is
+ * an untyped function pointer. These typed wrappers let Swift connect the
+ * one signal it needs with a checked callback type. */
+typedef void (*dfl_notification_closed_cb)(NotifyNotification *notification, gpointer user_data);
+
+static inline gulong dfl_notification_connect_closed(NotifyNotification *notification,
+                                                     dfl_notification_closed_cb callback,
+                                                     gpointer user_data,
+                                                     GClosureNotify destroy) {
+    return g_signal_connect_data(notification, "closed", G_CALLBACK(callback),
+                                 user_data, destroy, (GConnectFlags)0);
+}
+
+#endif

@@ -1,0 +1,204 @@
+import FoundationEssentials
+
+/// When the notification's elapsed time is updated in place.
+public enum LiveElapsedMode: String, Sendable, CaseIterable {
+    /// Updated, except on servers that alert again on every update.
+    case auto
+    case on
+    case off
+}
+
+/// The agent's settings, from `dreamsforlittles/sleep-agent.conf` in the
+/// XDG configuration directories.
+///
+/// ```
+/// [platform]
+/// allowed-origins=https://api.example.com;
+/// pinned-public-keys=sha256//…=;
+///
+/// [app]
+/// deep-link-base=dreamsforlittles://
+///
+/// [notifications]
+/// live-elapsed=auto
+/// ```
+public struct Configuration: Sendable, Equatable {
+    /// The platform origins timers (and their tokens) may come from. Empty
+    /// until configured: nothing is mirrored from an origin nobody chose.
+    public var allowedOrigins: AllowedOrigins = AllowedOrigins([])
+    public var deepLinkBase: DeepLinkBase = .default
+    /// Public-key pins for the platform's TLS certificates, in the form
+    /// curl takes (`sha256//` and the base64 SHA-256 of the key); empty
+    /// means the system's CA store alone decides.
+    public var pinnedPublicKeys: [String] = []
+    public var liveElapsed: LiveElapsedMode = .auto
+
+    /// The file's name inside each configuration directory.
+    public static let relativePath = "dreamsforlittles/sleep-agent.conf"
+    /// Larger files are refused rather than read.
+    public static let maximumFileSize = 64 * 1024
+
+    public init() {}
+
+    /// Reads and checks the text of a configuration file. `fileName` is
+    /// used only in error messages.
+    public init(parsing text: String, fileName: String) throws(ConfigurationError) {
+        let keyFile: KeyFile
+        do {
+            keyFile = try KeyFile(parsing: text)
+        } catch {
+            throw ConfigurationError(file: fileName, line: error.line, group: nil, key: nil, message: error.message)
+        }
+        for group in keyFile.groups {
+            guard let known = Self.knownKeys[group.name] else {
+                throw ConfigurationError(
+                    file: fileName, line: group.line, group: group.name, key: nil,
+                    message: "unknown group; the groups are [platform], [app] and [notifications]")
+            }
+            for entry in group.entries {
+                guard known.contains(entry.key) else {
+                    throw ConfigurationError(
+                        file: fileName, line: entry.line, group: group.name, key: entry.key,
+                        message: "unknown key; the keys of [\(group.name)] are \(known.joined(separator: ", "))")
+                }
+                try apply(entry, group: group.name, fileName: fileName)
+            }
+        }
+    }
+
+    private static let knownKeys: [String: [String]] = [
+        "platform": ["allowed-origins", "pinned-public-keys"],
+        "app": ["deep-link-base"],
+        "notifications": ["live-elapsed"],
+    ]
+
+    private mutating func apply(_ entry: KeyFile.Entry, group: String, fileName: String) throws(ConfigurationError) {
+        func fail(_ message: String) -> ConfigurationError {
+            ConfigurationError(file: fileName, line: entry.line, group: group, key: entry.key, message: message)
+        }
+        func list() throws(ConfigurationError) -> [String] {
+            guard let items = KeyFile.splitList(entry.rawValue) else {
+                throw fail("contains an escape other than \\s \\n \\t \\r \\\\ \\;")
+            }
+            return items
+        }
+        func single() throws(ConfigurationError) -> String {
+            guard let value = KeyFile.unescape(entry.rawValue) else {
+                throw fail("contains an escape other than \\s \\n \\t \\r \\\\")
+            }
+            return value.trimmingSpacesAndTabs()
+        }
+
+        switch entry.key {
+        case "allowed-origins":
+            var origins: [APIOrigin] = []
+            for item in try list() {
+                do {
+                    origins.append(try APIOrigin(parsing: item))
+                } catch {
+                    throw fail("\(item) \(error.explanation)")
+                }
+            }
+            allowedOrigins = AllowedOrigins(origins)
+        case "pinned-public-keys":
+            let pins = try list()
+            for pin in pins where !Self.isPublicKeyPin(pin) {
+                throw fail("\(pin) is not a pin of the form sha256// followed by the base64 SHA-256 of a public key")
+            }
+            pinnedPublicKeys = pins
+        case "deep-link-base":
+            let value = try single()
+            do {
+                deepLinkBase = try DeepLinkBase(parsing: value)
+            } catch {
+                throw fail("\(value) \(error.explanation)")
+            }
+        case "live-elapsed":
+            let value = try single()
+            guard let mode = LiveElapsedMode(rawValue: value) else {
+                throw fail("must be auto, on or off, not \(value)")
+            }
+            liveElapsed = mode
+        default:
+            throw fail("unknown key")
+        }
+    }
+
+    static func isPublicKeyPin(_ pin: String) -> Bool {
+        guard pin.hasPrefix("sha256//") else { return false }
+        let encoded = pin.dropFirst("sha256//".count)
+        guard encoded.utf8.count == 44, let digest = Data(base64Encoded: String(encoded)) else { return false }
+        return digest.count == 32
+    }
+}
+
+/// A configuration file that cannot be used, naming the file, and the line
+/// and key where that helps.
+public struct ConfigurationError: Error, Sendable, Equatable, CustomStringConvertible {
+    public let file: String
+    public let line: Int?
+    public let group: String?
+    public let key: String?
+    public let message: String
+
+    public var description: String {
+        var location = file
+        if let line { location += ":\(line)" }
+        if let group, let key { return "\(location): [\(group)] \(key): \(message)" }
+        if let group { return "\(location): [\(group)]: \(message)" }
+        return "\(location): \(message)"
+    }
+}
+
+extension Configuration {
+    /// The configuration file the agent uses: the first that exists of
+    /// $XDG_CONFIG_HOME (default ~/.config) and then each of
+    /// $XDG_CONFIG_DIRS (default /etc/xdg). Relative paths in those
+    /// variables are ignored, as the XDG Base Directory specification asks.
+    public static func searchPaths(environment: [String: String]) -> [String] {
+        var directories: [String] = []
+        if let home = environment["XDG_CONFIG_HOME"], home.hasPrefix("/") {
+            directories.append(home)
+        } else if let home = environment["HOME"], home.hasPrefix("/") {
+            directories.append(home + "/.config")
+        }
+        let systemDirectories = environment["XDG_CONFIG_DIRS"].flatMap { $0.isEmpty ? nil : $0 } ?? "/etc/xdg"
+        directories += systemDirectories.split(separator: ":").map(String.init).filter { $0.hasPrefix("/") }
+        return directories.map { "\($0)/\(relativePath)" }
+    }
+
+    /// Loads the first configuration file found, or the defaults when there
+    /// is none. `contents` reads a file; it returns nil when the file does
+    /// not exist and throws when it exists but cannot be read.
+    public static func load(
+        environment: [String: String],
+        contents: (String) throws -> Data? = Configuration.readFile
+    ) throws(ConfigurationError) -> (configuration: Configuration, file: String?) {
+        for path in searchPaths(environment: environment) {
+            let data: Data?
+            do {
+                data = try contents(path)
+            } catch {
+                throw ConfigurationError(
+                    file: path, line: nil, group: nil, key: nil, message: "cannot be read (\(error))")
+            }
+            guard let data else { continue }
+            guard data.count <= maximumFileSize else {
+                throw ConfigurationError(
+                    file: path, line: nil, group: nil, key: nil,
+                    message: "is larger than \(maximumFileSize / 1024) KiB, which no configuration needs")
+            }
+            guard let text = String(validating: data, as: UTF8.self) else {
+                throw ConfigurationError(file: path, line: nil, group: nil, key: nil, message: "is not valid UTF-8")
+            }
+            return (try Configuration(parsing: text, fileName: path), path)
+        }
+        return (Configuration(), nil)
+    }
+
+    /// A file's bytes, or nil when there is no file at `path`.
+    public static func readFile(_ path: String) throws -> Data? {
+        guard FileManager.default.fileExists(atPath: path) else { return nil }
+        return try Data(contentsOf: URL(filePath: path))
+    }
+}

@@ -1,0 +1,71 @@
+/// How the locale writes the time of day.
+public enum HourCycle: Sendable, Equatable {
+    /// 9:41 PM
+    case twelveHour
+    /// 21:41
+    case twentyFourHour
+}
+
+/// The words a parent reads on the notification.
+public enum DisplayText {
+    /// "Asleep since 9:41 PM", in the timer's own time zone.
+    public static func asleepSince(_ start: Instant, rules: TimeZoneRules, hourCycle: HourCycle) -> String {
+        "Asleep since \(timeOfDay(start, rules: rules, hourCycle: hourCycle))"
+    }
+
+    /// "9:41 PM" or "21:41".
+    public static func timeOfDay(_ instant: Instant, rules: TimeZoneRules, hourCycle: HourCycle) -> String {
+        let seconds = CivilTime.floorDivide(instant.millisecondsSince1970, 1000)
+        let local = seconds + Int64(rules.utcOffset(atSecondsSince1970: seconds))
+        let secondOfDay = local - CivilTime.floorDivide(local, 86400) * 86400
+        let hour = Int(secondOfDay / 3600)
+        let minute = Int(secondOfDay / 60 % 60)
+        let minuteText = minute < 10 ? "0\(minute)" : "\(minute)"
+        switch hourCycle {
+        case .twentyFourHour:
+            return "\(hour < 10 ? "0\(hour)" : "\(hour)"):\(minuteText)"
+        case .twelveHour:
+            let twelve = hour % 12 == 0 ? 12 : hour % 12
+            return "\(twelve):\(minuteText) \(hour < 12 ? "AM" : "PM")"
+        }
+    }
+
+    /// Elapsed time at minute granularity: "23 min", "1 h 23 min", "2 h".
+    /// A start in the future (a clock a little ahead) reads as "0 min".
+    public static func elapsed(from start: Instant, to now: Instant) -> String {
+        let minutes = max(0, now.milliseconds(since: start)) / Milliseconds.minute
+        return duration(minutes: minutes)
+    }
+
+    public static func duration(minutes: Int64) -> String {
+        let hours = minutes / 60
+        let rest = minutes % 60
+        if hours == 0 { return "\(rest) min" }
+        if rest == 0 { return "\(hours) h" }
+        return "\(hours) h \(rest) min"
+    }
+
+    /// "Asleep since 9:41 PM · 1 h 23 min".
+    public static func runningBody(start: Instant, now: Instant, rules: TimeZoneRules, hourCycle: HourCycle) -> String {
+        "\(asleepSince(start, rules: rules, hourCycle: hourCycle)) · \(elapsed(from: start, to: now))"
+    }
+
+    /// Escapes text for the notification body, whose markup is a subset of
+    /// XML: the five characters that could open a tag or an entity, written
+    /// the way GLib's g_markup_escape_text writes them.
+    public static func escapeMarkup(_ text: String) -> String {
+        var escaped = ""
+        escaped.reserveCapacity(text.utf8.count)
+        for character in text.unicodeScalars {
+            switch character {
+            case "&": escaped += "&amp;"
+            case "<": escaped += "&lt;"
+            case ">": escaped += "&gt;"
+            case "\"": escaped += "&quot;"
+            case "'": escaped += "&#39;"
+            default: escaped.unicodeScalars.append(character)
+            }
+        }
+        return escaped
+    }
+}

@@ -1,0 +1,60 @@
+import Testing
+import SleepTimerCore
+
+@Suite struct DisplayTextTests {
+    let zones = ZoneInfoDirectory(path: "/usr/share/zoneinfo")
+    /// 2026-11-29T21:41:00Z
+    let start = Instant(secondsSince1970: 1_795_988_460)
+
+    private func rules(_ zone: String) throws -> TimeZoneRules {
+        let name = try #require(TimeZoneName(zone))
+        return try #require(zones.rules(for: name))
+    }
+
+    @Test func showsTheStartInTheTimersOwnZone() throws {
+        #expect(DisplayText.asleepSince(start, rules: try rules("Etc/UTC"), hourCycle: .twelveHour) == "Asleep since 9:41 PM")
+        #expect(DisplayText.asleepSince(start, rules: try rules("America/New_York"), hourCycle: .twelveHour)
+            == "Asleep since 4:41 PM")
+        #expect(DisplayText.asleepSince(start, rules: try rules("Europe/Berlin"), hourCycle: .twentyFourHour)
+            == "Asleep since 22:41")
+        #expect(DisplayText.asleepSince(start, rules: try rules("Asia/Kolkata"), hourCycle: .twentyFourHour)
+            == "Asleep since 03:11")
+    }
+
+    @Test func midnightAndNoonReadTheWayPeopleSayThem() {
+        let utc = TimeZoneRules(fixedOffsetSeconds: 0)
+        let midnight = Instant(secondsSince1970: 1_795_910_400 + 5 * 60)
+        let noon = Instant(secondsSince1970: 1_795_910_400 + 12 * 3600)
+        #expect(DisplayText.timeOfDay(midnight, rules: utc, hourCycle: .twelveHour) == "12:05 AM")
+        #expect(DisplayText.timeOfDay(midnight, rules: utc, hourCycle: .twentyFourHour) == "00:05")
+        #expect(DisplayText.timeOfDay(noon, rules: utc, hourCycle: .twelveHour) == "12:00 PM")
+        #expect(DisplayText.timeOfDay(noon, rules: utc, hourCycle: .twentyFourHour) == "12:00")
+    }
+
+    @Test func timesBeforeTheEpochStillReadCorrectly() {
+        let utc = TimeZoneRules(fixedOffsetSeconds: 0)
+        #expect(DisplayText.timeOfDay(Instant(millisecondsSince1970: -1), rules: utc, hourCycle: .twentyFourHour) == "23:59")
+    }
+
+    @Test func elapsedTimeIsInWholeMinutes() {
+        #expect(DisplayText.elapsed(from: start, to: start.adding(milliseconds: 83 * 60_000 + 59_999)) == "1 h 23 min")
+        #expect(DisplayText.elapsed(from: start, to: start.adding(milliseconds: 59_999)) == "0 min")
+        #expect(DisplayText.elapsed(from: start, to: start.adding(milliseconds: 23 * 60_000)) == "23 min")
+        #expect(DisplayText.elapsed(from: start, to: start.adding(milliseconds: 120 * 60_000)) == "2 h")
+        #expect(DisplayText.elapsed(from: start, to: start.adding(milliseconds: -90_000)) == "0 min")
+    }
+
+    @Test func theBodyJoinsStartAndElapsed() {
+        let body = DisplayText.runningBody(
+            start: start, now: start.adding(milliseconds: 83 * 60_000), rules: TimeZoneRules(fixedOffsetSeconds: 0),
+            hourCycle: .twelveHour)
+        #expect(body == "Asleep since 9:41 PM · 1 h 23 min")
+    }
+
+    @Test func escapesTheFiveMarkupCharacters() {
+        #expect(DisplayText.escapeMarkup(#"<b>Leo</b> & "Mia's""#)
+            == "&lt;b&gt;Leo&lt;/b&gt; &amp; &quot;Mia&#39;s&quot;")
+        #expect(DisplayText.escapeMarkup("Zoë 👶") == "Zoë 👶")
+        #expect(DisplayText.escapeMarkup("&amp;") == "&amp;amp;")
+    }
+}

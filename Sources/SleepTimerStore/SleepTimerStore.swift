@@ -1,0 +1,522 @@
+import CDFLSQLite
+import SleepTimerCore
+
+/// A mirrored timer as stored, with where its completion stands.
+public struct StoredTimer: Sendable, Equatable {
+    public let timer: MirroredTimer
+    /// nil while no completion is recorded.
+    public let completionState: CompletionState?
+
+    public var state: TimerState { completionState?.timerState ?? .running }
+}
+
+/// A completion recorded in the outbox.
+public struct CompletionRecord: Sendable, Equatable {
+    public let timerID: TimerID
+    public let scope: TimerScope
+    /// The moment of the click.
+    public let completedAt: Instant
+    /// The exact bytes to send, every time; nil once the completion is over.
+    public let requestBody: CompletionRequestBody?
+    public let tokenExpiresAt: Instant
+    public let attempts: Int
+    public let nextAttemptAt: Instant
+    public let lastError: String?
+    public let state: CompletionState
+}
+
+/// The notification shown for a timer, as far as the agent keeps it.
+public struct NotificationRecord: Sendable, Equatable {
+    public let notificationID: UInt32
+    /// The timer's displayed state when the user dismissed it; the
+    /// notification stays away until that state changes.
+    public let dismissedInState: String?
+}
+
+/// What a Mirror did to the store.
+public enum UpsertOutcome: Sendable, Equatable {
+    case inserted
+    case updated
+    /// The stored revision is newer; nothing changed.
+    case ignoredStale(storedRevision: Int64)
+}
+
+/// The agent's durable local state in one SQLite file: mirrored timers
+/// (display data and token), the completion outbox, and the map from timers
+/// to desktop notifications.
+///
+/// Every change is one transaction in WAL mode with synchronous=FULL, so a
+/// crash or power cut leaves either the state before a change or the state
+/// after it, and a recorded click survives both. The class is not Sendable:
+/// the agent confines it to its main loop.
+public final class SleepTimerStore {
+    public let location: StoreLocation
+    private let connection: SQLiteConnection
+    private let log: any LogSink
+    private let clock: any WallClock
+
+    /// Called inside every write transaction just before COMMIT; lets the
+    /// crash tests stop a process at the worst moment.
+    var beforeCommit: (() -> Void)?
+
+    /// Opens the store at `location`, creating or migrating it. A damaged
+    /// file is moved aside (never deleted) and a fresh one made.
+    public init(location: StoreLocation, log: any LogSink, clock: any WallClock = SystemClock()) throws(StoreError) {
+        self.location = location
+        self.log = log
+        self.clock = clock
+        try location.prepareDirectory()
+        connection = try Self.openOrQuarantine(location, log: log, clock: clock)
+    }
+
+    private enum OpenFailure: Error {
+        /// The file is damaged or not a database: to be moved aside.
+        case damaged(String)
+        case store(StoreError)
+    }
+
+    private static func openOrQuarantine(_ location: StoreLocation, log: any LogSink, clock: any WallClock)
+        throws(StoreError) -> SQLiteConnection
+    {
+        do {
+            return try open(location)
+        } catch {
+            guard case .damaged(let reason) = error else {
+                if case .store(let storeError) = error { throw storeError }
+                preconditionFailure()
+            }
+            let movedTo = try location.quarantine(now: clock.now().millisecondsSince1970)
+            log.log(
+                .warning,
+                "The timer store \(location.databasePath) was damaged (\(reason)); it was moved to \(movedTo) and a new, empty store was created. Timers are mirrored again as the app sends them."
+            )
+        }
+        do {
+            return try open(location)
+        } catch {
+            switch error {
+            case .store(let storeError): throw storeError
+            case .damaged(let reason):
+                throw StoreError(.unsafeLocation, "A new timer store at \(location.databasePath) could not be made: \(reason)")
+            }
+        }
+    }
+
+    /// Runs SQLite calls while opening; damage is told apart from other
+    /// failures, since only damage is cause to move the file aside.
+    private static func opening<Result>(_ body: () throws(SQLiteError) -> Result) throws(OpenFailure) -> Result {
+        do {
+            return try body()
+        } catch {
+            throw error.meansCorruption ? .damaged(error.description) : .store(.database(error, while: "be opened"))
+        }
+    }
+
+    private static func open(_ location: StoreLocation) throws(OpenFailure) -> SQLiteConnection {
+        let condition: StoreLocation.FileCondition
+        do {
+            condition = try location.prepareDatabaseFile()
+        } catch {
+            throw .store(error)
+        }
+        if case .unusable(let reason) = condition { throw .damaged(reason) }
+        let connection = try opening { () throws(SQLiteError) -> SQLiteConnection in
+            try SQLiteConnection(
+                path: location.databasePath,
+                flags: SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOFOLLOW | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE)
+        }
+        let (mode, check, version) = try opening { () throws(SQLiteError) -> (String?, String?, Int) in
+            try connection.setBooleanOption(SQLITE_DBCONFIG_DEFENSIVE, true)
+            try connection.setBooleanOption(SQLITE_DBCONFIG_TRUSTED_SCHEMA, false)
+            try connection.execute("PRAGMA busy_timeout = 5000")
+            let mode = try connection.scalarText("PRAGMA journal_mode = WAL")
+            try connection.execute("PRAGMA synchronous = FULL")
+            let check = try connection.scalarText("PRAGMA quick_check(1)")
+            return (mode, check, Int(try connection.scalarInteger("PRAGMA user_version") ?? 0))
+        }
+        guard check == "ok" else { throw .damaged("integrity check: \(check ?? "no answer")") }
+        guard mode == "wal" else {
+            throw .store(StoreError(
+                .database(SQLiteError(code: SQLITE_ERROR, message: "journal_mode is \(mode ?? "unknown")")),
+                "The timer store \(location.databasePath) cannot use write-ahead logging."))
+        }
+        guard version <= Schema.latestVersion else {
+            throw .store(StoreError(
+                .newerSchema(version: version),
+                "The timer store \(location.databasePath) was written by a newer version of the agent (schema \(version); this one knows up to \(Schema.latestVersion)). It is left as it is; install the newer version again."
+            ))
+        }
+        try opening { () throws(SQLiteError) in try Schema.migrate(connection, from: version) }
+        return connection
+    }
+
+    // MARK: Transactions
+
+    /// Runs `body` in one write transaction: all of it is committed, or
+    /// none of it.
+    private func transaction<Result>(_ action: String, _ body: () throws(StoreError) -> Result) throws(StoreError) -> Result {
+        try sql(action) { () throws(SQLiteError) in try connection.execute("BEGIN IMMEDIATE") }
+        do {
+            let result = try body()
+            beforeCommit?()
+            try sql(action) { () throws(SQLiteError) in try connection.execute("COMMIT") }
+            return result
+        } catch {
+            try? connection.execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    /// SQLite calls, their failures described as what the store was doing.
+    private func sql<Result>(_ action: String, _ body: () throws(SQLiteError) -> Result) throws(StoreError) -> Result {
+        do { return try body() } catch { throw .database(error, while: action) }
+    }
+
+    // MARK: Timers
+
+    private static let timerColumns = """
+        t.timer_id, t.api_origin, t.user_id, t.family_subject_id, t.baby_id, t.baby_name, t.started_at_ms,
+        t.timezone, t.revision, t.action_token, t.token_expires_at_ms, c.state
+        """
+
+    private func decodeTimer(_ row: SQLiteStatement) -> StoredTimer? {
+        guard let id = TimerID(row.text(0)), let origin = try? APIOrigin(parsing: row.text(1)),
+            let user = UserID(row.text(2)), let family = FamilySubjectID(row.text(3)), let baby = BabyID(row.text(4)),
+            let name = try? BabyName(validating: row.text(5)), let zone = TimeZoneName(row.text(7))
+        else {
+            log.log(.warning, "A stored timer row could not be read and was skipped.")
+            return nil
+        }
+        let timer = MirroredTimer(
+            id: id, scope: TimerScope(apiOrigin: origin, userID: user, familySubjectID: family), babyID: baby,
+            babyName: name, startedAt: Instant(millisecondsSince1970: row.integer(6)), timeZone: zone,
+            revision: row.integer(8), token: row.optionalText(9).map { ActionToken(unvalidated: $0) },
+            tokenExpiresAt: Instant(millisecondsSince1970: row.integer(10)))
+        return StoredTimer(timer: timer, completionState: row.optionalText(11).flatMap(CompletionState.init(rawValue:)))
+    }
+
+    public func timer(_ id: TimerID) throws(StoreError) -> StoredTimer? {
+        try sql("read a timer") { () throws(SQLiteError) -> StoredTimer? in
+            let statement = try connection.statement(
+                "SELECT \(Self.timerColumns) FROM timers t LEFT JOIN completions c USING (timer_id) WHERE t.timer_id = ?")
+            try statement.bind(.text(id.string))
+            defer { statement.reset() }
+            return try statement.step() ? decodeTimer(statement) : nil
+        }
+    }
+
+    /// Every mirrored timer, oldest start first.
+    public func timers() throws(StoreError) -> [StoredTimer] {
+        try sql("list timers") { () throws(SQLiteError) -> [StoredTimer] in
+            let statement = try connection.statement(
+                "SELECT \(Self.timerColumns) FROM timers t LEFT JOIN completions c USING (timer_id) ORDER BY t.started_at_ms, t.timer_id")
+            defer { statement.reset() }
+            var result: [StoredTimer] = []
+            while try statement.step() {
+                if let timer = decodeTimer(statement) { result.append(timer) }
+            }
+            return result
+        }
+    }
+
+    /// Inserts or updates a mirror. A lower revision than the stored one is
+    /// stale and ignored. A fresh mirror of a timer whose completion failed
+    /// replaces that failed completion: the app has just said the timer
+    /// runs, with a token.
+    public func upsert(_ timer: MirroredTimer) throws(StoreError) -> UpsertOutcome {
+        try transaction("save a timer") { () throws(StoreError) -> UpsertOutcome in
+            try sql("save a timer") { () throws(SQLiteError) -> UpsertOutcome in
+                let existing = try connection.statement("SELECT revision FROM timers WHERE timer_id = ?")
+                try existing.bind(.text(timer.id.string))
+                let storedRevision = try existing.step() ? existing.integer(0) : nil
+                existing.reset()
+                if let storedRevision, timer.revision < storedRevision { return .ignoredStale(storedRevision: storedRevision) }
+                let token: String? = timer.token?.withRevealedValue { $0 }
+                try connection.statement("""
+                    INSERT INTO timers (timer_id, api_origin, user_id, family_subject_id, baby_id, baby_name,
+                        started_at_ms, timezone, revision, action_token, token_expires_at_ms)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    ON CONFLICT (timer_id) DO UPDATE SET api_origin = excluded.api_origin, user_id = excluded.user_id,
+                        family_subject_id = excluded.family_subject_id, baby_id = excluded.baby_id,
+                        baby_name = excluded.baby_name, started_at_ms = excluded.started_at_ms,
+                        timezone = excluded.timezone, revision = excluded.revision,
+                        action_token = excluded.action_token, token_expires_at_ms = excluded.token_expires_at_ms
+                    """).bind(
+                        .text(timer.id.string), .text(timer.scope.apiOrigin.description), .text(timer.scope.userID.string),
+                        .text(timer.scope.familySubjectID.string), .text(timer.babyID.string), .text(timer.babyName.text),
+                        .integer(timer.startedAt.millisecondsSince1970), .text(timer.timeZone.identifier),
+                        .integer(timer.revision), token.sqlite, .integer(timer.tokenExpiresAt.millisecondsSince1970)
+                    ).run()
+                try connection.statement("DELETE FROM completions WHERE timer_id = ? AND state != 'pending'")
+                    .bind(.text(timer.id.string)).run()
+                return storedRevision == nil ? .inserted : .updated
+            }
+        }
+    }
+
+    /// Removes timers by id with their notification rows and any finished
+    /// completion; a pending completion stays and is still sent, because
+    /// it records a click.
+    private func deleteTimers(_ ids: [TimerID]) throws(SQLiteError) {
+        for id in ids {
+            try connection.statement("DELETE FROM timers WHERE timer_id = ?").bind(.text(id.string)).run()
+            try connection.statement("DELETE FROM notifications WHERE timer_id = ?").bind(.text(id.string)).run()
+            try connection.statement("DELETE FROM completions WHERE timer_id = ? AND state != 'pending'")
+                .bind(.text(id.string)).run()
+        }
+    }
+
+    private func timerIDs(_ query: String, _ values: SQLiteValue...) throws(SQLiteError) -> [TimerID] {
+        let statement = try connection.statement(query)
+        try statement.bind(values)
+        defer { statement.reset() }
+        var ids: [TimerID] = []
+        while try statement.step() {
+            if let id = TimerID(statement.text(0)) { ids.append(id) }
+        }
+        return ids
+    }
+
+    /// Removes one mirror; false when there was none.
+    public func remove(_ id: TimerID) throws(StoreError) -> Bool {
+        try transaction("remove a timer") { () throws(StoreError) -> Bool in
+            try sql("remove a timer") { () throws(SQLiteError) -> Bool in
+                let found = try timerIDs("SELECT timer_id FROM timers WHERE timer_id = ?", .text(id.string))
+                try deleteTimers(found)
+                return !found.isEmpty
+            }
+        }
+    }
+
+    /// Drops the mirrors of `scope` that are not in `running`: timers
+    /// stopped on another device or whose baby was deleted.
+    public func reconcile(scope: TimerScope, keeping running: Set<TimerID>) throws(StoreError) -> [TimerID] {
+        try transaction("reconcile timers") { () throws(StoreError) -> [TimerID] in
+            try sql("reconcile timers") { () throws(SQLiteError) -> [TimerID] in
+                let stale = try timerIDs(
+                    "SELECT timer_id FROM timers WHERE api_origin = ? AND user_id = ? AND family_subject_id = ? ORDER BY timer_id",
+                    .text(scope.apiOrigin.description), .text(scope.userID.string), .text(scope.familySubjectID.string)
+                ).filter { !running.contains($0) }
+                try deleteTimers(stale)
+                return stale
+            }
+        }
+    }
+
+    /// Sign-out or account deletion: every row of the scope goes, timers,
+    /// tokens, notifications and completions (pending ones included, since
+    /// they hold a token), in one transaction. A nil family means every
+    /// family of the user.
+    public func purge(apiOrigin: APIOrigin, userID: UserID, familySubjectID: FamilySubjectID?) throws(StoreError) -> [TimerID] {
+        try transaction("purge a scope") { () throws(StoreError) -> [TimerID] in
+            try sql("purge a scope") { () throws(SQLiteError) -> [TimerID] in
+                let family = familySubjectID?.string ?? ""
+                let condition = "api_origin = ?1 AND user_id = ?2 AND (?3 = '' OR family_subject_id = ?3)"
+                let origin = SQLiteValue.text(apiOrigin.description)
+                let user = SQLiteValue.text(userID.string)
+                let ids = try timerIDs(
+                    "SELECT timer_id FROM timers WHERE \(condition) ORDER BY timer_id", origin, user, .text(family))
+                let orphans = try timerIDs(
+                    "SELECT timer_id FROM completions WHERE \(condition)", origin, user, .text(family))
+                for id in Set(ids + orphans) {
+                    try connection.statement("DELETE FROM timers WHERE timer_id = ?").bind(.text(id.string)).run()
+                    try connection.statement("DELETE FROM notifications WHERE timer_id = ?").bind(.text(id.string)).run()
+                    try connection.statement("DELETE FROM completions WHERE timer_id = ?").bind(.text(id.string)).run()
+                }
+                return ids
+            }
+        }
+    }
+
+    /// Drops mirrors whose token has expired and whose completion is not
+    /// pending: the desktop can do nothing more for them.
+    public func removeExpired(now: Instant) throws(StoreError) -> [TimerID] {
+        try transaction("drop expired timers") { () throws(StoreError) -> [TimerID] in
+            try sql("drop expired timers") { () throws(SQLiteError) -> [TimerID] in
+                let expired = try timerIDs("""
+                    SELECT timer_id FROM timers t WHERE token_expires_at_ms <= ?
+                    AND NOT EXISTS (SELECT 1 FROM completions c WHERE c.timer_id = t.timer_id AND c.state = 'pending')
+                    ORDER BY timer_id
+                    """, .integer(now.millisecondsSince1970))
+                try deleteTimers(expired)
+                return expired
+            }
+        }
+    }
+
+    // MARK: Completion outbox
+
+    private static let completionColumns = """
+        timer_id, api_origin, user_id, family_subject_id, completed_at_ms, request_body, token_expires_at_ms,
+        attempts, next_attempt_at_ms, last_error, state
+        """
+
+    private func decodeCompletion(_ row: SQLiteStatement) -> CompletionRecord? {
+        guard let id = TimerID(row.text(0)), let origin = try? APIOrigin(parsing: row.text(1)),
+            let user = UserID(row.text(2)), let family = FamilySubjectID(row.text(3)),
+            let state = CompletionState(rawValue: row.text(10))
+        else {
+            log.log(.warning, "A stored completion row could not be read and was skipped.")
+            return nil
+        }
+        return CompletionRecord(
+            timerID: id, scope: TimerScope(apiOrigin: origin, userID: user, familySubjectID: family),
+            completedAt: Instant(millisecondsSince1970: row.integer(4)),
+            requestBody: row.blob(5).map(CompletionRequestBody.init(bytes:)),
+            tokenExpiresAt: Instant(millisecondsSince1970: row.integer(6)), attempts: Int(row.integer(7)),
+            nextAttemptAt: Instant(millisecondsSince1970: row.integer(8)), lastError: row.optionalText(9), state: state)
+    }
+
+    /// Records a click on Complete, durably, before anything is sent: the
+    /// completion time is the click's, and the request body is built now
+    /// and never again.
+    public func recordCompletion(of id: TimerID, completedAt: Instant, now: Instant) throws(StoreError) -> CompletionRecord {
+        try transaction("record a completion") { () throws(StoreError) -> CompletionRecord in
+            guard let stored = try timer(id) else {
+                throw StoreError(.unknownTimer, "No Sleep timer with id \(id) is mirrored on this desktop.")
+            }
+            if stored.completionState != nil {
+                throw StoreError(.cannotComplete, "This Sleep timer is already being saved or has to be finished in the app.")
+            }
+            guard let token = stored.timer.token, now < stored.timer.tokenExpiresAt else {
+                throw StoreError(.cannotComplete, "This Sleep timer can no longer be completed from the desktop; finish it in the app.")
+            }
+            let body = NativeCompletion.requestBody(token: token, completedAt: completedAt)
+            let scope = stored.timer.scope
+            try sql("record a completion") { () throws(SQLiteError) in
+                try connection.statement("""
+                    INSERT INTO completions (timer_id, api_origin, user_id, family_subject_id, completed_at_ms,
+                        request_body, token_expires_at_ms, attempts, next_attempt_at_ms, last_error, state)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?, NULL, 'pending')
+                    """).bind(
+                        .text(id.string), .text(scope.apiOrigin.description), .text(scope.userID.string),
+                        .text(scope.familySubjectID.string), .integer(completedAt.millisecondsSince1970),
+                        .blob(body.withRevealedBytes { $0 }), .integer(stored.timer.tokenExpiresAt.millisecondsSince1970),
+                        .integer(now.millisecondsSince1970)
+                    ).run()
+            }
+            return CompletionRecord(
+                timerID: id, scope: scope, completedAt: completedAt, requestBody: body,
+                tokenExpiresAt: stored.timer.tokenExpiresAt, attempts: 0, nextAttemptAt: now, lastError: nil,
+                state: .pending)
+        }
+    }
+
+    public func completion(of id: TimerID) throws(StoreError) -> CompletionRecord? {
+        try sql("read a completion") { () throws(SQLiteError) -> CompletionRecord? in
+            let statement = try connection.statement("SELECT \(Self.completionColumns) FROM completions WHERE timer_id = ?")
+            try statement.bind(.text(id.string))
+            defer { statement.reset() }
+            return try statement.step() ? decodeCompletion(statement) : nil
+        }
+    }
+
+    /// Pending completions due at `now`, the earliest first.
+    public func dueCompletions(at now: Instant) throws(StoreError) -> [CompletionRecord] {
+        try sql("list due completions") { () throws(SQLiteError) -> [CompletionRecord] in
+            let statement = try connection.statement("""
+                SELECT \(Self.completionColumns) FROM completions
+                WHERE state = 'pending' AND next_attempt_at_ms <= ? ORDER BY next_attempt_at_ms, timer_id
+                """)
+            try statement.bind(.integer(now.millisecondsSince1970))
+            defer { statement.reset() }
+            var result: [CompletionRecord] = []
+            while try statement.step() {
+                if let record = decodeCompletion(statement) { result.append(record) }
+            }
+            return result
+        }
+    }
+
+    /// When the next pending completion is due, or nil when none is
+    /// pending: the agent sets one timer for it instead of polling.
+    public func nextCompletionDue() throws(StoreError) -> Instant? {
+        try sql("find the next completion") { () throws(SQLiteError) -> Instant? in
+            try connection.scalarInteger("SELECT min(next_attempt_at_ms) FROM completions WHERE state = 'pending'")
+                .map { Instant(millisecondsSince1970: $0) }
+        }
+    }
+
+    public func pendingCompletionCount() throws(StoreError) -> Int {
+        try sql("count completions") { () throws(SQLiteError) -> Int in
+            Int(try connection.scalarInteger("SELECT count(*) FROM completions WHERE state = 'pending'") ?? 0)
+        }
+    }
+
+    /// A failed attempt that may pass: count it and set the next try.
+    public func scheduleRetry(of id: TimerID, attempts: Int, nextAttemptAt: Instant, lastError: String) throws(StoreError) {
+        try transaction("schedule a retry") { () throws(StoreError) in
+            try sql("schedule a retry") { () throws(SQLiteError) in
+                try connection.statement("""
+                    UPDATE completions SET attempts = ?, next_attempt_at_ms = ?, last_error = ?
+                    WHERE timer_id = ? AND state = 'pending'
+                    """).bind(.integer(Int64(attempts)), .integer(nextAttemptAt.millisecondsSince1970), .text(lastError),
+                              .text(id.string)).run()
+            }
+        }
+    }
+
+    /// The platform has the completion (created now, or earlier elsewhere):
+    /// the timer, its token, its notification row and the outbox entry all
+    /// go in one transaction.
+    public func finishCompletion(of id: TimerID) throws(StoreError) {
+        try transaction("finish a completion") { () throws(StoreError) in
+            try sql("finish a completion") { () throws(SQLiteError) in
+                try connection.statement("DELETE FROM completions WHERE timer_id = ?").bind(.text(id.string)).run()
+                try connection.statement("DELETE FROM timers WHERE timer_id = ?").bind(.text(id.string)).run()
+                try connection.statement("DELETE FROM notifications WHERE timer_id = ?").bind(.text(id.string)).run()
+            }
+        }
+    }
+
+    /// The completion cannot succeed: keep it visible in `state`, and drop
+    /// the request body and the token, which can do nothing more.
+    public func failCompletion(of id: TimerID, state: CompletionState, lastError: String) throws(StoreError) {
+        precondition(state != .pending)
+        try transaction("record a failed completion") { () throws(StoreError) in
+            try sql("record a failed completion") { () throws(SQLiteError) in
+                try connection.statement("""
+                    UPDATE completions SET state = ?, request_body = NULL, last_error = ? WHERE timer_id = ?
+                    """).bind(.text(state.rawValue), .text(lastError), .text(id.string)).run()
+                try connection.statement("UPDATE timers SET action_token = NULL WHERE timer_id = ?")
+                    .bind(.text(id.string)).run()
+            }
+        }
+    }
+
+    // MARK: Notifications
+
+    public func notification(for id: TimerID) throws(StoreError) -> NotificationRecord? {
+        try sql("read a notification") { () throws(SQLiteError) -> NotificationRecord? in
+            let statement = try connection.statement(
+                "SELECT notification_id, dismissed_in_state FROM notifications WHERE timer_id = ?")
+            try statement.bind(.text(id.string))
+            defer { statement.reset() }
+            guard try statement.step() else { return nil }
+            return NotificationRecord(
+                notificationID: UInt32(truncatingIfNeeded: statement.integer(0)), dismissedInState: statement.optionalText(1))
+        }
+    }
+
+    /// Records the notification shown for a timer and whether (in which of
+    /// its states) the user dismissed it.
+    public func setNotification(for id: TimerID, _ record: NotificationRecord) throws(StoreError) {
+        try transaction("record a notification") { () throws(StoreError) in
+            try sql("record a notification") { () throws(SQLiteError) in
+                try connection.statement("""
+                    INSERT INTO notifications (timer_id, notification_id, dismissed_in_state) VALUES (?, ?, ?)
+                    ON CONFLICT (timer_id) DO UPDATE SET notification_id = excluded.notification_id,
+                        dismissed_in_state = excluded.dismissed_in_state
+                    """).bind(.text(id.string), .integer(Int64(record.notificationID)), record.dismissedInState.sqlite).run()
+            }
+        }
+    }
+
+    public func removeNotification(for id: TimerID) throws(StoreError) {
+        try transaction("forget a notification") { () throws(StoreError) in
+            try sql("forget a notification") { () throws(SQLiteError) in
+                try connection.statement("DELETE FROM notifications WHERE timer_id = ?").bind(.text(id.string)).run()
+            }
+        }
+    }
+}

@@ -18,6 +18,7 @@ public enum LiveElapsedMode: String, Sendable, CaseIterable {
 ///
 /// [app]
 /// deep-link-base=dreamsforlittles://
+/// url-opener=/usr/bin/xdg-open
 ///
 /// [notifications]
 /// live-elapsed=auto
@@ -32,6 +33,9 @@ public struct Configuration: Sendable, Equatable {
     /// means the system's CA store alone decides.
     public var pinnedPublicKeys: [String] = []
     public var liveElapsed: LiveElapsedMode = .auto
+    /// The program that opens deep links instead of xdg-open: an absolute
+    /// path, called with the link as its one argument.
+    public var urlOpener: String?
 
     /// The file's name inside each configuration directory.
     public static let relativePath = "dreamsforlittles/sleep-agent.conf"
@@ -68,7 +72,7 @@ public struct Configuration: Sendable, Equatable {
 
     private static let knownKeys: [String: [String]] = [
         "platform": ["allowed-origins", "pinned-public-keys"],
-        "app": ["deep-link-base"],
+        "app": ["deep-link-base", "url-opener"],
         "notifications": ["live-elapsed"],
     ]
 
@@ -113,6 +117,12 @@ public struct Configuration: Sendable, Equatable {
             } catch {
                 throw fail("\(value) \(error.explanation)")
             }
+        case "url-opener":
+            let value = try single()
+            guard value.hasPrefix("/"), !value.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
+                throw fail("must be the absolute path of a program")
+            }
+            urlOpener = value
         case "live-elapsed":
             let value = try single()
             guard let mode = LiveElapsedMode(rawValue: value) else {

@@ -69,3 +69,14 @@ public enum DisplayText {
         return escaped
     }
 }
+
+extension HourCycle {
+    /// The hour cycle of a locale's time format as glibc's
+    /// nl_langinfo(T_FMT) gives it: `%r`, `%I` or `%l` mean a twelve-hour
+    /// clock (en_US: "%r"), anything else twenty-four hours (de_DE, en_GB,
+    /// C: "%T" or "%H:%M:%S").
+    public init(posixTimeFormat format: String) {
+        let twelveHour = ["%r", "%I", "%l", "%p"].contains { format.contains($0) }
+        self = twelveHour ? .twelveHour : .twentyFourHour
+    }
+}

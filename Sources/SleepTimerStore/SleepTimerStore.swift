@@ -7,6 +7,11 @@ public struct StoredTimer: Sendable, Equatable {
     /// nil while no completion is recorded.
     public let completionState: CompletionState?
 
+    public init(timer: MirroredTimer, completionState: CompletionState?) {
+        self.timer = timer
+        self.completionState = completionState
+    }
+
     public var state: TimerState { completionState?.timerState ?? .running }
 }
 

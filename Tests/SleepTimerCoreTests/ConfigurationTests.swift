@@ -27,6 +27,7 @@ import SleepTimerCore
 
             [app]
             deep-link-base=https://app.dreamsforlittles.example
+            url-opener=/usr/local/bin/open-in-app
 
             [notifications]
             live-elapsed=off
@@ -36,6 +37,7 @@ import SleepTimerCore
         #expect(configuration.pinnedPublicKeys == [Self.pin])
         #expect(configuration.deepLinkBase.description == "https://app.dreamsforlittles.example")
         #expect(configuration.liveElapsed == .off)
+        #expect(configuration.urlOpener == "/usr/local/bin/open-in-app")
     }
 
     @Test func anEmptyFileKeepsTheDefaults() throws {
@@ -64,6 +66,7 @@ import SleepTimerCore
         ("[notifications]\nlive_elapsed=on\n", 2, "live_elapsed"),
         ("[notifications]\nlive-elapsed=on\nlive-elapsed=off\n", 3, nil),
         ("[platform]\nallowed-origins=https://a.example\\q\n", 2, "allowed-origins"),
+        ("[app]\nurl-opener=xdg-open\n", 2, "url-opener"),
     ] as [(String, Int, String?)])
     func badValuesAreRefusedAtTheirLine(_ text: String, _ line: Int, _ key: String?) throws {
         let error = try #require(failure(text))

@@ -58,3 +58,11 @@ import SleepTimerCore
         #expect(DisplayText.escapeMarkup("&amp;") == "&amp;amp;")
     }
 }
+
+@Suite struct HourCycleTests {
+    @Test(arguments: [("%r", HourCycle.twelveHour), ("%I:%M:%S %p", .twelveHour), ("%l:%M %p", .twelveHour),
+                      ("%T", .twentyFourHour), ("%H:%M:%S", .twentyFourHour), ("", .twentyFourHour)])
+    func followsTheLocalesTimeFormat(_ format: String, _ expected: HourCycle) {
+        #expect(HourCycle(posixTimeFormat: format) == expected)
+    }
+}

@@ -1,9 +1,12 @@
 #ifndef CDFLNOTIFY_SHIM_H
 #define CDFLNOTIFY_SHIM_H
 
-/* libnotify, and with it GLib and GObject: the agent's main loop and the
- * key-file format its configuration follows. */
+/* libnotify, and with it GLib and GObject: the agent's main loop (with the
+ * Unix file-descriptor and signal sources of glib-unix.h) and the key-file
+ * format its configuration follows. GLib comes through this one module so
+ * that its types are declared once. */
 #include <libnotify/notify.h>
+#include <glib-unix.h>
 
 /* g_signal_connect is a macro over g_signal_connect_data, and GCallback is
  * an untyped function pointer. These typed wrappers let Swift connect the

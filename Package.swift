@@ -37,6 +37,9 @@ let package = Package(
             providers: [.apt(["libcurl4-openssl-dev"])]
         ),
 
+        /// Linux calls the Glibc module does not import.
+        .target(name: "CDFLLinux"),
+
         // MARK: Swift
 
         /// The domain model and its rules; pure Swift, no C module.
@@ -49,12 +52,36 @@ let package = Package(
             dependencies: ["SleepTimerCore", "CDFLSQLite"]
         ),
 
+        /// The process's one event loop (GLib's), with file-descriptor,
+        /// timeout and signal sources.
+        .target(name: "EventLoop", dependencies: ["CDFLNotify"]),
+
+        /// libdbus in Swift: messages, values, and a connection driven by
+        /// the event loop.
+        .target(name: "DFLDBus", dependencies: ["CDFLDBus", "EventLoop"]),
+
+        /// dfl-sleep-agent's logic: the D-Bus API over the store.
+        .target(
+            name: "SleepAgent",
+            dependencies: ["SleepTimerCore", "SleepTimerStore", "DFLDBus", "EventLoop", "CDFLLinux"],
+            resources: [.embedInCode("com.dreamsforlittles.SleepTimers1.xml")]
+        ),
+        .executableTarget(name: "dfl-sleep-agent", dependencies: ["SleepAgent"]),
+
+        /// dfl-sleepctl: a client of the D-Bus API, as another app would be.
+        .target(name: "SleepControl", dependencies: ["SleepTimerCore", "DFLDBus", "EventLoop"]),
+        .executableTarget(name: "dfl-sleepctl", dependencies: ["SleepControl"]),
+
         // MARK: Tests
 
         .testTarget(
             name: "SleepTimerCoreTests",
             dependencies: ["SleepTimerCore", "CDFLNotify"]
         ),
+        .testTarget(name: "EventLoopTests", dependencies: ["EventLoop"]),
+        .testTarget(name: "DFLDBusTests", dependencies: ["DFLDBus"]),
+        .testTarget(name: "SleepAgentTests", dependencies: ["SleepAgent"]),
+        .testTarget(name: "SleepControlTests", dependencies: ["SleepControl"]),
         .testTarget(
             name: "SleepTimerStoreTests",
             dependencies: ["SleepTimerStore", "store-crash-child"]

@@ -1,0 +1,55 @@
+import SleepTimerCore
+import SleepTimerStore
+
+/// A refused call of the D-Bus API: one of the interface's error names and a
+/// sentence for a person. Messages never carry a token.
+public struct ServiceError: Error, Sendable, Equatable, CustomStringConvertible {
+    public enum Code: String, Sendable, CaseIterable {
+        case invalidArgument = "InvalidArgument"
+        case notSleep = "NotSleep"
+        case notSelfMode = "NotSelfMode"
+        case bearerTokenRefused = "BearerTokenRefused"
+        case originNotAllowed = "OriginNotAllowed"
+        case tokenExpired = "TokenExpired"
+        case unknownTimer = "UnknownTimer"
+        case cannotComplete = "CannotComplete"
+        /// The local store failed (disk full, I/O error); nothing changed.
+        case storageFailed = "StorageFailed"
+    }
+
+    public static let namePrefix = "com.dreamsforlittles.SleepTimers1.Error."
+
+    public let code: Code
+    public let message: String
+
+    public init(_ code: Code, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    public init(_ rejection: MirrorRejection) {
+        switch rejection.code {
+        case .invalidArgument: code = .invalidArgument
+        case .notSleep: code = .notSleep
+        case .notSelfMode: code = .notSelfMode
+        case .bearerTokenRefused: code = .bearerTokenRefused
+        case .originNotAllowed: code = .originNotAllowed
+        case .tokenExpired: code = .tokenExpired
+        }
+        message = rejection.message
+    }
+
+    public init(_ error: StoreError) {
+        switch error.code {
+        case .unknownTimer: code = .unknownTimer
+        case .cannotComplete: code = .cannotComplete
+        default: code = .storageFailed
+        }
+        message = error.message
+    }
+
+    /// The D-Bus error name.
+    public var name: String { Self.namePrefix + code.rawValue }
+
+    public var description: String { message }
+}

@@ -1,0 +1,142 @@
+import DFLDBus
+import EventLoop
+import Glibc
+import SleepTimerCore
+
+/// Runs one dfl-sleepctl command against the agent on the session bus, as
+/// any other app would: through com.dreamsforlittles.SleepTimers1 only.
+public final class SleepControl {
+    public enum Status {
+        public static let success: Int32 = 0
+        public static let refused: Int32 = 1
+        public static let usage: Int32 = 64
+        public static let unavailable: Int32 = 69
+    }
+
+    static let busName = "com.dreamsforlittles.SleepTimers1"
+    static let objectPath = "/com/dreamsforlittles/SleepTimers1"
+    static let interface = "com.dreamsforlittles.SleepTimers1"
+
+    let output = FileDescriptorOutput.standardOutput
+    let errors = FileDescriptorOutput.standardError
+
+    public init() {}
+
+    public func run(_ arguments: [String]) -> Int32 {
+        let command: Command
+        do {
+            command = try Command.parse(arguments)
+        } catch {
+            errors.write("dfl-sleepctl: \(error.message)\nTry \"dfl-sleepctl help\".\n")
+            return Status.usage
+        }
+        if case .help(let topic) = command {
+            output.write((Command.helpText(topic) ?? Command.usage) + "\n")
+            return Status.success
+        }
+        let loop = MainLoop()
+        let connection: BusConnection
+        do {
+            connection = try BusConnection(bus: .session, loop: loop)
+        } catch {
+            return unreachable("there is no session bus (\(error.message))")
+        }
+        do {
+            switch command {
+            case .help:
+                return Status.success
+            case .list(let json):
+                let reply = try call(connection, "List")
+                let timers = reply.first?.arrayElements ?? []
+                output.write(json ? JSONOutput.array(timers) + "\n" : TimerTable.render(timers, hourCycle: localHourCycle()))
+            case .status(let json):
+                let reply = try connection.callAndWait(
+                    Message.methodCall(destination: Self.busName, path: Self.objectPath,
+                                       interface: "org.freedesktop.DBus.Properties", member: "GetAll")
+                        .append(.string(Self.interface)))
+                let properties = try reply.arguments().first ?? .vardict([])
+                if json {
+                    output.write(JSONOutput.value(properties) + "\n")
+                } else {
+                    for (key, value) in properties.vardictEntries ?? [] {
+                        output.write("\(key): \(JSONOutput.plain(value))\n")
+                    }
+                }
+            case .complete(let id, let at):
+                let reply = try call(connection, "Complete", .string(id), .int64(at))
+                output.write("\(reply.first?.stringValue ?? "queued")\n")
+            case .open(let id):
+                _ = try call(connection, "Open", .string(id))
+            case .watch:
+                return watch(connection, loop: loop)
+            }
+        } catch {
+            return failure(error)
+        }
+        return Status.success
+    }
+
+    private func call(_ connection: BusConnection, _ member: String, _ arguments: BusValue...) throws(BusError) -> [BusValue] {
+        let message = Message.methodCall(destination: Self.busName, path: Self.objectPath, interface: Self.interface, member: member)
+            .append(contentsOf: arguments)
+        return try connection.callAndWait(message).arguments()
+    }
+
+    /// Errors that mean nobody answers the name.
+    static let unreachableErrors: Set<String> = [
+        BusError.Names.serviceUnknown, BusError.Names.nameHasNoOwner, BusError.Names.noReply,
+        "org.freedesktop.DBus.Error.Disconnected", "org.freedesktop.DBus.Error.Spawn.ChildExited",
+        "org.freedesktop.DBus.Error.Spawn.ExecFailed", "org.freedesktop.DBus.Error.TimedOut",
+    ]
+
+    private func failure(_ error: BusError) -> Int32 {
+        if Self.unreachableErrors.contains(error.name) || error.name.hasPrefix("org.freedesktop.DBus.Error.Spawn.") {
+            return unreachable(error.message)
+        }
+        errors.write("dfl-sleepctl: \(error.message)\n")
+        return Status.refused
+    }
+
+    private func unreachable(_ detail: String) -> Int32 {
+        errors.write("""
+            dfl-sleepctl: the Dreams for Littles sleep agent cannot be reached: \(detail).
+            Start it with "systemctl --user start dfl-sleep-agent" (or log in to a desktop session) and try again.
+
+            """)
+        return Status.unavailable
+    }
+
+    /// Prints every signal of the agent as one JSON line until SIGINT or
+    /// SIGTERM. The agent is pinged first, so that a missing agent is
+    /// reported (or started by bus activation) instead of watched in silence.
+    private func watch(_ connection: BusConnection, loop: MainLoop) -> Int32 {
+        do {
+            _ = try connection.callAndWait(
+                Message.methodCall(destination: Self.busName, path: Self.objectPath, interface: "org.freedesktop.DBus.Peer", member: "Ping"))
+            try connection.addMatch("type='signal',sender='\(Self.busName)',path='\(Self.objectPath)'")
+        } catch {
+            return failure(error)
+        }
+        connection.addFilter { [output] message in
+            guard message.kind == .signal, message.path == Self.objectPath, let line = WatchLine.render(message) else { return false }
+            output.write(line + "\n")
+            return true
+        }
+        var status = Status.success
+        loop.onSignal(SIGINT) { loop.quit() }
+        loop.onSignal(SIGTERM) { loop.quit() }
+        connection.addFilter { message in
+            guard message.interface == "org.freedesktop.DBus.Local", message.member == "Disconnected" else { return false }
+            status = Status.unavailable
+            loop.quit()
+            return true
+        }
+        loop.run()
+        return status
+    }
+
+    private func localHourCycle() -> HourCycle {
+        setlocale(LC_TIME, "")
+        return HourCycle(posixTimeFormat: String(cString: nl_langinfo(nl_item(T_FMT))))
+    }
+}

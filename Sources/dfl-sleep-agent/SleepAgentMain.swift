@@ -1,0 +1,10 @@
+import FoundationEssentials
+import Glibc
+import SleepAgent
+
+@main
+struct SleepAgentMain {
+    static func main() {
+        exit(AgentApp(arguments: CommandLine.arguments, environment: ProcessInfo.processInfo.environment).run())
+    }
+}

@@ -1,0 +1,250 @@
+"""Shared machinery for the integration tests: a private session bus, the
+real agent binary, and the clients other apps would use.
+
+Everything runs in a fresh temporary HOME with its own XDG directories, so a
+test never touches the user's real configuration, state or bus. Processes are
+stopped by pid when a test ends.
+"""
+
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import tempfile
+import time
+import unittest
+import uuid
+
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+BUILD = os.environ.get("DFL_BUILD_DIR", os.path.join(REPO, ".build", "debug"))
+AGENT = os.path.join(BUILD, "dfl-sleep-agent")
+SLEEPCTL = os.path.join(BUILD, "dfl-sleepctl")
+
+BUS_NAME = "com.dreamsforlittles.SleepTimers1"
+OBJECT_PATH = "/com/dreamsforlittles/SleepTimers1"
+INTERFACE = "com.dreamsforlittles.SleepTimers1"
+ERROR = INTERFACE + ".Error."
+
+ORIGIN = "https://api.dreamsforlittles.example"
+USER_ID = "9b2f5c8e-1d4a-4e6b-8c3f-2a7d9e0b1c4f"
+FAMILY_ID = "c56a4180-65aa-42ec-a945-5fd21dec0538"
+BABY_ID = "7d444840-9dc0-11d1-b245-5ffdce74fad2"
+
+# How long a test waits for something that should happen at once. A bound
+# for a hung process, not a performance assertion.
+PATIENCE = 30.0
+
+BUS_CONFIG = """<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+ "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+<busconfig>
+  <type>session</type>
+  <keep_umask/>
+  <listen>unix:path={socket}</listen>
+  <auth>EXTERNAL</auth>
+  <servicedir>{services}</servicedir>
+  <policy context="default">
+    <allow send_destination="*" eavesdrop="true"/>
+    <allow eavesdrop="true"/>
+    <allow own="*"/>
+  </policy>
+</busconfig>
+"""
+
+
+def now_ms():
+    return int(time.time() * 1000)
+
+
+def canary_token():
+    """A token unique to one test, easy to search for wherever it must not be."""
+    return "dflnat_CANARY_" + uuid.uuid4().hex
+
+
+class Session:
+    """A private home with its own session bus, whose only service directory
+    is the session's own (so no installed service starts by itself)."""
+
+    def __init__(self):
+        self.root = tempfile.mkdtemp(prefix="dfl-it-")
+        self.home = os.path.join(self.root, "home")
+        self.runtime = os.path.join(self.root, "runtime")
+        self.services = os.path.join(self.root, "services")
+        for path in (self.home, self.runtime, self.services):
+            os.makedirs(path, mode=0o700)
+        self.config_dir = os.path.join(self.home, ".config", "dreamsforlittles")
+        self.state_dir = os.path.join(self.home, ".local", "state", "dreamsforlittles")
+        os.makedirs(self.config_dir)
+        self.env = {
+            "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+            "HOME": self.home,
+            "XDG_CONFIG_HOME": os.path.join(self.home, ".config"),
+            "XDG_CONFIG_DIRS": os.path.join(self.root, "etc-xdg"),
+            "XDG_STATE_HOME": os.path.join(self.home, ".local", "state"),
+            "XDG_DATA_HOME": os.path.join(self.home, ".local", "share"),
+            "XDG_CACHE_HOME": os.path.join(self.home, ".cache"),
+            "XDG_RUNTIME_DIR": self.runtime,
+            "LANG": "C.UTF-8",
+        }
+        config = os.path.join(self.root, "bus.conf")
+        with open(config, "w") as handle:
+            handle.write(BUS_CONFIG.format(socket=os.path.join(self.runtime, "bus"), services=self.services))
+        self.bus_log = open(os.path.join(self.root, "dbus-daemon.log"), "w")
+        self.bus = subprocess.Popen(
+            ["dbus-daemon", "--config-file=" + config, "--nofork", "--print-address=1"],
+            stdout=subprocess.PIPE, stderr=self.bus_log, env=self.env, text=True)
+        address = self.bus.stdout.readline().strip()
+        if not address:
+            raise RuntimeError("dbus-daemon did not start")
+        self.env["DBUS_SESSION_BUS_ADDRESS"] = address
+        self.processes = []
+        self.agents = []
+        self.write_config()
+
+    def write_config(self, text=None):
+        if text is None:
+            text = "[platform]\nallowed-origins=%s;http://127.0.0.1:1\n\n[app]\nurl-opener=%s\n" % (
+                ORIGIN, self.opener_path())
+        with open(os.path.join(self.config_dir, "sleep-agent.conf"), "w") as handle:
+            handle.write(text)
+
+    def opener_path(self):
+        """A url-opener that appends each URL it is given to a file."""
+        path = os.path.join(self.root, "record-url")
+        if not os.path.exists(path):
+            with open(path, "w") as handle:
+                handle.write('#!/bin/sh\nprintf "%%s\\n" "$1" >> "%s"\n' % os.path.join(self.root, "opened-urls"))
+            os.chmod(path, 0o755)
+        return path
+
+    def opened_urls(self):
+        try:
+            with open(os.path.join(self.root, "opened-urls")) as handle:
+                return handle.read().split()
+        except FileNotFoundError:
+            return []
+
+    def close(self):
+        for process in reversed(self.processes):
+            stop(process)
+        for agent in self.agents:
+            agent.close()
+        stop(self.bus)
+        self.bus_log.close()
+        shutil.rmtree(self.root, ignore_errors=True)
+
+
+def stop(process, sig=signal.SIGTERM):
+    if process.poll() is None:
+        process.send_signal(sig)
+        try:
+            process.wait(PATIENCE)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+    for stream in (process.stdout, process.stderr, process.stdin):
+        if stream:
+            stream.close()
+
+
+class NotifySocket:
+    """The receiving end of NOTIFY_SOCKET, as systemd would hold it."""
+
+    def __init__(self, directory):
+        self.path = os.path.join(directory, "notify-%s" % uuid.uuid4().hex[:8])
+        self.socket = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+        self.socket.bind(self.path)
+        self.socket.settimeout(PATIENCE)
+
+    def receive(self):
+        return self.socket.recv(4096).decode()
+
+    def close(self):
+        self.socket.close()
+
+
+class AgentProcess:
+    """The real dfl-sleep-agent binary on the session's bus, started and
+    waited for through the sd_notify protocol (READY=1)."""
+
+    def __init__(self, session, extra_env=None, wait=True):
+        self.session = session
+        self.notify = NotifySocket(session.runtime)
+        env = dict(session.env, NOTIFY_SOCKET=self.notify.path, **(extra_env or {}))
+        self.stderr_path = os.path.join(session.root, "agent-%s.log" % uuid.uuid4().hex[:8])
+        self.stderr_file = open(self.stderr_path, "w")
+        self.process = subprocess.Popen([AGENT], env=env, stdout=subprocess.DEVNULL, stderr=self.stderr_file)
+        session.processes.append(self.process)
+        session.agents.append(self)
+        if wait:
+            message = self.notify.receive()
+            if "READY=1" not in message:
+                raise RuntimeError("agent sent %r instead of READY=1" % message)
+
+    @property
+    def pid(self):
+        return self.process.pid
+
+    def log(self):
+        self.stderr_file.flush()
+        with open(self.stderr_path) as handle:
+            return handle.read()
+
+    def terminate(self, sig=signal.SIGTERM):
+        self.process.send_signal(sig)
+        status = self.process.wait(PATIENCE)
+        self.close()
+        return status
+
+    def close(self):
+        self.stderr_file.close()
+        self.notify.close()
+
+
+def gdbus_call(session, method, *args, interface=INTERFACE, check=True):
+    """Calls a method through gdbus, as a shell script would."""
+    result = subprocess.run(
+        ["gdbus", "call", "--session", "--dest", BUS_NAME, "--object-path", OBJECT_PATH,
+         "--method", "%s.%s" % (interface, method), *args],
+        env=session.env, capture_output=True, text=True, timeout=PATIENCE)
+    if check and result.returncode != 0:
+        raise AssertionError("gdbus %s failed: %s" % (method, result.stderr))
+    return result
+
+
+def sleepctl(session, *args):
+    return subprocess.run([SLEEPCTL, *args], env=session.env, capture_output=True, text=True, timeout=PATIENCE)
+
+
+def timer_dict(**overrides):
+    """A valid Mirror dictionary as plain Python values."""
+    timer = {
+        "timer_id": str(uuid.uuid4()),
+        "api_origin": ORIGIN,
+        "user_id": USER_ID,
+        "family_subject_id": FAMILY_ID,
+        "baby_id": BABY_ID,
+        "baby_name": "Maya",
+        "activity_type": "sleep",
+        "actor_mode": "self",
+        "started_at_ms": now_ms() - 83 * 60 * 1000,
+        "timezone": "Europe/Berlin",
+        "action_token": canary_token(),
+        "token_expires_at_ms": now_ms() + 12 * 3600 * 1000,
+        "revision": 1,
+    }
+    timer.update(overrides)
+    return {key: value for key, value in timer.items() if value is not None}
+
+
+class AgentTestCase(unittest.TestCase):
+    """A session with a running agent for each test."""
+
+    start_agent = True
+
+    def setUp(self):
+        self.session = Session()
+        self.addCleanup(self.session.close)
+        if self.start_agent:
+            self.agent = AgentProcess(self.session)

@@ -1,0 +1,66 @@
+import DFLDBus
+import SleepTimerCore
+import Testing
+@testable import SleepAgent
+
+@Suite struct MirrorArgumentsTests {
+    static let canary = "dflnat_CANARY_q8Zr2mXv0Lw9sT4kP1nB7cY3uH6eJ5dA"
+
+    static func entries(_ change: (inout [(String, BusValue)]) -> Void = { _ in }) -> BusValue {
+        var entries: [(String, BusValue)] = [
+            ("timer_id", .string("3f2504e0-4f89-41d3-9a0c-0305e82c3301")),
+            ("api_origin", .string("https://api.dreamsforlittles.example")),
+            ("user_id", .string("9b2f5c8e-1d4a-4e6b-8c3f-2a7d9e0b1c4f")),
+            ("family_subject_id", .string("c56a4180-65aa-42ec-a945-5fd21dec0538")),
+            ("baby_id", .string("7d444840-9dc0-11d1-b245-5ffdce74fad2")), ("baby_name", .string("Maya")),
+            ("activity_type", .string("sleep")), ("actor_mode", .string("self")),
+            ("started_at_ms", .int64(1_795_983_480_000)), ("timezone", .string("Europe/Berlin")),
+            ("action_token", .string(canary)), ("token_expires_at_ms", .int64(1_796_031_660_000)),
+        ]
+        change(&entries)
+        return .vardict(entries)
+    }
+
+    @Test func readsEveryKeyAndDefaultsTheRevision() throws {
+        let request = try MirrorArguments.decode(Self.entries())
+        #expect(request.timerID == "3f2504e0-4f89-41d3-9a0c-0305e82c3301")
+        #expect(request.startedAtMilliseconds == 1_795_983_480_000)
+        #expect(request.revision == 0)
+        #expect(request.actionToken == ActionToken(unvalidated: Self.canary))
+        let revised = try MirrorArguments.decode(Self.entries { $0.append(("revision", .int64(9))) })
+        #expect(revised.revision == 9)
+    }
+
+    private func refusal(_ value: BusValue) -> ServiceError? {
+        do {
+            _ = try MirrorArguments.decode(value)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    @Test func refusesMissingUnknownDuplicateAndMistypedKeys() {
+        let missing = refusal(Self.entries { $0.removeAll { $0.0 == "timezone" } })
+        #expect(missing?.code == .invalidArgument)
+        #expect(missing?.message.contains("timezone") == true)
+        #expect(refusal(Self.entries { $0.append(("colour", .string("blue"))) })?.message.contains("colour") == true)
+        #expect(refusal(Self.entries { $0.append(("baby_name", .string("Leo"))) })?.message.contains("twice") == true)
+        let mistyped = refusal(Self.entries { $0[8] = ("started_at_ms", .int32(5)) })
+        #expect(mistyped?.message == "started_at_ms must be of D-Bus type x, not i.")
+        #expect(refusal(.strings(["x"]))?.code == .invalidArgument)
+        let huge = String(repeating: "k", count: 10_000)
+        #expect((refusal(Self.entries { $0.append((huge, .string(""))) })?.message.count ?? .max) < 400)
+    }
+
+    @Test func noRefusalQuotesTheToken() {
+        let cases = [
+            Self.entries { $0.append(("action_token", .string(Self.canary))) },
+            Self.entries { $0[10] = ("action_token", .int64(1)) },
+            Self.entries { $0.append((Self.canary, .string(Self.canary))) },
+        ]
+        for value in cases {
+            #expect(refusal(value).map { !$0.message.contains("CANARY") } == true)
+        }
+    }
+}

@@ -1,0 +1,24 @@
+import SleepTimerCore
+import SleepTimerStore
+import Testing
+@testable import SleepAgent
+
+@Suite struct ServiceErrorTests {
+    @Test func everyRejectionHasItsDBusName() {
+        let expected: [MirrorRejection.Code: String] = [
+            .invalidArgument: "InvalidArgument", .notSleep: "NotSleep", .notSelfMode: "NotSelfMode",
+            .bearerTokenRefused: "BearerTokenRefused", .originNotAllowed: "OriginNotAllowed", .tokenExpired: "TokenExpired",
+        ]
+        for code in MirrorRejection.Code.allCases {
+            let error = ServiceError(MirrorRejection(code, field: "f", "Because."))
+            #expect(error.name == "com.dreamsforlittles.SleepTimers1.Error." + expected[code]!)
+            #expect(error.message == "Because.")
+        }
+    }
+
+    @Test func storeErrorsMapToUnknownTimerCannotCompleteOrStorage() {
+        #expect(ServiceError(StoreError(.unknownTimer, "x")).code == .unknownTimer)
+        #expect(ServiceError(StoreError(.cannotComplete, "x")).code == .cannotComplete)
+        #expect(ServiceError(StoreError(.fileSystem(errno: 28), "disk full")).code == .storageFailed)
+    }
+}

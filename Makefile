@@ -1,0 +1,44 @@
+# The two commands of the README: `make demo` (the main job) and
+# `make check` (every test). Both install what they need first.
+
+SHELL := /bin/bash
+.DEFAULT_GOAL := check
+
+# The Swift toolchain's usual place on these machines; a swift already on
+# PATH comes first.
+export PATH := $(PATH):/opt/swift/usr/bin
+
+# The reference platform needs only the standard library of any python3;
+# the integration tests use Debian's python3 for python3-dbus and python3-gi.
+PYTHON ?= python3
+SYSTEM_PYTHON ?= /usr/bin/python3
+
+.PHONY: deps toolchain build check unit-tests contract-tests integration-tests demo clean
+
+deps:
+	@scripts/install-deps.sh
+
+toolchain:
+	@command -v swift >/dev/null || { echo "make: no swift on PATH or in /opt/swift/usr/bin; install the Swift 6 toolchain" >&2; exit 1; }
+
+build: deps toolchain
+	swift build
+
+check: deps toolchain
+	swift build --build-tests
+	$(MAKE) --no-print-directory unit-tests contract-tests integration-tests
+
+unit-tests:
+	swift test --skip-build
+
+contract-tests:
+	$(PYTHON) -m unittest discover -s scripts/tests
+
+integration-tests:
+	$(SYSTEM_PYTHON) -m unittest discover -s Tests/Integration
+
+demo: build
+	$(SYSTEM_PYTHON) scripts/demo.py
+
+clean:
+	rm -rf .build

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Installs the Debian packages this project needs, only those missing, so it
+# is cheap to run before every build. Run as root, or as a user with sudo.
+set -euo pipefail
+
+packages=(
+    # Building: the C libraries the Swift targets link, and pkg-config to find them.
+    pkg-config libdbus-1-dev libnotify-dev libsqlite3-dev libcurl4-openssl-dev
+    # The zone database the display text reads, and the CA store libcurl uses.
+    tzdata ca-certificates
+    # The reference platform and its test certificates.
+    python3 openssl
+    # The integration tests and the demo: a private session bus, and the
+    # clients other apps would use (gdbus, python3-dbus with GLib's loop).
+    dbus-daemon libglib2.0-bin python3-dbus python3-gi
+)
+
+missing=()
+for package in "${packages[@]}"; do
+    if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q 'install ok installed'; then
+        missing+=("$package")
+    fi
+done
+
+if ((${#missing[@]} == 0)); then
+    exit 0
+fi
+
+sudo=()
+if [[ $(id -u) -ne 0 ]]; then
+    command -v sudo >/dev/null || { echo "install-deps: need root or sudo to install: ${missing[*]}" >&2; exit 1; }
+    sudo=(sudo)
+fi
+echo "install-deps: installing ${missing[*]}" >&2
+"${sudo[@]}" apt-get update
+DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y --no-install-recommends "${missing[@]}"

@@ -15,6 +15,7 @@ public enum LiveElapsedMode: String, Sendable, CaseIterable {
 /// [platform]
 /// allowed-origins=https://api.example.com;
 /// pinned-public-keys=sha256//…=;
+/// ca-file=/etc/ssl/private-ca.pem
 ///
 /// [app]
 /// deep-link-base=dreamsforlittles://
@@ -32,6 +33,9 @@ public struct Configuration: Sendable, Equatable {
     /// curl takes (`sha256//` and the base64 SHA-256 of the key); empty
     /// means the system's CA store alone decides.
     public var pinnedPublicKeys: [String] = []
+    /// A PEM file of certificate authorities to trust for the platform
+    /// instead of the system's store: for a platform with a private CA.
+    public var certificateAuthorities: String?
     public var liveElapsed: LiveElapsedMode = .auto
     /// The program that opens deep links instead of xdg-open: an absolute
     /// path, called with the link as its one argument.
@@ -71,7 +75,7 @@ public struct Configuration: Sendable, Equatable {
     }
 
     private static let knownKeys: [String: [String]] = [
-        "platform": ["allowed-origins", "pinned-public-keys"],
+        "platform": ["allowed-origins", "pinned-public-keys", "ca-file"],
         "app": ["deep-link-base", "url-opener"],
         "notifications": ["live-elapsed"],
     ]
@@ -91,6 +95,14 @@ public struct Configuration: Sendable, Equatable {
                 throw fail("contains an escape other than \\s \\n \\t \\r \\\\")
             }
             return value.trimmingSpacesAndTabs()
+        }
+
+        func absolutePath(_ what: String) throws(ConfigurationError) -> String {
+            let value = try single()
+            guard value.hasPrefix("/"), !value.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
+                throw fail("must be \(what)")
+            }
+            return value
         }
 
         switch entry.key {
@@ -118,11 +130,9 @@ public struct Configuration: Sendable, Equatable {
                 throw fail("\(value) \(error.explanation)")
             }
         case "url-opener":
-            let value = try single()
-            guard value.hasPrefix("/"), !value.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
-                throw fail("must be the absolute path of a program")
-            }
-            urlOpener = value
+            urlOpener = try absolutePath("the absolute path of a program")
+        case "ca-file":
+            certificateAuthorities = try absolutePath("the absolute path of a PEM file of certificate authorities")
         case "live-elapsed":
             let value = try single()
             guard let mode = LiveElapsedMode(rawValue: value) else {

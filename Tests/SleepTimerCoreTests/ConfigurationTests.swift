@@ -24,6 +24,7 @@ import SleepTimerCore
             [platform]
             allowed-origins = https://api.dreamsforlittles.example;http://127.0.0.1:8443;
             pinned-public-keys=\(Self.pin)
+            ca-file=/etc/dreamsforlittles/ca.pem
 
             [app]
             deep-link-base=https://app.dreamsforlittles.example
@@ -35,6 +36,7 @@ import SleepTimerCore
         #expect(configuration.allowedOrigins.origins.map(\.description)
             == ["https://api.dreamsforlittles.example", "http://127.0.0.1:8443"])
         #expect(configuration.pinnedPublicKeys == [Self.pin])
+        #expect(configuration.certificateAuthorities == "/etc/dreamsforlittles/ca.pem")
         #expect(configuration.deepLinkBase.description == "https://app.dreamsforlittles.example")
         #expect(configuration.liveElapsed == .off)
         #expect(configuration.urlOpener == "/usr/local/bin/open-in-app")
@@ -67,6 +69,7 @@ import SleepTimerCore
         ("[notifications]\nlive-elapsed=on\nlive-elapsed=off\n", 3, nil),
         ("[platform]\nallowed-origins=https://a.example\\q\n", 2, "allowed-origins"),
         ("[app]\nurl-opener=xdg-open\n", 2, "url-opener"),
+        ("[platform]\nca-file=ca.pem\n", 2, "ca-file"),
     ] as [(String, Int, String?)])
     func badValuesAreRefusedAtTheirLine(_ text: String, _ line: Int, _ key: String?) throws {
         let error = try #require(failure(text))

@@ -48,6 +48,12 @@ enum Schema {
             dismissed_in_state TEXT
         ) STRICT;
         """,
+        // 4: the notification server that holds each id (its unique bus
+        // name), so that a restarted agent replaces its own notifications
+        // on the same server and never reuses an id on another.
+        """
+        ALTER TABLE notifications ADD COLUMN server_owner TEXT;
+        """,
     ]
 
     static var latestVersion: Int { migrations.count }

@@ -32,10 +32,19 @@ public struct CompletionRecord: Sendable, Equatable {
 
 /// The notification shown for a timer, as far as the agent keeps it.
 public struct NotificationRecord: Sendable, Equatable {
+    /// The server's id; 0 when none is shown.
     public let notificationID: UInt32
     /// The timer's displayed state when the user dismissed it; the
     /// notification stays away until that state changes.
     public let dismissedInState: String?
+    /// The unique bus name of the server that gave out the id.
+    public let serverOwner: String?
+
+    public init(notificationID: UInt32, dismissedInState: String?, serverOwner: String? = nil) {
+        self.notificationID = notificationID
+        self.dismissedInState = dismissedInState
+        self.serverOwner = serverOwner
+    }
 }
 
 /// What a Mirror did to the store.
@@ -60,9 +69,10 @@ public final class SleepTimerStore {
     private let log: any LogSink
     private let clock: any WallClock
 
-    /// Called inside every write transaction just before COMMIT; lets the
-    /// crash tests stop a process at the worst moment.
-    var beforeCommit: (() -> Void)?
+    /// Called inside every write transaction just before COMMIT: a
+    /// fault-injection seam that lets crash tests stop a process at the
+    /// worst moment. nil in normal operation.
+    public var beforeCommit: (() -> Void)?
 
     /// Opens the store at `location`, creating or migrating it. A damaged
     /// file is moved aside (never deleted) and a fresh one made.
@@ -494,12 +504,13 @@ public final class SleepTimerStore {
     public func notification(for id: TimerID) throws(StoreError) -> NotificationRecord? {
         try sql("read a notification") { () throws(SQLiteError) -> NotificationRecord? in
             let statement = try connection.statement(
-                "SELECT notification_id, dismissed_in_state FROM notifications WHERE timer_id = ?")
+                "SELECT notification_id, dismissed_in_state, server_owner FROM notifications WHERE timer_id = ?")
             try statement.bind(.text(id.string))
             defer { statement.reset() }
             guard try statement.step() else { return nil }
             return NotificationRecord(
-                notificationID: UInt32(truncatingIfNeeded: statement.integer(0)), dismissedInState: statement.optionalText(1))
+                notificationID: UInt32(truncatingIfNeeded: statement.integer(0)), dismissedInState: statement.optionalText(1),
+                serverOwner: statement.optionalText(2))
         }
     }
 
@@ -509,10 +520,11 @@ public final class SleepTimerStore {
         try transaction("record a notification") { () throws(StoreError) in
             try sql("record a notification") { () throws(SQLiteError) in
                 try connection.statement("""
-                    INSERT INTO notifications (timer_id, notification_id, dismissed_in_state) VALUES (?, ?, ?)
+                    INSERT INTO notifications (timer_id, notification_id, dismissed_in_state, server_owner) VALUES (?, ?, ?, ?)
                     ON CONFLICT (timer_id) DO UPDATE SET notification_id = excluded.notification_id,
-                        dismissed_in_state = excluded.dismissed_in_state
-                    """).bind(.text(id.string), .integer(Int64(record.notificationID)), record.dismissedInState.sqlite).run()
+                        dismissed_in_state = excluded.dismissed_in_state, server_owner = excluded.server_owner
+                    """).bind(.text(id.string), .integer(Int64(record.notificationID)), record.dismissedInState.sqlite,
+                              record.serverOwner.sqlite).run()
             }
         }
     }

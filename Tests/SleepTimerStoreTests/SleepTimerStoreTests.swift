@@ -191,8 +191,8 @@ import SleepTimerCore
         let id = StoreFixtures.timerID(1)
         #expect(try store.notification(for: id) == nil)
         try store.setNotification(for: id, NotificationRecord(notificationID: 41, dismissedInState: nil))
-        try store.setNotification(for: id, NotificationRecord(notificationID: 42, dismissedInState: "running:3"))
-        #expect(try store.notification(for: id) == NotificationRecord(notificationID: 42, dismissedInState: "running:3"))
+        try store.setNotification(for: id, NotificationRecord(notificationID: 42, dismissedInState: "running:3", serverOwner: ":1.7"))
+        #expect(try store.notification(for: id) == NotificationRecord(notificationID: 42, dismissedInState: "running:3", serverOwner: ":1.7"))
         try store.removeNotification(for: id)
         #expect(try store.notification(for: id) == nil)
     }

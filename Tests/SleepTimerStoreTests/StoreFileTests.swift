@@ -193,6 +193,9 @@ private func mode(_ path: String) -> mode_t? {
                     '7d444840-9dc0-11d1-b245-5ffdce74fad2', 'Maya', 1795983480000, 'Europe/Berlin', 4, 'dflnat_old_token_0123', 1796031660000)
                     """)
             }
+            if version >= 3 {
+                try connection.execute("INSERT INTO notifications VALUES ('00000000-0000-4000-8000-000000000001', 12, 'running:4:true')")
+            }
             if version >= 2 {
                 try connection.execute("""
                     INSERT INTO completions VALUES ('00000000-0000-4000-8000-000000000001', 'https://api.dreamsforlittles.example',
@@ -210,7 +213,9 @@ private func mode(_ path: String) -> mode_t? {
             #expect(timers.first?.state == (version >= 2 ? .saving : .running))
         }
         #expect(try store.pendingCompletionCount() == (version >= 2 ? 1 : 0))
-        try store.setNotification(for: StoreFixtures.timerID(1), NotificationRecord(notificationID: 1, dismissedInState: nil))
+        let notification = try store.notification(for: StoreFixtures.timerID(1))
+        #expect(notification == (version >= 3 ? NotificationRecord(notificationID: 12, dismissedInState: "running:4:true") : nil))
+        try store.setNotification(for: StoreFixtures.timerID(1), NotificationRecord(notificationID: 1, dismissedInState: nil, serverOwner: ":1.2"))
     }
 }
 

@@ -944,7 +944,8 @@ class Platform:
 # --------------------------------------------------------------------------- faults and request log
 
 FAULT_ROUTES = ("complete", "upsert", "any")
-FAULT_MODES = ("latency", "never_answer", "drop_after_commit", "status", "redirect", "oversized_body", "non_json_body")
+FAULT_MODES = ("latency", "never_answer", "drop_after_commit", "delay_after_commit", "status", "redirect",
+               "oversized_body", "non_json_body")
 FAULT_STATUS_CODES = {429: "rate_limited", 503: "unavailable"}
 FAULT_MESSAGES = {
     "rate_limited": "too many requests; retry later",
@@ -985,6 +986,11 @@ class Faults:
             allowed.add("location")
         elif mode == "drop_after_commit" and route != "complete":
             raise invalid("drop_after_commit applies to route complete only")
+        elif mode == "delay_after_commit":
+            if route != "complete":
+                raise invalid("delay_after_commit applies to route complete only")
+            fault["ms"] = fields.integer("ms", 0, 600_000)
+            allowed.add("ms")
         fields.only(allowed)
         with self._lock:
             fault["id"] = self._next_id
@@ -1191,6 +1197,11 @@ class ApiHandler(Handler):
             reply = fault_reply(fault)
         else:
             reply = self.platform_reply(app.platform, methods, path_id, target.query, body, body_error)
+        if mode == "delay_after_commit":
+            # Committed; the reply waits, so a client can die in between.
+            app.requests.finish(entry, None, mode)
+            self.log_line(target.path, f"{reply.status} committed; reply delayed (delay_after_commit)")
+            app.stopping.wait(fault["ms"] / 1000)
         if mode == "drop_after_commit":
             app.requests.finish(entry, None, mode)
             self.log_line(target.path, f"{reply.status} not sent: connection dropped (drop_after_commit)")

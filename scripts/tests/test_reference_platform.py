@@ -763,6 +763,17 @@ class FaultModeTest(PlatformTestCase):
         self.assertEqual(retry.json["activity"]["id"], activity["id"])
         self.assertEqual(len(self.activities()), 1)
 
+    def test_delay_after_commit_commits_before_the_reply_is_sent(self):
+        timer_id, token = self.start_sleep_with_token()
+        self.add_fault(route="complete", mode="delay_after_commit", ms=300, count=1)
+        reply = self.complete(timer_id, self.complete_body(token))
+        self.assertEqual(reply.status, 201)
+        [activity] = self.activities()
+        self.assertEqual(reply.json["activity"]["id"], activity["id"])
+        [entry] = [entry for entry in self.platform.control_json("GET", "/control/requests")["requests"]
+                   if entry["method"] == "POST"]
+        self.assertEqual((entry["fault"], entry["status"]), ("delay_after_commit", 201))
+
     def test_latency_fault_still_answers_normally(self):
         self.add_fault(route="upsert", mode="latency", ms=200, count=1)
         self.assertEqual(self.put_timer(new_id()).status, 201)

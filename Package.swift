@@ -63,10 +63,35 @@ let package = Package(
         /// dfl-sleep-agent's logic: the D-Bus API over the store.
         .target(
             name: "SleepAgent",
-            dependencies: ["SleepTimerCore", "SleepTimerStore", "DFLDBus", "EventLoop", "CDFLLinux"],
+            dependencies: ["SleepTimerCore", "SleepTimerStore", "DFLDBus", "EventLoop"],
             resources: [.embedInCode("com.dreamsforlittles.SleepTimers1.xml")]
         ),
-        .executableTarget(name: "dfl-sleep-agent", dependencies: ["SleepAgent"]),
+
+        /// HTTPS on libcurl's multi interface, driven by the event loop.
+        .target(name: "HTTPClient", dependencies: ["CDFLCurl", "EventLoop", "SleepTimerCore"]),
+
+        /// The agent's notifications, posted with libnotify.
+        .target(
+            name: "Notifications",
+            dependencies: ["SleepAgent", "SleepTimerCore", "SleepTimerStore", "DFLDBus", "EventLoop", "CDFLNotify"]
+        ),
+
+        /// Sends recorded completions to the platform.
+        .target(
+            name: "CompletionSender",
+            dependencies: ["SleepAgent", "HTTPClient", "SleepTimerCore", "SleepTimerStore", "EventLoop"]
+        ),
+
+        /// The dfl-sleep-agent process: configuration, store, bus name,
+        /// signals, and the parts above wired to one loop.
+        .target(
+            name: "SleepAgentDaemon",
+            dependencies: [
+                "SleepAgent", "Notifications", "CompletionSender", "HTTPClient", "SleepTimerCore", "SleepTimerStore",
+                "DFLDBus", "EventLoop", "CDFLLinux",
+            ]
+        ),
+        .executableTarget(name: "dfl-sleep-agent", dependencies: ["SleepAgentDaemon"]),
 
         /// dfl-sleepctl: a client of the D-Bus API, as another app would be.
         .target(name: "SleepControl", dependencies: ["SleepTimerCore", "DFLDBus", "EventLoop"]),
@@ -81,6 +106,7 @@ let package = Package(
         .testTarget(name: "EventLoopTests", dependencies: ["EventLoop"]),
         .testTarget(name: "DFLDBusTests", dependencies: ["DFLDBus"]),
         .testTarget(name: "SleepAgentTests", dependencies: ["SleepAgent"]),
+        .testTarget(name: "SleepAgentDaemonTests", dependencies: ["SleepAgentDaemon"]),
         .testTarget(name: "SleepControlTests", dependencies: ["SleepControl"]),
         .testTarget(
             name: "SleepTimerStoreTests",

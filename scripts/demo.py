@@ -80,7 +80,8 @@ class Demo:
             time.sleep(0.05)
         with open(ready) as handle:
             self.urls = json.load(handle)
-        self.tls = ssl.create_default_context(cafile=os.path.join(certs, "ca.pem"))
+        self.ca_file = os.path.join(certs, "ca.pem")
+        self.tls = ssl.create_default_context(cafile=self.ca_file)
         say("reference platform at %s (TLS, test CA)" % self.urls["api"])
 
     def bus(self):
@@ -94,7 +95,7 @@ class Demo:
         config = os.path.join(self.env["HOME"], ".config", "dreamsforlittles")
         os.makedirs(config)
         with open(os.path.join(config, "sleep-agent.conf"), "w") as handle:
-            handle.write("[platform]\nallowed-origins=%s\n" % self.urls["api"])
+            handle.write("[platform]\nallowed-origins=%s\nca-file=%s\n" % (self.urls["api"], self.ca_file))
         self.agent_process = self.start([os.path.join(BUILD, "dfl-sleep-agent")], env=self.env,
                                         stderr=open(os.path.join(self.root, "agent.log"), "w"))
         self.client = dbus.bus.BusConnection(self.env["DBUS_SESSION_BUS_ADDRESS"])
@@ -185,8 +186,14 @@ def main():
         timer_id = demo.start_sleep_timer()
         print(demo.sleepctl("list"), end="", flush=True)
         say("dfl-sleepctl complete %s -> %s" % (timer_id, demo.sleepctl("complete", timer_id).strip()))
+        deadline = time.monotonic() + PATIENCE
+        while not demo.control("/control/activities")["activities"] and time.monotonic() < deadline:
+            time.sleep(0.1)
+        for activity in demo.control("/control/activities")["activities"]:
+            say("the platform created activity %s: %s sleep from %s to %s (%s)" % (
+                activity["id"], activity.get("type"), activity.get("startedAt"), activity.get("endedAt"),
+                activity.get("source", "")))
         print(demo.sleepctl("list"), end="", flush=True)
-        say("the completion is recorded durably in the agent's outbox")
         return 0
     finally:
         demo.close()

@@ -12,7 +12,10 @@ packages=(
     python3 openssl
     # The integration tests and the demo: a private session bus, and the
     # clients other apps would use (gdbus, python3-dbus with GLib's loop).
-    dbus-daemon libglib2.0-bin python3-dbus python3-gi
+    dbus-daemon dbus-bin libglib2.0-bin python3-dbus python3-gi
+    # The notification tests: a headless X server, two real notification
+    # servers, a way to press their buttons, and screenshots.
+    xvfb xfce4-notifyd dunst xdotool imagemagick
 )
 
 missing=()

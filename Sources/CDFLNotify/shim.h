@@ -21,4 +21,18 @@ static inline gulong dfl_notification_connect_closed(NotifyNotification *notific
                                  user_data, destroy, (GConnectFlags)0);
 }
 
+/* The server's id of a notification is the GObject property "id", read and
+ * written through the variadic g_object_get/g_object_set. Writing it lets a
+ * restarted agent replace the notification it showed before instead of
+ * adding a second one. */
+static inline guint32 dfl_notification_get_id(NotifyNotification *notification) {
+    gint id = 0;
+    g_object_get(notification, "id", &id, NULL);
+    return (guint32)id;
+}
+
+static inline void dfl_notification_set_id(NotifyNotification *notification, guint32 id) {
+    g_object_set(notification, "id", (gint)id, NULL);
+}
+
 #endif

@@ -33,7 +33,8 @@ public struct AgentProperties: Sendable, Equatable {
 public protocol AgentObserver: AnyObject {
     func timerChanged(_ view: TimerView)
     func timerRemoved(_ id: TimerID, reason: RemovalReason)
-    func completionFinished(_ id: TimerID, outcome: CompletionOutcome, activityID: String)
+    /// `sleptMinutes` is the length of the saved sleep, for outcome created.
+    func completionFinished(_ id: TimerID, outcome: CompletionOutcome, activityID: String, sleptMinutes: Int64?)
     func propertiesChanged(_ properties: AgentProperties, previous: AgentProperties)
 }
 
@@ -49,6 +50,7 @@ public final class Agent {
     let log: any LogSink
     let loop: MainLoop
     let opener: DeepLinkOpener
+    public let crashPoints: CrashPoints
 
     private var observers: [AgentObserver] = []
     private var expiryTimer: MainLoop.Source?
@@ -63,7 +65,8 @@ public final class Agent {
 
     public init(
         store: SleepTimerStore, configuration: Configuration, timeZones: any TimeZoneResolving,
-        clock: any WallClock, log: any LogSink, loop: MainLoop, opener: DeepLinkOpener
+        clock: any WallClock, log: any LogSink, loop: MainLoop, opener: DeepLinkOpener,
+        crashPoints: CrashPoints = .disarmed
     ) {
         self.store = store
         self.configuration = configuration
@@ -73,6 +76,7 @@ public final class Agent {
         self.log = log
         self.loop = loop
         self.opener = opener
+        self.crashPoints = crashPoints
         publishedProperties = AgentProperties(runningCount: 0, pendingCompletions: 0, notificationServer: "")
     }
 
@@ -200,12 +204,17 @@ public final class Agent {
         guard completedAt.milliseconds(since: now) <= Self.completionClockSkew else {
             throw ServiceError(.invalidArgument, "completed_at_ms is in the future.")
         }
+        if crashPoints.isArmed(.beforeOutboxCommit) {
+            store.beforeCommit = { [crashPoints, log] in crashPoints.reach(.beforeOutboxCommit, log: log) }
+        }
+        defer { store.beforeCommit = nil }
         do {
             _ = try store.recordCompletion(of: id, completedAt: completedAt, now: now)
         } catch {
             throw ServiceError(error)
         }
         log.log(.info, "Recorded the completion of timer \(id).")
+        crashPoints.reach(.afterOutboxCommit, log: log)
         announceChange(of: id)
         publishProperties()
         return "queued"
@@ -213,10 +222,83 @@ public final class Agent {
 
     public func open(_ idText: String) throws(ServiceError) {
         let id = try Self.timerID(idText, field: "timer_id")
-        guard let stored = try storedTimer(id) else {
+        guard try storedTimer(id) != nil else {
             throw ServiceError(.unknownTimer, "No Sleep timer with this id is mirrored on this desktop.")
         }
-        opener.open(stored.timer.deepLink(base: configuration.deepLinkBase), activationToken: nil)
+        open(id, activationToken: nil)
+    }
+
+    /// Opens the app at a timer; `activationToken` comes from the
+    /// notification server when the user clicked a notification.
+    public func open(_ id: TimerID, activationToken: String?) {
+        guard let stored = try? store.timer(id) else { return }
+        opener.open(stored.timer.deepLink(base: configuration.deepLinkBase), activationToken: activationToken)
+    }
+
+    /// Whether a recorded completion has already failed an attempt and waits
+    /// to be tried again.
+    public func completionIsWaiting(_ id: TimerID) -> Bool {
+        ((try? store.completion(of: id))?.attempts ?? 0) > 0
+    }
+
+    /// The notifications changed what List says about a timer.
+    public func notificationStatusChanged(_ id: TimerID) {
+        announceChange(of: id)
+    }
+
+    // MARK: Outcomes of completions
+
+    /// The platform created the activity (now, or before a lost reply): the
+    /// timer, its token and its outbox entry go in one transaction.
+    public func completionCreated(_ record: CompletionRecord, activityID: String) throws(ServiceError) {
+        let startedAt = try storedTimer(record.timerID)?.timer.startedAt
+        try finish(record.timerID)
+        log.log(.info, "Timer \(record.timerID) saved as activity \(activityID).")
+        let minutes = startedAt.map { max(0, record.completedAt.milliseconds(since: $0)) / Milliseconds.minute }
+        announceCompletion(record.timerID, outcome: .created, activityID: activityID, sleptMinutes: minutes)
+        announceRemoval([record.timerID], reason: .completed)
+    }
+
+    /// The timer was finished in the app or on another device.
+    public func completionFoundDone(_ record: CompletionRecord) throws(ServiceError) {
+        try finish(record.timerID)
+        log.log(.info, "Timer \(record.timerID) was already finished elsewhere; nothing more to send.")
+        announceCompletion(record.timerID, outcome: .alreadyCompleted, activityID: "", sleptMinutes: nil)
+        announceRemoval([record.timerID], reason: .completedElsewhere)
+    }
+
+    /// The completion cannot succeed from the desktop: shown as needs-app
+    /// or save-failed, never retried; the token and request body go.
+    public func completionFailed(_ record: CompletionRecord, state: CompletionState, reason: String) throws(ServiceError) {
+        do {
+            try store.failCompletion(of: record.timerID, state: state, lastError: reason)
+        } catch {
+            throw ServiceError(error)
+        }
+        log.log(.warning, "The completion of timer \(record.timerID) failed: \(reason).")
+        announceCompletion(record.timerID, outcome: .failed, activityID: "", sleptMinutes: nil)
+        announceChange(of: record.timerID)
+        scheduleExpiry()
+        publishProperties()
+    }
+
+    /// The attempt may succeed later: count it and keep the entry.
+    public func completionWillRetry(_ record: CompletionRecord, at next: Instant, reason: String) throws(ServiceError) {
+        do {
+            try store.scheduleRetry(of: record.timerID, attempts: record.attempts + 1, nextAttemptAt: next, lastError: reason)
+        } catch {
+            throw ServiceError(error)
+        }
+        log.log(.notice, "The completion of timer \(record.timerID) will be tried again in \(max(0, next.milliseconds(since: clock.now())) / 1000) s: \(reason).")
+        if record.attempts == 0 { announceChange(of: record.timerID) }
+    }
+
+    private func finish(_ id: TimerID) throws(ServiceError) {
+        do {
+            try store.finishCompletion(of: id)
+        } catch {
+            throw ServiceError(error)
+        }
     }
 
     // MARK: Helpers
@@ -245,8 +327,10 @@ public final class Agent {
         publishProperties()
     }
 
-    func announceCompletion(_ id: TimerID, outcome: CompletionOutcome, activityID: String) {
-        for observer in observers { observer.completionFinished(id, outcome: outcome, activityID: activityID) }
+    func announceCompletion(_ id: TimerID, outcome: CompletionOutcome, activityID: String, sleptMinutes: Int64?) {
+        for observer in observers {
+            observer.completionFinished(id, outcome: outcome, activityID: activityID, sleptMinutes: sleptMinutes)
+        }
     }
 
     /// Sends PropertiesChanged when a property differs from what was last

@@ -238,7 +238,7 @@ public final class TimerService: AgentObserver {
         signal("TimerRemoved", .string(id.string), .string(reason.rawValue))
     }
 
-    public func completionFinished(_ id: TimerID, outcome: CompletionOutcome, activityID: String) {
+    public func completionFinished(_ id: TimerID, outcome: CompletionOutcome, activityID: String, sleptMinutes: Int64?) {
         signal("CompletionFinished", .string(id.string), .string(outcome.rawValue), .string(activityID))
     }
 

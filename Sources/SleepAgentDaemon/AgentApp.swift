@@ -1,7 +1,11 @@
 import CDFLLinux
+import CompletionSender
 import DFLDBus
 import EventLoop
 import Glibc
+import HTTPClient
+import Notifications
+import SleepAgent
 import SleepTimerCore
 import SleepTimerStore
 
@@ -95,13 +99,29 @@ public final class AgentApp {
             return Status.unavailable
         }
 
+        let timeZones = ZoneInfoDirectory(environment: environment)
         let agent = Agent(
-            store: store, configuration: configuration, timeZones: ZoneInfoDirectory(environment: environment),
-            clock: clock, log: log, loop: loop,
-            opener: DeepLinkOpener(configuration: configuration, environment: environment, log: log))
+            store: store, configuration: configuration, timeZones: timeZones, clock: clock, log: log, loop: loop,
+            opener: DeepLinkOpener(configuration: configuration, connection: connection, environment: environment, log: log),
+            crashPoints: CrashPoints(environment: environment))
         let service = TimerService(connection: connection, agent: agent, log: log)
         agent.addObserver(service)
         service.register()
+        let notifications = NotificationPresenter(
+            agent: agent, connection: connection, loop: loop, hourCycle: Self.localHourCycle(), timeZones: timeZones,
+            clock: clock, log: log)
+        agent.addObserver(notifications)
+        var httpSettings = HTTPSettings()
+        httpSettings.pinnedPublicKeys = configuration.pinnedPublicKeys
+        httpSettings.certificateAuthorities = configuration.certificateAuthorities
+        httpSettings.userAgent = "dfl-sleep-agent/\(AgentProperties.version)"
+        if !HTTPClient.resolvesAsynchronously {
+            log.log(.warning, "This libcurl resolves names synchronously; a hung DNS server can delay completions.")
+        }
+        let sender = CompletionSender(
+            agent: agent, http: HTTPClient(loop: loop, settings: httpSettings), loop: loop, clock: clock, log: log)
+        agent.addObserver(sender)
+        let network = NetworkWatch()
 
         do {
             switch try connection.requestName(TimerService.busName, queue: false) {
@@ -137,10 +157,20 @@ public final class AgentApp {
         }
 
         agent.start()
+        notifications.start()
+        sender.start()
+        network.start(loop: loop, log: log) { sender.networkCameBack() }
         log.log(.info, "dfl-sleep-agent \(AgentProperties.version) serves \(TimerService.busName) with \(agent.properties.runningCount) timer(s).")
         systemd.send("READY=1")
         loop.run()
+        network.stop()
         connection.close()
         return exitStatus
+    }
+
+    /// The locale's clock, from LC_TIME as glibc reads it.
+    static func localHourCycle() -> HourCycle {
+        setlocale(LC_TIME, "")
+        return HourCycle(posixTimeFormat: String(cString: nl_langinfo(nl_item(T_FMT))))
     }
 }

@@ -1,6 +1,6 @@
 import FoundationEssentials
 import Glibc
-import SleepAgent
+import SleepAgentDaemon
 
 @main
 struct SleepAgentMain {

@@ -248,3 +248,100 @@ class AgentTestCase(unittest.TestCase):
         self.addCleanup(self.session.close)
         if self.start_agent:
             self.agent = AgentProcess(self.session)
+
+
+# ---------------------------------------------------------------------------
+# The reference platform, over TLS with a test CA the agent is told to trust.
+
+import sys  # noqa: E402
+
+sys.path.insert(0, os.path.join(REPO, "scripts", "tests"))
+from platform_harness import PlatformProcess, make_certs  # noqa: E402
+
+DEMO_FAMILY = "a1e4c7d2-3f6b-4a9e-8d1c-2b5e7f9a0d10"
+MAYA = "b7d2e9f4-1c3a-4e6b-8f2d-9a4c6e8b1d21"
+LEO = "b7d2e9f4-1c3a-4e6b-8f2d-9a4c6e8b1d22"
+
+
+class Platform:
+    """The reference platform with the demo family, over TLS."""
+
+    def __init__(self, session, db=None):
+        self.session = session
+        self.certs = make_certs(os.path.join(session.root, "certs-%s" % uuid.uuid4().hex[:6]))
+        self.db = db or os.path.join(session.root, "platform-%s.sqlite3" % uuid.uuid4().hex[:6])
+        self.process = PlatformProcess(certs=self.certs, db=self.db, fixtures="demo").start()
+        self.origin = self.process.ready["api"]
+        users = self.process.control_json("GET", "/control/users")["users"]
+        self.parent = next(u for u in users if "parent" in u["name"])
+        self.coach = next(u for u in users if "coach" in u["name"])
+
+    def restart(self):
+        """Stops the process and starts it again on a new port with the same
+        state; the agent must then be told the new origin."""
+        self.process.stop()
+        self.process = PlatformProcess(certs=self.certs, db=self.db, fixtures="demo").start()
+        self.origin = self.process.ready["api"]
+
+    def configure(self, extra=""):
+        """Writes the agent's configuration for this platform."""
+        self.session.write_config(
+            "[platform]\nallowed-origins=%s\nca-file=%s\n\n[app]\nurl-opener=%s\n%s" % (
+                self.origin, os.path.join(str(self.certs), "ca.pem"), self.session.opener_path(), extra))
+
+    def start_sleep(self, baby=MAYA, started_ago_s=83 * 60, user=None, request_token=True, timer_id=None):
+        """Starts a Sleep timer as the parent (self-mode), asking for a native
+        action token: returns (timer_id, reply) with the token in reply."""
+        timer_id = timer_id or str(uuid.uuid4())
+        started = time.time() - started_ago_s
+        body = {"familySubjectId": DEMO_FAMILY, "babyId": baby, "activityType": "sleep",
+                "startedAt": time.strftime("%Y-%m-%dT%H:%M:%S.000Z", time.gmtime(started)),
+                "timezone": "Europe/Berlin", "details": {}, "note": None,
+                "requestNativeActionToken": request_token}
+        reply = self.process.api("PUT", "/active-timers/" + timer_id, body, token=(user or self.parent)["accessToken"])
+        if reply.status not in (200, 201):
+            raise AssertionError("PUT timer: %d %s" % (reply.status, reply.body))
+        return timer_id, reply.json
+
+    def mirror(self, client, timer_id, reply, baby_name="Maya", baby=MAYA):
+        """Mirrors a platform timer with its token to the agent, as the bridge does."""
+        timer = reply["timer"]
+        token = reply["nativeActionToken"]
+        client.mirror({
+            "timer_id": timer_id, "api_origin": self.origin, "user_id": self.parent["id"],
+            "family_subject_id": DEMO_FAMILY, "baby_id": baby, "baby_name": baby_name,
+            "activity_type": "sleep", "actor_mode": "self", "started_at_ms": iso_ms(timer["startedAt"]),
+            "timezone": timer["timezone"], "action_token": token["token"],
+            "token_expires_at_ms": iso_ms(token["expiresAt"]), "revision": timer["revision"]})
+        return token["token"]
+
+    def activities(self):
+        return self.process.control_json("GET", "/control/activities")["activities"]
+
+    def requests(self):
+        return self.process.control_json("GET", "/control/requests")["requests"]
+
+    def fault(self, **fault):
+        self.process.control_json("POST", "/control/faults", fault)
+
+    def clear_faults(self):
+        self.process.control_json("DELETE", "/control/faults")
+
+    def wait_for_activities(self, count, timeout=PATIENCE):
+        deadline = time.monotonic() + timeout
+        while len(self.activities()) < count:
+            if time.monotonic() > deadline:
+                raise AssertionError("expected %d activities, have %d" % (count, len(self.activities())))
+            time.sleep(0.05)
+        return self.activities()
+
+    def stop(self):
+        self.process.stop()
+
+
+def iso_ms(text):
+    """An ISO-8601 UTC time with milliseconds as ms since 1970."""
+    import calendar
+    seconds = calendar.timegm(time.strptime(text[:19], "%Y-%m-%dT%H:%M:%S"))
+    millis = int(text[20:23]) if len(text) > 20 and text[19] == "." else 0
+    return seconds * 1000 + millis

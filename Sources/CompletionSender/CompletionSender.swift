@@ -1,0 +1,154 @@
+import EventLoop
+import HTTPClient
+import SleepAgent
+import SleepTimerCore
+import SleepTimerStore
+
+/// Sends recorded completions to the platform, exactly once in effect.
+///
+/// Each completion was written to the outbox with its request body before
+/// anything was sent; that body is sent as it is, byte for byte, on every
+/// attempt, to the origin its token was issued for. The platform answers a
+/// repeat of an identical body with its original reply, so a lost reply, a
+/// crash or a retry can never make a second activity.
+///
+/// It sweeps at start-up, when a completion is recorded, at the time the
+/// next retry is due (one loop timer, never a polling loop), and when the
+/// network comes back.
+public final class CompletionSender: AgentObserver {
+    private let agent: Agent
+    private let http: HTTPClient
+    private let loop: MainLoop
+    private let clock: any WallClock
+    private let log: any LogSink
+    private let policy: RetryPolicy
+    private var random = SystemRandomNumberGenerator()
+    private var inFlight: Set<TimerID> = []
+    private var nextSweep: MainLoop.Source?
+
+    public init(agent: Agent, http: HTTPClient, loop: MainLoop, clock: any WallClock, log: any LogSink,
+                policy: RetryPolicy = RetryPolicy()) {
+        self.agent = agent
+        self.http = http
+        self.loop = loop
+        self.clock = clock
+        self.log = log
+        self.policy = policy
+    }
+
+    public func start() {
+        sweep(everything: false)
+    }
+
+    /// The network is back: every waiting completion is tried now rather
+    /// than at its backoff time.
+    public func networkCameBack() {
+        log.log(.info, "The network is back; sending waiting completions now.")
+        sweep(everything: true)
+    }
+
+    // MARK: AgentObserver
+
+    public func timerChanged(_ view: TimerView) {
+        if view.stored.state == .saving && !inFlight.contains(view.timer.id) { sweep(everything: false) }
+    }
+
+    public func timerRemoved(_ id: TimerID, reason: RemovalReason) {}
+    public func completionFinished(_ id: TimerID, outcome: CompletionOutcome, activityID: String, sleptMinutes: Int64?) {}
+    public func propertiesChanged(_ properties: AgentProperties, previous: AgentProperties) {}
+
+    // MARK: Sweeping
+
+    private func sweep(everything: Bool) {
+        nextSweep?.cancel()
+        nextSweep = nil
+        let now = clock.now()
+        let due: [CompletionRecord]
+        do {
+            due = try everything ? agent.store.dueCompletions(at: Instant(millisecondsSince1970: .max))
+                : agent.store.dueCompletions(at: now)
+        } catch {
+            log.log(.error, "Cannot read the completion outbox: \(error)")
+            scheduleSweep()
+            return
+        }
+        for record in due where !inFlight.contains(record.timerID) {
+            send(record)
+        }
+        scheduleSweep()
+    }
+
+    /// One timer for the next retry that falls due; none when nothing waits.
+    private func scheduleSweep() {
+        nextSweep?.cancel()
+        nextSweep = nil
+        guard let due = try? agent.store.nextCompletionDue() else { return }
+        let wait = UInt32(clamping: max(0, due.milliseconds(since: clock.now())))
+        nextSweep = loop.after(milliseconds: wait) { [weak self] in
+            self?.nextSweep = nil
+            self?.sweep(everything: false)
+            return .remove
+        }
+    }
+
+    private func send(_ record: CompletionRecord) {
+        guard let body = record.requestBody else { return }
+        let now = clock.now()
+        guard now < record.tokenExpiresAt else {
+            settle(record, .failed(reason: "the action token expired before the platform could be reached"), state: .failed)
+            return
+        }
+        inFlight.insert(record.timerID)
+        log.log(.info, "Sending the completion of timer \(record.timerID) to \(record.scope.apiOrigin) (attempt \(record.attempts + 1)).")
+        body.withRevealedBytes { bytes in
+            http.post(origin: record.scope.apiOrigin, path: NativeCompletion.path(for: record.timerID), body: bytes) {
+                [weak self] result in
+                guard let self else { return }
+                self.inFlight.remove(record.timerID)
+                self.agent.crashPoints.reach(.afterReply, log: self.log)
+                let verdict: CompletionVerdict
+                switch result {
+                case .success(let response):
+                    verdict = CompletionReply.verdict(
+                        status: response.status, body: response.body, retryAfter: response.header("retry-after"),
+                        now: self.clock.now())
+                case .failure(let error):
+                    verdict = CompletionReply.transportFailure(error.description)
+                }
+                self.settle(record, verdict, state: nil)
+                self.scheduleSweep()
+            }
+        }
+    }
+
+    private func settle(_ record: CompletionRecord, _ verdict: CompletionVerdict, state: CompletionState?) {
+        do {
+            switch verdict {
+            case .created(let activityID):
+                try agent.completionCreated(record, activityID: activityID)
+            case .alreadyCompleted:
+                try agent.completionFoundDone(record)
+            case .needsApp(let reason):
+                try agent.completionFailed(record, state: .needsApp, reason: reason)
+            case .failed(let reason):
+                try agent.completionFailed(record, state: state ?? .failed, reason: reason)
+            case .retry(let retryAfter, let reason):
+                switch policy.decide(
+                    afterAttempt: record.attempts + 1, now: clock.now(), retryAfter: retryAfter,
+                    tokenExpiresAt: record.tokenExpiresAt, random: &random)
+                {
+                case .retry(let next):
+                    try agent.completionWillRetry(record, at: next, reason: reason)
+                case .giveUpTokenExpires:
+                    try agent.completionFailed(
+                        record, state: .failed, reason: "\(reason); the action token expires before another attempt")
+                }
+            }
+        } catch {
+            // The store failed (disk full, I/O error): the entry stays as it
+            // was, pending, and is sent again; the platform's replay makes
+            // that harmless.
+            log.log(.error, "Could not record the outcome of the completion of timer \(record.timerID): \(error.message)")
+        }
+    }
+}

@@ -1,0 +1,123 @@
+#!/usr/bin/python3
+"""A notification server for tests: implements org.freedesktop.Notifications
+on the session bus as the specification describes, and appends every call
+(with its arrival time in ns since the epoch) to a JSON-lines file. It can
+be told to invoke an action or close a notification like a user would, by
+calling its com.dreamsforlittles.Test.Notifications interface."""
+
+import argparse
+import json
+import signal
+import time
+
+import dbus
+import dbus.service
+from dbus.mainloop.glib import DBusGMainLoop
+from gi.repository import GLib
+
+PATH = "/org/freedesktop/Notifications"
+INTERFACE = "org.freedesktop.Notifications"
+CONTROL = "com.dreamsforlittles.Test.Notifications"
+
+
+def plain(value):
+    if isinstance(value, dbus.Dictionary):
+        return {str(k): plain(v) for k, v in value.items()}
+    if isinstance(value, (dbus.Array, list)):
+        return [plain(v) for v in value]
+    if isinstance(value, dbus.Boolean):
+        return bool(value)
+    if isinstance(value, (dbus.String, dbus.ObjectPath)):
+        return str(value)
+    if isinstance(value, (dbus.Byte, dbus.Int16, dbus.Int32, dbus.Int64, dbus.UInt16, dbus.UInt32, dbus.UInt64)):
+        return int(value)
+    return value
+
+
+class Server(dbus.service.Object):
+    def __init__(self, bus, record, capabilities, name):
+        super().__init__(bus, PATH)
+        self.record = open(record, "a", buffering=1)
+        self.capabilities = capabilities
+        self.name = name
+        self.next_id = 1
+        self.open = {}
+
+    def log(self, **entry):
+        entry["ns"] = time.time_ns()
+        self.record.write(json.dumps(entry) + "\n")
+
+    @dbus.service.method(INTERFACE, in_signature="", out_signature="as")
+    def GetCapabilities(self):
+        self.log(method="GetCapabilities")
+        return self.capabilities
+
+    @dbus.service.method(INTERFACE, in_signature="", out_signature="ssss")
+    def GetServerInformation(self):
+        self.log(method="GetServerInformation")
+        return (self.name, "Dreams for Littles tests", "1.0", "1.2")
+
+    @dbus.service.method(INTERFACE, in_signature="susssasa{sv}i", out_signature="u", sender_keyword="sender")
+    def Notify(self, app_name, replaces_id, app_icon, summary, body, actions, hints, expire_timeout, sender=None):
+        notification_id = int(replaces_id) if int(replaces_id) in self.open else self.next_id
+        if notification_id == self.next_id:
+            self.next_id += 1
+        self.open[notification_id] = str(sender)
+        self.log(method="Notify", id=notification_id, app_name=str(app_name), replaces_id=int(replaces_id),
+                 summary=str(summary), body=str(body), actions=plain(actions), hints=plain(hints),
+                 expire_timeout=int(expire_timeout), sender=str(sender))
+        return dbus.UInt32(notification_id)
+
+    @dbus.service.method(INTERFACE, in_signature="u", out_signature="")
+    def CloseNotification(self, notification_id):
+        self.log(method="CloseNotification", id=int(notification_id))
+        if int(notification_id) in self.open:
+            del self.open[int(notification_id)]
+            self.NotificationClosed(notification_id, dbus.UInt32(3))
+
+    @dbus.service.signal(INTERFACE, signature="uu")
+    def NotificationClosed(self, notification_id, reason):
+        pass
+
+    @dbus.service.signal(INTERFACE, signature="us")
+    def ActionInvoked(self, notification_id, action):
+        pass
+
+    @dbus.service.signal(INTERFACE, signature="us")
+    def ActivationToken(self, notification_id, token):
+        pass
+
+    # What a person does, on request of the test.
+
+    @dbus.service.method(CONTROL, in_signature="uss", out_signature="")
+    def Invoke(self, notification_id, action, activation_token):
+        self.log(method="Invoke", id=int(notification_id), action=str(action))
+        if activation_token:
+            self.ActivationToken(notification_id, activation_token)
+        self.ActionInvoked(notification_id, action)
+
+    @dbus.service.method(CONTROL, in_signature="u", out_signature="")
+    def Dismiss(self, notification_id):
+        self.log(method="Dismiss", id=int(notification_id))
+        self.open.pop(int(notification_id), None)
+        self.NotificationClosed(notification_id, dbus.UInt32(2))
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--record", required=True)
+    parser.add_argument("--capabilities", default="actions,body,body-markup")
+    parser.add_argument("--name", default="recorder")
+    args = parser.parse_args()
+    DBusGMainLoop(set_as_default=True)
+    bus = dbus.SessionBus()
+    server = Server(bus, args.record, [c for c in args.capabilities.split(",") if c], args.name)
+    name = dbus.service.BusName("org.freedesktop.Notifications", bus, do_not_queue=True)
+    loop = GLib.MainLoop()
+    GLib.unix_signal_add(GLib.PRIORITY_DEFAULT, signal.SIGTERM, loop.quit)
+    loop.run()
+    del name, server
+
+
+if __name__ == "__main__":
+    main()

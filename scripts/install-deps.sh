@@ -16,6 +16,8 @@ packages=(
     # The notification tests: a headless X server, two real notification
     # servers, a way to press their buttons, and screenshots.
     xvfb xfce4-notifyd dunst xdotool imagemagick
+    # The crash-safety tests ask the running agent whether it is dumpable.
+    gdb
 )
 
 missing=()

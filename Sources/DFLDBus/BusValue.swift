@@ -1,3 +1,5 @@
+import Glibc
+
 /// A D-Bus value with its type, as read from or written to a message.
 public indirect enum BusValue: Equatable, Sendable {
     case byte(UInt8)
@@ -17,6 +19,8 @@ public indirect enum BusValue: Equatable, Sendable {
     case structure([BusValue])
     case dictEntry(BusValue, BusValue)
     case variant(BusValue)
+    /// A file descriptor passed over the bus (type `h`).
+    case unixFD(UnixFileDescriptor)
 
     /// The value's D-Bus type signature.
     public var signature: String {
@@ -37,6 +41,7 @@ public indirect enum BusValue: Equatable, Sendable {
         case .structure(let fields): return "(" + fields.map(\.signature).joined() + ")"
         case .dictEntry(let key, let value): return "{" + key.signature + value.signature + "}"
         case .variant: return "v"
+        case .unixFD: return "h"
         }
     }
 
@@ -74,6 +79,11 @@ public indirect enum BusValue: Equatable, Sendable {
         return nil
     }
 
+    public var fileDescriptor: UnixFileDescriptor? {
+        if case .unixFD(let descriptor) = self { return descriptor }
+        return nil
+    }
+
     public var arrayElements: [BusValue]? {
         if case .array(_, let elements) = self { return elements }
         return nil
@@ -96,5 +106,32 @@ public indirect enum BusValue: Equatable, Sendable {
             entries.append((key, value))
         }
         return entries
+    }
+}
+
+/// A descriptor received in (or to be sent with) a message. A received one
+/// is this process's own duplicate, closed when the last reference goes.
+public final class UnixFileDescriptor: Equatable, @unchecked Sendable {
+    public let descriptor: Int32
+    private let owned: Bool
+
+    /// Takes ownership: the descriptor is closed on deinit.
+    public init(taking descriptor: Int32) {
+        self.descriptor = descriptor
+        owned = true
+    }
+
+    /// Borrows: libdbus duplicates it when the message is built.
+    public init(borrowing descriptor: Int32) {
+        self.descriptor = descriptor
+        owned = false
+    }
+
+    deinit {
+        if owned { close(descriptor) }
+    }
+
+    public static func == (lhs: UnixFileDescriptor, rhs: UnixFileDescriptor) -> Bool {
+        lhs.descriptor == rhs.descriptor
     }
 }

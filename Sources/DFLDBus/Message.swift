@@ -170,6 +170,8 @@ public final class Message: @unchecked Sendable {
             }
         case .variant(let inner):
             container(TypeCode.variant, inner.signature) { sub in write(inner, into: &sub) }
+        case .unixFD(let file):
+            basic(TypeCode.unixFD, file.descriptor)
         }
     }
 
@@ -178,9 +180,8 @@ public final class Message: @unchecked Sendable {
     /// caller can make the agent allocate.
     public static let maximumValues = 100_000
 
-    /// Reads every argument. Throws InvalidArgs for file descriptors (never
-    /// negotiated here) and for messages with more than `maximumValues`
-    /// values.
+    /// Reads every argument. Throws LimitsExceeded for messages with more
+    /// than `maximumValues` values.
     public func arguments() throws(BusError) -> [BusValue] {
         var iterator = DBusMessageIter()
         guard dbus_message_iter_init(raw, &iterator) != 0 else { return [] }
@@ -218,6 +219,13 @@ public final class Message: @unchecked Sendable {
         case TypeCode.string: getBasic(); return .string(String(cString: basic.str))
         case TypeCode.objectPath: getBasic(); return .objectPath(String(cString: basic.str))
         case TypeCode.signature: getBasic(); return .signature(String(cString: basic.str))
+        case TypeCode.unixFD:
+            // libdbus hands out a duplicate that is ours to close.
+            getBasic()
+            guard basic.fd >= 0 else {
+                throw BusError(name: BusError.Names.invalidArgs, message: "A file descriptor in the message could not be received.")
+            }
+            return .unixFD(UnixFileDescriptor(taking: basic.fd))
         case TypeCode.array:
             let element = elementSignature(&iterator)
             var sub = DBusMessageIter()

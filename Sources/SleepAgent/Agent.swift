@@ -289,7 +289,7 @@ public final class Agent {
         } catch {
             throw ServiceError(error)
         }
-        log.log(.notice, "The completion of timer \(record.timerID) will be tried again in \(max(0, next.milliseconds(since: clock.now())) / 1000) s: \(reason).")
+        log.log(.notice, "The completion of timer \(record.timerID) will be tried again in \((max(0, next.milliseconds(since: clock.now())) + 500) / 1000) s: \(reason).")
         if record.attempts == 0 { announceChange(of: record.timerID) }
     }
 

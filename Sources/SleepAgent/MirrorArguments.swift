@@ -1,21 +1,28 @@
 import DFLDBus
+import Glibc
 import SleepTimerCore
 
 /// Reads the `a{sv}` of a Mirror call into a request, checking that every
 /// key is known, present once and of its type. The token is wrapped as soon
 /// as it is read.
+///
+/// The token comes either as `action_token` (a string, simple for scripts)
+/// or as `action_token_fd`: a file descriptor (a pipe or a memfd) to read it
+/// from, which keeps it out of the message itself, so that nothing watching
+/// the bus ever sees it.
 enum MirrorArguments {
     private enum Kind: String {
         case string = "s"
         case int64 = "x"
+        case descriptor = "h"
     }
 
     private static let keys: [(String, Kind, required: Bool)] = [
         ("timer_id", .string, true), ("api_origin", .string, true), ("user_id", .string, true),
         ("family_subject_id", .string, true), ("baby_id", .string, true), ("baby_name", .string, true),
         ("activity_type", .string, true), ("actor_mode", .string, true), ("started_at_ms", .int64, true),
-        ("timezone", .string, true), ("action_token", .string, true), ("token_expires_at_ms", .int64, true),
-        ("revision", .int64, false),
+        ("timezone", .string, true), ("action_token", .string, false), ("action_token_fd", .descriptor, false),
+        ("token_expires_at_ms", .int64, true), ("revision", .int64, false),
     ]
 
     /// An unknown key is named only when it looks like a key (lower-case
@@ -27,22 +34,60 @@ enum MirrorArguments {
         return looksLikeKey ? "\"\(key)\"" : "(not shown)"
     }
 
+    /// The most bytes read from a token descriptor: one more than the
+    /// longest token, so that a longer one is recognised as too long.
+    static let tokenReadLimit = ActionToken.lengthRange.upperBound + 1
+
+    /// Reads the token from a pipe, memfd or regular file, without ever
+    /// blocking: what the sender has not written before the call is not
+    /// waited for. A trailing newline is dropped.
+    static func readToken(from file: UnixFileDescriptor) throws(ServiceError) -> ActionToken {
+        let descriptor = file.descriptor
+        var status = stat()
+        guard fstat(descriptor, &status) == 0,
+            status.st_mode & S_IFMT == S_IFIFO || status.st_mode & S_IFMT == S_IFREG
+        else {
+            throw ServiceError(.invalidArgument, "action_token_fd must be a pipe or a file holding the token.")
+        }
+        let flags = fcntl(descriptor, F_GETFL)
+        _ = fcntl(descriptor, F_SETFL, flags | O_NONBLOCK)
+        var bytes = [UInt8](repeating: 0, count: tokenReadLimit)
+        var count = 0
+        let seekable = status.st_mode & S_IFMT == S_IFREG
+        while count < bytes.count {
+            let got = bytes.withUnsafeMutableBytes { buffer in
+                seekable ? pread(descriptor, buffer.baseAddress! + count, buffer.count - count, off_t(count))
+                    : read(descriptor, buffer.baseAddress! + count, buffer.count - count)
+            }
+            if got < 0 && errno == EINTR { continue }
+            guard got > 0 else { break }
+            count += got
+        }
+        var end = count
+        if end > 0 && bytes[end - 1] == UInt8(ascii: "\n") { end -= 1 }
+        let token = ActionToken(unvalidated: String(decoding: bytes[0..<end], as: UTF8.self))
+        for index in bytes.indices { bytes[index] = 0 }
+        return token
+    }
+
     static func decode(_ value: BusValue) throws(ServiceError) -> MirrorRequest {
         guard let entries = value.vardictEntries else {
             throw ServiceError(.invalidArgument, "Mirror takes one dictionary of type a{sv}.")
         }
         var strings: [String: String] = [:]
         var numbers: [String: Int64] = [:]
+        var descriptors: [String: UnixFileDescriptor] = [:]
         for (key, value) in entries {
             guard let (_, kind, _) = keys.first(where: { $0.0 == key }) else {
                 throw ServiceError(.invalidArgument, "The timer has an unknown key \(quotable(key)); the keys are \(keys.map(\.0).joined(separator: ", ")).")
             }
-            guard strings[key] == nil && numbers[key] == nil else {
+            guard strings[key] == nil && numbers[key] == nil && descriptors[key] == nil else {
                 throw ServiceError(.invalidArgument, "The timer has the key \(key) twice.")
             }
             switch (kind, value) {
             case (.string, .string(let text)): strings[key] = text
             case (.int64, .int64(let number)): numbers[key] = number
+            case (.descriptor, .unixFD(let file)): descriptors[key] = file
             default:
                 throw ServiceError(.invalidArgument, "\(key) must be of D-Bus type \(kind.rawValue), not \(value.signature).")
             }
@@ -50,12 +95,21 @@ enum MirrorArguments {
         for (key, _, required) in keys where required && strings[key] == nil && numbers[key] == nil {
             throw ServiceError(.invalidArgument, "The timer lacks the key \(key).")
         }
+        let token: ActionToken
+        switch (strings["action_token"], descriptors["action_token_fd"]) {
+        case (let text?, nil):
+            token = ActionToken(unvalidated: text)
+        case (nil, let file?):
+            token = try readToken(from: file)
+        default:
+            throw ServiceError(.invalidArgument, "The timer needs exactly one of action_token and action_token_fd.")
+        }
         return MirrorRequest(
             timerID: strings["timer_id"]!, apiOrigin: strings["api_origin"]!, userID: strings["user_id"]!,
             familySubjectID: strings["family_subject_id"]!, babyID: strings["baby_id"]!,
             babyName: strings["baby_name"]!, activityType: strings["activity_type"]!,
             actorMode: strings["actor_mode"]!, startedAtMilliseconds: numbers["started_at_ms"]!,
-            timeZone: strings["timezone"]!, actionToken: ActionToken(unvalidated: strings["action_token"]!),
+            timeZone: strings["timezone"]!, actionToken: token,
             tokenExpiresAtMilliseconds: numbers["token_expires_at_ms"]!, revision: numbers["revision"] ?? 0)
     }
 }

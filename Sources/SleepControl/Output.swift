@@ -26,6 +26,7 @@ enum JSONOutput {
         case .structure(let fields): return array(fields)
         case .dictEntry(let key, let inner): return array([key, inner])
         case .variant(let inner): return Self.value(inner)
+        case .unixFD: return "null"
         }
     }
 

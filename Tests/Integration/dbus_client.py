@@ -17,6 +17,8 @@ def typed(key, value):
     """Python values as the D-Bus types of the Mirror dictionary."""
     if isinstance(value, bool):
         return dbus.Boolean(value)
+    if hasattr(value, "descriptor"):
+        return dbus.types.UnixFd(value.descriptor)
     if isinstance(value, int):
         return dbus.Int64(value) if key in INT64_KEYS else dbus.Int32(value)
     return value

@@ -272,16 +272,16 @@ class Platform:
         self.db = db or os.path.join(session.root, "platform-%s.sqlite3" % uuid.uuid4().hex[:6])
         self.process = PlatformProcess(certs=self.certs, db=self.db, fixtures="demo").start()
         self.origin = self.process.ready["api"]
+        self.port = self.process.api_port
         users = self.process.control_json("GET", "/control/users")["users"]
         self.parent = next(u for u in users if "parent" in u["name"])
         self.coach = next(u for u in users if "coach" in u["name"])
 
-    def restart(self):
-        """Stops the process and starts it again on a new port with the same
-        state; the agent must then be told the new origin."""
-        self.process.stop()
-        self.process = PlatformProcess(certs=self.certs, db=self.db, fixtures="demo").start()
-        self.origin = self.process.ready["api"]
+    def start_again(self):
+        """Starts the platform again after stop(), with the same state on the
+        same port: the same origin, as after an outage."""
+        self.process = PlatformProcess(certs=self.certs, db=self.db, fixtures="demo",
+                                       extra_args=("--port", str(self.port))).start()
 
     def configure(self, extra=""):
         """Writes the agent's configuration for this platform."""
@@ -303,17 +303,25 @@ class Platform:
             raise AssertionError("PUT timer: %d %s" % (reply.status, reply.body))
         return timer_id, reply.json
 
-    def mirror(self, client, timer_id, reply, baby_name="Maya", baby=MAYA):
-        """Mirrors a platform timer with its token to the agent, as the bridge does."""
+    def mirror(self, client, timer_id, reply, baby_name="Maya", baby=MAYA, token=None):
+        """Mirrors a platform timer with its token to the agent, as the bridge
+        does: the token through a pipe, never in the message."""
         timer = reply["timer"]
-        token = reply["nativeActionToken"]
-        client.mirror({
-            "timer_id": timer_id, "api_origin": self.origin, "user_id": self.parent["id"],
-            "family_subject_id": DEMO_FAMILY, "baby_id": baby, "baby_name": baby_name,
-            "activity_type": "sleep", "actor_mode": "self", "started_at_ms": iso_ms(timer["startedAt"]),
-            "timezone": timer["timezone"], "action_token": token["token"],
-            "token_expires_at_ms": iso_ms(token["expiresAt"]), "revision": timer["revision"]})
-        return token["token"]
+        issued = reply["nativeActionToken"]
+        token = token or issued["token"]
+        read_end, write_end = os.pipe()
+        os.write(write_end, token.encode())
+        os.close(write_end)
+        try:
+            client.mirror({
+                "timer_id": timer_id, "api_origin": self.origin, "user_id": self.parent["id"],
+                "family_subject_id": DEMO_FAMILY, "baby_id": baby, "baby_name": baby_name,
+                "activity_type": "sleep", "actor_mode": "self", "started_at_ms": iso_ms(timer["startedAt"]),
+                "timezone": timer["timezone"], "action_token_fd": FileDescriptor(read_end),
+                "token_expires_at_ms": iso_ms(issued["expiresAt"]), "revision": timer["revision"]})
+        finally:
+            os.close(read_end)
+        return token
 
     def activities(self):
         return self.process.control_json("GET", "/control/activities")["activities"]
@@ -336,7 +344,48 @@ class Platform:
         return self.activities()
 
     def stop(self):
-        self.process.stop()
+        if self.process.process is not None:
+            self.process.stop()
+
+
+class SystemBus:
+    """A second private bus standing in for the system bus, where a test plays
+    NetworkManager and announces the network state as it does."""
+
+    def __init__(self, session):
+        import dbus.bus
+        config = os.path.join(session.root, "system-bus.conf")
+        with open(config, "w") as handle:
+            handle.write(BUS_CONFIG.format(socket=os.path.join(session.runtime, "system-bus"),
+                                           services=session.services))
+        self.log = open(os.path.join(session.root, "system-bus.log"), "w")
+        self.process = subprocess.Popen(["dbus-daemon", "--config-file=" + config, "--nofork", "--print-address=1"],
+                                        stdout=subprocess.PIPE, stderr=self.log, text=True)
+        session.processes.append(self.process)
+        self.address = self.process.stdout.readline().strip()
+        session.env["DBUS_SYSTEM_BUS_ADDRESS"] = self.address
+        self.connection = dbus.bus.BusConnection(self.address)
+        self.connection.request_name("org.freedesktop.NetworkManager")
+
+    def network_state(self, state):
+        import dbus
+        import dbus.lowlevel
+        message = dbus.lowlevel.SignalMessage("/org/freedesktop/NetworkManager", "org.freedesktop.NetworkManager",
+                                              "StateChanged")
+        message.append(dbus.UInt32(state), signature="u")
+        self.connection.send_message(message)
+        self.connection.flush()
+
+    def close(self):
+        self.connection.close()
+        self.log.close()
+
+
+class FileDescriptor:
+    """A descriptor to send as D-Bus type h."""
+
+    def __init__(self, descriptor):
+        self.descriptor = descriptor
 
 
 def iso_ms(text):

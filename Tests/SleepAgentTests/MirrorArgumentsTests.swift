@@ -1,3 +1,4 @@
+import Glibc
 import DFLDBus
 import SleepTimerCore
 import Testing
@@ -62,5 +63,61 @@ import Testing
         for value in cases {
             #expect(refusal(value).map { !$0.message.contains("CANARY") } == true)
         }
+    }
+}
+
+@Suite struct TokenDescriptorTests {
+    private func pipeWith(_ text: String) -> UnixFileDescriptor {
+        var descriptors: [Int32] = [0, 0]
+        _ = pipe(&descriptors)
+        _ = text.utf8CString.withUnsafeBytes { write(descriptors[1], $0.baseAddress, text.utf8.count) }
+        close(descriptors[1])
+        return UnixFileDescriptor(taking: descriptors[0])
+    }
+
+    @Test func readsATokenFromAPipe() throws {
+        let token = try MirrorArguments.readToken(from: pipeWith(MirrorArgumentsTests.canary + "\n"))
+        #expect(token == ActionToken(unvalidated: MirrorArgumentsTests.canary))
+    }
+
+    @Test func readsATokenFromAFileWhateverItsOffset() throws {
+        var template = Array("/tmp/dfl-token-XXXXXX".utf8CString)
+        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
+        _ = MirrorArgumentsTests.canary.utf8CString.withUnsafeBytes { write(descriptor, $0.baseAddress, MirrorArgumentsTests.canary.utf8.count) }
+        let token = try MirrorArguments.readToken(from: UnixFileDescriptor(taking: descriptor))
+        #expect(token == ActionToken(unvalidated: MirrorArgumentsTests.canary))
+    }
+
+    @Test func neverWaitsForAWriterThatSendsNothing() throws {
+        var descriptors: [Int32] = [0, 0]
+        _ = pipe(&descriptors)
+        defer { close(descriptors[1]) }
+        let token = try MirrorArguments.readToken(from: UnixFileDescriptor(taking: descriptors[0]))
+        #expect(token.shapeProblem == .empty)
+    }
+
+    @Test func readsNoMoreThanALongTokenAndSeesItIsTooLong() throws {
+        let token = try MirrorArguments.readToken(from: pipeWith(String(repeating: "a", count: 5000)))
+        #expect(token.shapeProblem == .wrongLength)
+    }
+
+    @Test func refusesSocketsAndOtherKinds() {
+        var pair: [Int32] = [0, 0]
+        _ = socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &pair)
+        defer { close(pair[1]) }
+        #expect(throws: ServiceError.self) { try MirrorArguments.readToken(from: UnixFileDescriptor(taking: pair[0])) }
+    }
+
+    @Test func theDictionaryTakesExactlyOneFormOfTheToken() throws {
+        let both = MirrorArgumentsTests.entries { $0.append(("action_token_fd", .unixFD(pipeWith("x")))) }
+        #expect(throws: ServiceError.self) { try MirrorArguments.decode(both) }
+        let neither = MirrorArgumentsTests.entries { $0.removeAll { $0.0 == "action_token" } }
+        #expect(throws: ServiceError.self) { try MirrorArguments.decode(neither) }
+        let descriptorOnly = MirrorArgumentsTests.entries {
+            $0.removeAll { $0.0 == "action_token" }
+            $0.append(("action_token_fd", .unixFD(pipeWith(MirrorArgumentsTests.canary))))
+        }
+        #expect(try MirrorArguments.decode(descriptorOnly).actionToken == ActionToken(unvalidated: MirrorArgumentsTests.canary))
     }
 }

@@ -97,6 +97,13 @@ let package = Package(
         .target(name: "SleepControl", dependencies: ["SleepTimerCore", "DFLDBus", "EventLoop"]),
         .executableTarget(name: "dfl-sleepctl", dependencies: ["SleepControl"]),
 
+        /// dfl-webview-bridge: the WebView's JSON-RPC 2.0 helper.
+        .target(
+            name: "WebViewBridge",
+            dependencies: ["SleepTimerCore", "DFLDBus", "EventLoop", "HTTPClient", "CDFLLinux"]
+        ),
+        .executableTarget(name: "dfl-webview-bridge", dependencies: ["WebViewBridge"]),
+
         // MARK: Tests
 
         .testTarget(
@@ -109,6 +116,7 @@ let package = Package(
         .testTarget(name: "SleepAgentTests", dependencies: ["SleepAgent"]),
         .testTarget(name: "SleepAgentDaemonTests", dependencies: ["SleepAgentDaemon"]),
         .testTarget(name: "SleepControlTests", dependencies: ["SleepControl"]),
+        .testTarget(name: "WebViewBridgeTests", dependencies: ["WebViewBridge"]),
         .testTarget(
             name: "SleepTimerStoreTests",
             dependencies: ["SleepTimerStore", "store-crash-child"]

@@ -111,13 +111,25 @@ public final class HTTPClient {
         return info.pointee.features & CURL_VERSION_ASYNCHDNS != 0
     }
 
-    /// POSTs `body` to `path` on `origin`. The URL is built here from the
-    /// checked origin, so a body is only ever sent where the caller's
-    /// origin says.
+    /// POSTs `body` to `path` on `origin`.
     public func post(
         origin: APIOrigin, path: String, body: [UInt8], headers: [(String, String)] = [],
         completion: @escaping (Result<HTTPResponse, HTTPError>) -> Void
     ) {
+        send("POST", origin: origin, path: path, body: body, headers: headers, completion: completion)
+    }
+
+    /// Sends `body` with `method` (POST or PUT) to `path` on `origin`. The
+    /// URL is built here from the checked origin, so a body is only ever
+    /// sent where the caller's origin says.
+    public func send(
+        _ method: String, origin: APIOrigin, path: String, body: [UInt8], headers: [(String, String)] = [],
+        completion: @escaping (Result<HTTPResponse, HTTPError>) -> Void
+    ) {
+        guard method == "POST" || method == "PUT" else {
+            completion(.failure(HTTPError(kind: .refused, message: "only POST and PUT are sent")))
+            return
+        }
         guard origin.scheme == .https || origin.isLoopback else {
             completion(.failure(HTTPError(kind: .refused, message: "plain http is allowed only to loopback origins")))
             return
@@ -164,6 +176,7 @@ public final class HTTPClient {
         set(dfl_curl_easy_setopt_long(easy, CURLOPT_LOW_SPEED_LIMIT, 1))
         set(dfl_curl_easy_setopt_long(easy, CURLOPT_LOW_SPEED_TIME, settings.lowSpeedSeconds))
         set(dfl_curl_easy_setopt_long(easy, CURLOPT_POST, 1))
+        if method == "PUT" { set(dfl_curl_easy_setopt_string(easy, CURLOPT_CUSTOMREQUEST, "PUT")) }
         set(dfl_curl_easy_setopt_off_t(easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(transfer.bodyCount)))
         set(dfl_curl_easy_setopt_pointer(easy, CURLOPT_POSTFIELDS, transfer.bodyPointer))
         set(dfl_curl_easy_setopt_slist(easy, CURLOPT_HTTPHEADER, list))

@@ -350,7 +350,7 @@ class ContainmentTests(CompletionTestCase):
             self.assertNotIn(token, text, "the token appeared in " + where)
         [post] = self.completion_posts(timer_id)
         self.assertEqual(post["body"]["actionToken"], token)  # where it belongs
-        self.assertFalse(post["authorization"] if "authorization" in post else False)
+        self.assertIs(post["hasAuthorization"], False)  # no bearer token goes with it
 
     def test_a_redirect_to_another_origin_never_reaches_it(self):
         other = Platform(self.session)

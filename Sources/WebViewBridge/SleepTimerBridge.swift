@@ -1,0 +1,410 @@
+import DFLDBus
+import EventLoop
+import Glibc
+import HTTPClient
+import SleepTimerCore
+
+/// The WebView's native side of the Sleep timer: it upserts timers on the
+/// platform with the family's bearer token, which never leaves this
+/// process, and, for the family in self-mode only, asks for a native action
+/// token and hands it to the agent with the timer's display data.
+///
+/// Coach view-as never asks for a token: a desktop widget must not become a
+/// reusable proxy for a coach's access to a family.
+public final class SleepTimerBridge: RPCMethods {
+    static let agentName = "com.dreamsforlittles.SleepTimers1"
+    static let agentPath = "/com/dreamsforlittles/SleepTimers1"
+    static let agentInterface = "com.dreamsforlittles.SleepTimers1"
+    public static let protocolVersion = 1
+
+    private let connection: BusConnection?
+    private let http: HTTPClient
+    private let allowedOrigins: AllowedOrigins
+    private let log: any LogSink
+    private var session: Session?
+
+    /// Sends a notification (a JSON text) to the WebView.
+    public var notify: ((String) -> Void)?
+
+    /// `connection` is nil when there is no session bus: then nothing is
+    /// native, and everything else still works.
+    public init(connection: BusConnection?, http: HTTPClient, allowedOrigins: AllowedOrigins, log: any LogSink) {
+        self.connection = connection
+        self.http = http
+        self.allowedOrigins = allowedOrigins
+        self.log = log
+    }
+
+    /// Passes the agent's CompletionFinished(created) on to the WebView, so
+    /// that the app refreshes Home and history at once.
+    public func start() {
+        guard let connection else { return }
+        try? connection.addMatch(
+            "type='signal',sender='\(Self.agentName)',path='\(Self.agentPath)',interface='\(Self.agentInterface)',member='CompletionFinished'")
+        connection.addFilter { [weak self] message in
+            guard let self, message.kind == .signal, message.interface == Self.agentInterface,
+                message.member == "CompletionFinished", let arguments = try? message.arguments(), arguments.count == 3,
+                let timerID = arguments[0].stringValue, arguments[1].stringValue == "created",
+                let activityID = arguments[2].stringValue
+            else { return false }
+            self.notify?(JSONRPCServer.notification(
+                "sleepTimer.completedNatively",
+                .object([("timerId", .string(timerID)), ("activityId", .string(activityID))])))
+            return false
+        }
+    }
+
+    // MARK: Dispatch
+
+    public func call(_ method: String, params: JSONValue?, reply: @escaping (Result<JSONValue, RPCError>) -> Void) {
+        do {
+            switch method {
+            case "bridge.getCapabilities":
+                getCapabilities(reply)
+            case "session.set":
+                try setSession(Parameters(params), reply)
+            case "session.clear":
+                clearSession(reply)
+            case "sleepTimer.upsert":
+                try upsert(Parameters(params), reply)
+            case "sleepTimer.remove":
+                try remove(Parameters(params), reply)
+            case "sleepTimers.reconcile":
+                try reconcile(Parameters(params), reply)
+            default:
+                reply(.failure(.methodNotFound))
+            }
+        } catch {
+            reply(.failure(error))
+        }
+    }
+
+    // MARK: Errors of our own (-32000 to -32099), data {status, code}
+
+    static func noSession() -> RPCError {
+        RPCError(code: -32010, message: "No session: call session.set first.",
+                 data: .object([("status", .number("0")), ("code", .string("no_session"))]))
+    }
+
+    static func platformRefused(_ status: Int, code: String) -> RPCError {
+        RPCError(code: -32001, message: "The platform refused the request.",
+                 data: .object([("status", .number(String(status))), ("code", .string(code))]))
+    }
+
+    static func platformUnreachable() -> RPCError {
+        RPCError(code: -32002, message: "The platform could not be reached.",
+                 data: .object([("status", .number("0")), ("code", .string("unreachable"))]))
+    }
+
+    // MARK: Methods
+
+    private func getCapabilities(_ reply: @escaping (Result<JSONValue, RPCError>) -> Void) {
+        agentVersion { version in
+            var members: [(String, JSONValue)] = [
+                ("protocolVersion", .number(String(Self.protocolVersion))), ("nativeSleepTimer", .bool(version != nil)),
+            ]
+            if let version { members.append(("agentVersion", .string(version))) }
+            reply(.success(.object(members)))
+        }
+    }
+
+    private func setSession(_ params: Parameters, _ reply: @escaping (Result<JSONValue, RPCError>) -> Void) throws(RPCError) {
+        let originText = try params.string("apiOrigin")
+        let origin: APIOrigin
+        do {
+            origin = try APIOrigin(parsing: originText)
+        } catch {
+            throw .invalidParams("apiOrigin", "apiOrigin \(error.explanation)")
+        }
+        guard allowedOrigins.contains(origin) else {
+            throw .invalidParams("apiOrigin", "apiOrigin is not one of the allowed API origins in the configuration")
+        }
+        let user = try params.identifier(UserID.self, "userId")
+        let token = try params.string("accessToken")
+        guard !token.isEmpty, token.utf8.count <= BearerToken.maximumLength,
+            !token.utf8.contains(where: { $0 < 0x21 || $0 == 0x7F })
+        else {
+            throw .invalidParams("accessToken", "accessToken must be a non-empty token without spaces or control characters")
+        }
+        let actor = try params.object("actor")
+        let modeText = try actor.string("mode")
+        guard let mode = Session.ActorMode(rawValue: modeText) else {
+            throw .invalidParams("actor.mode", "actor.mode must be \"self\" or \"coach\"")
+        }
+        let family = try actor.identifier(FamilySubjectID.self, "familySubjectId")
+        let new = Session(apiOrigin: origin, userID: user, accessToken: BearerToken(token), actorMode: mode, familySubjectID: family)
+        let previous = session
+        session = new
+        if let previous, previous.apiOrigin != origin || previous.userID != user {
+            // Another user or platform: the previous one's timers and
+            // tokens go from the desktop.
+            purge(previous) { _ in reply(.success(.object([]))) }
+        } else {
+            reply(.success(.object([])))
+        }
+    }
+
+    private func clearSession(_ reply: @escaping (Result<JSONValue, RPCError>) -> Void) {
+        guard let current = session else {
+            reply(.success(.object([("purged", .number("0"))])))
+            return
+        }
+        session = nil
+        purge(current) { count in reply(.success(.object([("purged", .number(String(count)))]))) }
+    }
+
+    private func upsert(_ params: Parameters, _ reply: @escaping (Result<JSONValue, RPCError>) -> Void) throws(RPCError) {
+        guard let session else { throw Self.noSession() }
+        let timer = try params.object("timer")
+        let id = try timer.identifier(TimerID.self, "id")
+        let baby = try timer.identifier(BabyID.self, "babyId")
+        let nameText = try timer.string("babyName")
+        let babyName: BabyName
+        do {
+            babyName = try BabyName(validating: nameText)
+        } catch {
+            throw .invalidParams("timer.babyName", "babyName \(error.explanation)")
+        }
+        let activity = try timer.string("activityType")
+        guard ["sleep", "breastfeeding", "pumping"].contains(activity) else {
+            throw .invalidParams("timer.activityType", "activityType must be sleep, breastfeeding or pumping")
+        }
+        let startedText = try timer.string("startedAt")
+        guard ISO8601.parse(startedText) != nil else {
+            throw .invalidParams("timer.startedAt", "startedAt must be an ISO-8601 time such as 2026-11-29T21:41:00.000Z")
+        }
+        let zone = try timer.string("timezone")
+        guard TimeZoneName(zone) != nil else {
+            throw .invalidParams("timer.timezone", "timezone must be an IANA time zone name such as Europe/Berlin")
+        }
+        let details = try timer.optional("details", default: .object([])) { value throws(RPCError) in
+            guard case .object = value else { throw RPCError.invalidParams("timer.details", "details must be an object") }
+        }
+        let note = try timer.optional("note", default: .null) { value throws(RPCError) in
+            switch value {
+            case .string, .null: break
+            default: throw RPCError.invalidParams("timer.note", "note must be a string or null")
+            }
+        }
+
+        let wanted: Bool
+        if session.actorMode == .coach {
+            wanted = false
+        } else {
+            wanted = activity == "sleep"
+        }
+        let decide: (@escaping (String?) -> Void) -> Void = { [weak self] next in
+            guard wanted, let self else { return next(nil) }
+            self.agentVersion { version in next(version) }
+        }
+        decide { [weak self] agentVersion in
+            guard let self else { return }
+            let requestToken = wanted && agentVersion != nil
+            let reason: String
+            switch (session.actorMode, activity == "sleep", agentVersion != nil) {
+            case (.coach, _, _): reason = "coach-view-as"
+            case (_, false, _): reason = "not-sleep"
+            case (_, true, false): reason = "agent-unavailable"
+            default: reason = "token-not-issued"
+            }
+            var body: [(String, JSONValue)] = [
+                ("familySubjectId", .string(session.familySubjectID.string)), ("babyId", .string(baby.string)),
+                ("activityType", .string(activity)), ("startedAt", .string(startedText)), ("timezone", .string(zone)),
+                ("details", details), ("note", note),
+            ]
+            if requestToken { body.append(("requestNativeActionToken", .bool(true))) }
+            self.http.send(
+                "PUT", origin: session.apiOrigin, path: "/active-timers/\(id.string)",
+                body: Array(JSONValue.object(body).serialized.utf8),
+                headers: [("Authorization", session.accessToken.authorization)]
+            ) { [weak self] result in
+                guard let self else { return }
+                let response: HTTPResponse
+                switch result {
+                case .failure(let error):
+                    self.log.log(.warning, "The platform could not be reached for timer \(id): \(error.description)")
+                    return reply(.failure(Self.platformUnreachable()))
+                case .success(let answer):
+                    response = answer
+                }
+                let document = try? JSONParser.parse(response.body, maximumDepth: JSONRPCServer.maximumDepth)
+                guard (200..<300).contains(response.status), let platformTimer = document?["timer"] else {
+                    let code = document?["error"]?["code"]?.stringValue ?? "unexpected_reply"
+                    return reply(.failure(Self.platformRefused(response.status, code: code)))
+                }
+                let answer: (Bool, String, String?) -> Void = { mirrored, reason, detail in
+                    var native: [(String, JSONValue)] = [("mirrored", .bool(mirrored)), ("reason", .string(reason))]
+                    if let detail { native.append(("detail", .string(detail))) }
+                    reply(.success(.object([("timer", platformTimer), ("native", .object(native))])))
+                }
+                guard requestToken, let issued = document?["nativeActionToken"], let tokenText = issued["token"]?.stringValue,
+                    let expires = issued["expiresAt"]?.stringValue.flatMap(ISO8601.parse)
+                else { return answer(false, reason, nil) }
+                let started = platformTimer["startedAt"]?.stringValue.flatMap(ISO8601.parse) ?? ISO8601.parse(startedText)!
+                let mirror = MirrorData(
+                    timerID: id, session: session, babyID: baby, babyName: babyName,
+                    startedAt: started, timeZone: platformTimer["timezone"]?.stringValue ?? zone,
+                    revision: platformTimer["revision"]?.int64Value ?? 0,
+                    token: ActionToken(unvalidated: tokenText), expiresAt: expires)
+                self.mirror(mirror) { refusal in
+                    if let refusal {
+                        answer(false, "agent-unavailable", refusal)
+                    } else {
+                        answer(true, "mirrored", nil)
+                    }
+                }
+            }
+        }
+    }
+
+    private func remove(_ params: Parameters, _ reply: @escaping (Result<JSONValue, RPCError>) -> Void) throws(RPCError) {
+        let id = try params.identifier(TimerID.self, "timerId")
+        callAgent("Remove", [.string(id.string)]) { result in
+            reply(.success(.object([("removed", .bool((try? result.get())?.first?.booleanValue ?? false))])))
+        }
+    }
+
+    private func reconcile(_ params: Parameters, _ reply: @escaping (Result<JSONValue, RPCError>) -> Void) throws(RPCError) {
+        guard let session else { throw Self.noSession() }
+        let list = try params.array("runningTimerIds", maximum: 1000)
+        var ids: [String] = []
+        for (index, element) in list.enumerated() {
+            guard let text = element.stringValue, let id = TimerID(text) else {
+                throw .invalidParams("runningTimerIds[\(index)]", "every running timer id must be a UUID")
+            }
+            ids.append(id.string)
+        }
+        callAgent("Reconcile", [
+            .string(session.apiOrigin.description), .string(session.userID.string),
+            .string(session.familySubjectID.string), .strings(ids),
+        ]) { result in
+            let count = (try? result.get())?.first?.uint32Value ?? 0
+            reply(.success(.object([("removed", .number(String(count)))])))
+        }
+    }
+
+    // MARK: The agent
+
+    private struct MirrorData {
+        let timerID: TimerID
+        let session: Session
+        let babyID: BabyID
+        let babyName: BabyName
+        let startedAt: Instant
+        let timeZone: String
+        let revision: Int64
+        let token: ActionToken
+        let expiresAt: Instant
+    }
+
+    /// Hands the timer to the agent with the token in a pipe: the token
+    /// never travels in a D-Bus message, so nothing watching the bus sees
+    /// it. `done` gets nil, or the agent's reason for refusing.
+    private func mirror(_ data: MirrorData, done: @escaping (String?) -> Void) {
+        var descriptors: [Int32] = [-1, -1]
+        guard pipe(&descriptors) == 0 else { return done("a pipe for the token could not be made") }
+        let written = data.token.withRevealedValue { value in
+            Array(value.utf8).withUnsafeBytes { write(descriptors[1], $0.baseAddress, $0.count) == $0.count }
+        }
+        close(descriptors[1])
+        let reader = UnixFileDescriptor(taking: descriptors[0])
+        guard written else { return done("the token could not be handed over") }
+        let dictionary = BusValue.vardict([
+            ("timer_id", .string(data.timerID.string)), ("api_origin", .string(data.session.apiOrigin.description)),
+            ("user_id", .string(data.session.userID.string)),
+            ("family_subject_id", .string(data.session.familySubjectID.string)),
+            ("baby_id", .string(data.babyID.string)), ("baby_name", .string(data.babyName.text)),
+            ("activity_type", .string("sleep")), ("actor_mode", .string(data.session.actorMode.rawValue)),
+            ("started_at_ms", .int64(data.startedAt.millisecondsSince1970)), ("timezone", .string(data.timeZone)),
+            ("action_token_fd", .unixFD(reader)), ("token_expires_at_ms", .int64(data.expiresAt.millisecondsSince1970)),
+            ("revision", .int64(data.revision)),
+        ])
+        callAgent("Mirror", [dictionary]) { result in
+            switch result {
+            case .success: done(nil)
+            case .failure(let error): done(error.message)
+            }
+        }
+    }
+
+    private func purge(_ session: Session, done: @escaping (UInt32) -> Void) {
+        callAgent("Purge", [.string(session.apiOrigin.description), .string(session.userID.string), .string("")]) { result in
+            done((try? result.get())?.first?.uint32Value ?? 0)
+        }
+    }
+
+    /// The agent's version when it answers on the session bus, else nil.
+    private func agentVersion(_ done: @escaping (String?) -> Void) {
+        guard let connection else { return done(nil) }
+        let call = Message.methodCall(
+            destination: Self.agentName, path: Self.agentPath, interface: "org.freedesktop.DBus.Properties", member: "Get"
+        ).append(.string(Self.agentInterface), .string("Version"))
+        connection.call(call, timeoutMilliseconds: 5000) { result in
+            done((try? result.get().arguments())?.first?.unwrapped.stringValue)
+        }
+    }
+
+    private func callAgent(_ member: String, _ arguments: [BusValue], done: @escaping (Result<[BusValue], BusError>) -> Void) {
+        guard let connection else {
+            return done(.failure(BusError(name: BusError.Names.serviceUnknown, message: "There is no session bus.")))
+        }
+        let call = Message.methodCall(destination: Self.agentName, path: Self.agentPath, interface: Self.agentInterface, member: member)
+            .append(contentsOf: arguments)
+        connection.call(call, timeoutMilliseconds: 10_000) { result in
+            switch result {
+            case .success(let reply):
+                done(Result { () throws(BusError) -> [BusValue] in try reply.arguments() })
+            case .failure(let error):
+                done(.failure(error))
+            }
+        }
+    }
+}
+
+/// The params of a call, read with errors that name the parameter.
+struct Parameters {
+    let value: JSONValue?
+    let path: String
+
+    init(_ value: JSONValue?, path: String = "") {
+        self.value = value
+        self.path = path
+    }
+
+    private func name(_ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
+
+    private func member(_ key: String) throws(RPCError) -> JSONValue {
+        guard case .object = value else { throw .invalidParams(path.isEmpty ? "params" : path, "must be an object") }
+        guard let member = value?[key] else { throw .invalidParams(name(key), "\(name(key)) is required") }
+        return member
+    }
+
+    func string(_ key: String) throws(RPCError) -> String {
+        guard case .string(let text) = try member(key) else { throw .invalidParams(name(key), "\(name(key)) must be a string") }
+        return text
+    }
+
+    func object(_ key: String) throws(RPCError) -> Parameters {
+        let value = try member(key)
+        guard case .object = value else { throw .invalidParams(name(key), "\(name(key)) must be an object") }
+        return Parameters(value, path: name(key))
+    }
+
+    func array(_ key: String, maximum: Int) throws(RPCError) -> [JSONValue] {
+        guard case .array(let elements) = try member(key) else { throw .invalidParams(name(key), "\(name(key)) must be an array") }
+        guard elements.count <= maximum else { throw .invalidParams(name(key), "\(name(key)) may hold at most \(maximum) entries") }
+        return elements
+    }
+
+    func identifier<Kind>(_ type: Identifier<Kind>.Type, _ key: String) throws(RPCError) -> Identifier<Kind> {
+        guard let id = Identifier<Kind>(try string(key)) else { throw .invalidParams(name(key), "\(name(key)) must be a UUID") }
+        return id
+    }
+
+    /// An optional member, checked by `check` when present.
+    func optional(_ key: String, default fallback: JSONValue, check: (JSONValue) throws(RPCError) -> Void) throws(RPCError) -> JSONValue {
+        guard case .object = value, let member = value?[key] else { return fallback }
+        try check(member)
+        return member
+    }
+}

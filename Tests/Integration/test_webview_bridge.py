@@ -1,0 +1,255 @@
+"""dfl-webview-bridge end to end: the real bridge on stdin/stdout as the
+desktop wrapper runs it, the reference platform over TLS, a private bus and
+the real agent."""
+
+import json
+import os
+
+import dbus
+import queue
+import subprocess
+import threading
+import time
+import unittest
+import uuid
+
+from dbus_client import Client
+from desktop import BusMonitor
+from harness import (BUILD, DEMO_FAMILY, LEO, MAYA, PATIENCE, AgentProcess, Platform, Session, stop)
+
+BRIDGE = os.path.join(BUILD, "dfl-webview-bridge")
+
+
+class Bridge:
+    """The bridge process with a reader of its output lines."""
+
+    def __init__(self, session):
+        self.stderr_path = os.path.join(session.root, "bridge-%s.log" % uuid.uuid4().hex[:6])
+        self.stderr = open(self.stderr_path, "w")
+        self.process = subprocess.Popen([BRIDGE], env=session.env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                        stderr=self.stderr)
+        session.processes.append(self.process)
+        self.lines = queue.Queue()
+        self.notifications = []
+        self.next_id = 0
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self):
+        for line in self.process.stdout:
+            self.lines.put(line.decode())
+
+    def send(self, text):
+        self.process.stdin.write(text.encode() + b"\n")
+        self.process.stdin.flush()
+
+    def receive(self):
+        return self.lines.get(timeout=PATIENCE)
+
+    def call(self, method, params=None):
+        self.next_id += 1
+        request = {"jsonrpc": "2.0", "method": method, "id": self.next_id}
+        if params is not None:
+            request["params"] = params
+        self.send(json.dumps(request))
+        while True:
+            message = json.loads(self.receive())
+            if message.get("id") == self.next_id:
+                return message
+            self.notifications.append(message)
+
+    def result(self, method, params=None):
+        answer = self.call(method, params)
+        if "error" in answer:
+            raise AssertionError("%s failed: %r" % (method, answer["error"]))
+        return answer["result"]
+
+    def wait_notification(self, method):
+        deadline = time.monotonic() + PATIENCE
+        while not any(n.get("method") == method for n in self.notifications):
+            try:
+                self.notifications.append(json.loads(self.lines.get(timeout=max(0.01, deadline - time.monotonic()))))
+            except queue.Empty:
+                break
+        return [n for n in self.notifications if n.get("method") == method]
+
+    def log(self):
+        if not self.stderr.closed:
+            self.stderr.flush()
+        with open(self.stderr_path) as handle:
+            return handle.read()
+
+    def close(self):
+        self.process.stdin.close()
+        self.process.wait(PATIENCE)
+        self.stderr.close()
+
+
+def sleep_timer(activity="sleep", baby=MAYA, name="Maya", started_ago=42 * 60):
+    return {"id": str(uuid.uuid4()), "babyId": baby, "babyName": name, "activityType": activity,
+            "startedAt": time.strftime("%Y-%m-%dT%H:%M:%S.000Z", time.gmtime(time.time() - started_ago)),
+            "timezone": "Europe/Berlin", "details": {}, "note": None}
+
+
+class BridgeTestCase(unittest.TestCase):
+    def setUp(self):
+        self.session = Session()
+        self.addCleanup(self.session.close)
+        self.platform = Platform(self.session)
+        self.addCleanup(self.platform.stop)
+        self.platform.configure()
+        self.agent = AgentProcess(self.session)
+        self.client = Client(self.session)
+        self.addCleanup(self.client.close)
+        self.bridge = Bridge(self.session)
+        self.addCleanup(lambda: self.bridge.process.poll() is None and self.bridge.close())
+
+    def self_session(self, user=None):
+        user = user or self.platform.parent
+        return self.bridge.result("session.set", {
+            "apiOrigin": self.platform.origin, "userId": user["id"], "accessToken": user["accessToken"],
+            "actor": {"mode": "self", "familySubjectId": DEMO_FAMILY}})
+
+    def coach_session(self):
+        coach = self.platform.coach
+        return self.bridge.result("session.set", {
+            "apiOrigin": self.platform.origin, "userId": coach["id"], "accessToken": coach["accessToken"],
+            "actor": {"mode": "coach", "familySubjectId": DEMO_FAMILY}})
+
+    def put_bodies(self):
+        return [r["body"] for r in self.platform.requests() if r["method"] == "PUT"]
+
+
+class NativePathTests(BridgeTestCase):
+    def test_capabilities(self):
+        capabilities = self.bridge.result("bridge.getCapabilities")
+        self.assertEqual(capabilities["protocolVersion"], 1)
+        self.assertIs(capabilities["nativeSleepTimer"], True)
+        self.assertRegex(capabilities["agentVersion"], r"^\d+\.\d+\.\d+$")
+
+    def test_self_mode_sleep_is_mirrored_completed_once_and_reported(self):
+        self.self_session()
+        timer = sleep_timer()
+        answer = self.bridge.result("sleepTimer.upsert", {"timer": timer})
+        self.assertEqual(answer["native"], {"mirrored": True, "reason": "mirrored"})
+        self.assertEqual(answer["timer"]["id"], timer["id"])
+        self.assertNotIn("nativeActionToken", json.dumps(answer))
+        self.assertIs(self.put_bodies()[-1]["requestNativeActionToken"], True)
+        [listed] = self.client.list()
+        self.assertEqual((listed["timer_id"], listed["baby_name"], listed["can_complete"]), (timer["id"], "Maya", True))
+        self.client.timers.Complete(timer["id"], dbus.Int64(0))
+        [activity] = self.platform.wait_for_activities(1)
+        [note] = self.bridge.wait_notification("sleepTimer.completedNatively")
+        self.assertEqual(note["params"], {"timerId": timer["id"], "activityId": activity["id"]})
+        self.assertNotIn("id", note)
+
+    def test_coach_view_as_never_asks_for_a_token_and_never_mirrors(self):
+        monitor = BusMonitor(self.session)
+        self.addCleanup(monitor.stop)
+        self.coach_session()
+        answer = self.bridge.result("sleepTimer.upsert", {"timer": sleep_timer()})
+        self.assertEqual(answer["native"], {"mirrored": False, "reason": "coach-view-as"})
+        self.assertNotIn("requestNativeActionToken", self.put_bodies()[-1])
+        self.assertEqual(self.client.list(), [])
+        self.assertNotIn("member=Mirror", monitor.text())
+
+    def test_breastfeeding_and_pumping_are_never_mirrored(self):
+        monitor = BusMonitor(self.session)
+        self.addCleanup(monitor.stop)
+        self.self_session()
+        for activity, baby in (("breastfeeding", MAYA), ("pumping", LEO)):
+            answer = self.bridge.result("sleepTimer.upsert", {"timer": sleep_timer(activity, baby)})
+            self.assertEqual(answer["native"], {"mirrored": False, "reason": "not-sleep"})
+        self.assertTrue(all("requestNativeActionToken" not in body for body in self.put_bodies()))
+        self.assertEqual(self.client.list(), [])
+        self.assertNotIn("member=Mirror", monitor.text())
+
+    def test_sign_out_purges_the_scope(self):
+        self.self_session()
+        self.bridge.result("sleepTimer.upsert", {"timer": sleep_timer()})
+        self.bridge.result("sleepTimer.upsert", {"timer": sleep_timer(baby=LEO, name="Leo")})
+        self.assertEqual(len(self.client.list()), 2)
+        self.assertEqual(self.bridge.result("session.clear"), {"purged": 2})
+        self.assertEqual(self.client.list(), [])
+        self.assertEqual(self.bridge.result("session.clear"), {"purged": 0})
+        error = self.bridge.call("sleepTimer.upsert", {"timer": sleep_timer()})["error"]
+        self.assertEqual((error["code"], error["data"]["code"]), (-32010, "no_session"))
+
+    def test_a_switch_of_user_purges_the_previous_users_timers(self):
+        self.self_session()
+        self.bridge.result("sleepTimer.upsert", {"timer": sleep_timer()})
+        self.assertEqual(len(self.client.list()), 1)
+        self.self_session(user=self.platform.coach)
+        self.assertEqual(self.client.list(), [])
+
+    def test_remove_and_reconcile(self):
+        self.self_session()
+        first, second = sleep_timer(), sleep_timer(baby=LEO, name="Leo")
+        for timer in (first, second):
+            self.bridge.result("sleepTimer.upsert", {"timer": timer})
+        self.assertEqual(self.bridge.result("sleepTimers.reconcile", {"runningTimerIds": [second["id"]]}), {"removed": 1})
+        self.assertEqual(self.bridge.result("sleepTimer.remove", {"timerId": second["id"]}), {"removed": True})
+        self.assertEqual(self.bridge.result("sleepTimer.remove", {"timerId": second["id"]}), {"removed": False})
+        self.assertEqual(self.client.list(), [])
+
+    def test_platform_refusals_carry_status_and_code(self):
+        self.self_session()
+        answer = self.bridge.call("sleepTimer.upsert", {"timer": sleep_timer(baby=str(uuid.uuid4()))})
+        self.assertEqual(answer["error"]["code"], -32001)
+        self.assertEqual(answer["error"]["data"], {"status": 404, "code": "baby_not_found"})
+
+    def test_invalid_params_name_the_parameter(self):
+        self.self_session()
+        for change, parameter in ((("babyId", "x"), "timer.babyId"), (("activityType", "nap"), "timer.activityType"),
+                                  (("babyName", "\u202e"), "timer.babyName"), (("startedAt", "noon"), "timer.startedAt")):
+            timer = sleep_timer()
+            timer[change[0]] = change[1]
+            error = self.bridge.call("sleepTimer.upsert", {"timer": timer})["error"]
+            self.assertEqual((error["code"], error["data"]["parameter"]), (-32602, parameter))
+        error = self.bridge.call("session.set", {"apiOrigin": "https://evil.example", "userId": str(uuid.uuid4()),
+                                                 "accessToken": "x", "actor": {"mode": "self", "familySubjectId": DEMO_FAMILY}})["error"]
+        self.assertEqual(error["data"]["parameter"], "apiOrigin")
+
+    def test_the_bounds_hold_and_the_bridge_goes_on(self):
+        self.bridge.send('{"jsonrpc":"2.0","method":"bridge.getCapabilities","params":["' + "x" * (1 << 20) + '"],"id":1}')
+        answer = json.loads(self.bridge.receive())
+        self.assertEqual(answer["error"]["code"], -32600)
+        self.bridge.send("[" + ",".join(['{"jsonrpc":"2.0","method":"bridge.getCapabilities","id":2}'] * 101) + "]")
+        self.assertEqual(json.loads(self.bridge.receive())["error"]["code"], -32600)
+        self.bridge.send("[" * 1000 + "]" * 1000)
+        self.assertEqual(json.loads(self.bridge.receive())["error"]["code"], -32600)
+        self.assertIs(self.bridge.result("bridge.getCapabilities")["nativeSleepTimer"], True)
+
+    def test_the_end_of_input_ends_the_bridge_cleanly(self):
+        self.bridge.close()
+        self.assertEqual(self.bridge.process.returncode, 0)
+
+
+class BearerTokenTests(BridgeTestCase):
+    def test_the_bearer_token_appears_only_in_the_put(self):
+        monitor = BusMonitor(self.session)
+        self.addCleanup(monitor.stop)
+        bearer = self.platform.parent["accessToken"]
+        self.self_session()
+        timer = sleep_timer()
+        replies = json.dumps(self.bridge.result("sleepTimer.upsert", {"timer": timer}))
+        self.client.timers.Complete(timer["id"], dbus.Int64(0))
+        self.platform.wait_for_activities(1)
+        self.bridge.wait_notification("sleepTimer.completedNatively")
+        replies += json.dumps(self.bridge.result("session.clear"))
+        self.bridge.close()
+        places = {"bridge stderr": self.bridge.log(), "agent stderr": self.agent.log(), "the bus": monitor.text(),
+                  "JSON-RPC replies": replies}
+        for root, _, files in os.walk(self.session.home):
+            for name in files:
+                with open(os.path.join(root, name), "rb") as handle:
+                    places["file " + name] = handle.read().decode(errors="replace")
+        with open("/proc/%d/environ" % self.agent.pid, "rb") as handle:
+            places["agent environ"] = handle.read().decode(errors="replace")
+        for where, text in places.items():
+            self.assertNotIn(bearer, text, "the bearer token appeared in " + where)
+        self.assertTrue(self.put_bodies())  # the PUT was made, with the token in its header only
+        self.assertTrue(all(r["hasAuthorization"] for r in self.platform.requests() if r["method"] == "PUT"))
+
+
+if __name__ == "__main__":
+    unittest.main()

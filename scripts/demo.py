@@ -1,19 +1,24 @@
 #!/usr/bin/python3
-"""The demo: the whole native Sleep path on this machine, end to end.
+"""The demo: the native Sleep path of Dreams for Littles on this desktop.
 
-Starts the reference platform over TLS on loopback, a private session bus
-and dfl-sleep-agent; starts a Sleep timer for a demo baby as a parent in
-family self-mode, with a native action token, mirrors it to the agent the
-way the WebView bridge does, and completes it with dfl-sleepctl. Every
-process it starts is stopped at the end.
+It starts the reference platform over TLS on loopback and dfl-sleep-agent,
+then, through dfl-webview-bridge (as the app's WebView would), signs in as
+the demo parent in family self-mode and starts a Sleep timer for the demo
+baby; the agent shows it as a notification with a Complete button.
+
+On a desktop (DISPLAY or WAYLAND_DISPLAY set) it leaves the notification
+for you to click, and prints the activity the platform creates. Headless,
+it runs Xvfb and xfce4-notifyd on a private bus itself, clicks Complete,
+saves a screenshot and prints its path and the activity. Every process it
+starts is stopped at the end.
 """
 
 import calendar
+import glob
 import json
 import os
 import shutil
 import signal
-import ssl
 import subprocess
 import sys
 import tempfile
@@ -21,15 +26,14 @@ import time
 import urllib.request
 import uuid
 
-import dbus
-import dbus.bus
-
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BUILD = os.environ.get("DFL_BUILD_DIR", os.path.join(REPO, ".build", "debug"))
-DEMO_FAMILY = "a1e4c7d2-3f6b-4a9e-8d1c-2b5e7f9a0d10"
-DEMO_BABY = "b7d2e9f4-1c3a-4e6b-8f2d-9a4c6e8b1d21"
-
+OUTPUT = os.path.join(REPO, "build", "demo")
+FAMILY = "a1e4c7d2-3f6b-4a9e-8d1c-2b5e7f9a0d10"
+MAYA = "b7d2e9f4-1c3a-4e6b-8f2d-9a4c6e8b1d21"
 PATIENCE = 30
+# How long a person at the desktop has to click Complete.
+CLICK_WAIT = int(os.environ.get("DFL_DEMO_WAIT", "600"))
 
 
 def say(text):
@@ -40,17 +44,22 @@ class Demo:
     def __init__(self):
         self.root = tempfile.mkdtemp(prefix="dfl-demo-")
         self.processes = []
-        self.env = {
-            "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
-            "HOME": os.path.join(self.root, "home"),
-            "LANG": os.environ.get("LANG", "C.UTF-8"),
-            "XDG_RUNTIME_DIR": os.path.join(self.root, "runtime"),
-        }
-        os.makedirs(self.env["HOME"], mode=0o700)
-        os.makedirs(self.env["XDG_RUNTIME_DIR"], mode=0o700)
+        self.desktop = bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+        home = os.path.join(self.root, "home")
+        os.makedirs(home, mode=0o700)
+        # The demo agent keeps its configuration and state apart from yours.
+        self.env = dict(os.environ, XDG_CONFIG_HOME=os.path.join(home, ".config"),
+                        XDG_STATE_HOME=os.path.join(home, ".local", "state"),
+                        XDG_CONFIG_DIRS=os.path.join(self.root, "etc-xdg"))
+        if not self.desktop:
+            runtime = os.path.join(self.root, "runtime")
+            os.makedirs(runtime, mode=0o700)
+            self.env.update(HOME=home, XDG_RUNTIME_DIR=runtime, XDG_DATA_HOME=os.path.join(home, ".local", "share"),
+                            XDG_CACHE_HOME=os.path.join(home, ".cache"), LANG=os.environ.get("LANG", "C.UTF-8"))
 
-    def start(self, argv, **kwargs):
-        process = subprocess.Popen(argv, **kwargs)
+    def start(self, argv, log=None, **kwargs):
+        output = open(os.path.join(self.root, log), "w") if log else subprocess.DEVNULL
+        process = subprocess.Popen(argv, env=self.env, stdout=kwargs.pop("stdout", output), stderr=output, **kwargs)
         self.processes.append(process)
         return process
 
@@ -65,136 +74,153 @@ class Demo:
                     process.wait()
         shutil.rmtree(self.root, ignore_errors=True)
 
+    def wait(self, predicate, what, timeout=PATIENCE):
+        deadline = time.monotonic() + timeout
+        while not predicate():
+            if time.monotonic() > deadline:
+                raise RuntimeError("timed out waiting for " + what)
+            time.sleep(0.1)
+
     def platform(self):
         certs = os.path.join(self.root, "certs")
         subprocess.run([os.path.join(REPO, "scripts", "make-test-certs.sh"), certs], check=True)
         ready = os.path.join(self.root, "platform.json")
         self.start([sys.executable, os.path.join(REPO, "scripts", "reference_platform.py"), "--fixtures", "demo",
                     "--tls-cert", os.path.join(certs, "server.pem"), "--tls-key", os.path.join(certs, "server.key"),
-                    "--db", os.path.join(self.root, "platform.sqlite3"), "--ready-file", ready],
-                   stdout=subprocess.DEVNULL, stderr=open(os.path.join(self.root, "platform.log"), "w"))
-        deadline = time.monotonic() + PATIENCE
-        while not os.path.exists(ready):
-            if time.monotonic() > deadline:
-                raise RuntimeError("the reference platform did not start")
-            time.sleep(0.05)
+                    "--db", os.path.join(self.root, "platform.sqlite3"), "--ready-file", ready], log="platform.log")
+        self.wait(lambda: os.path.exists(ready), "the reference platform")
         with open(ready) as handle:
             self.urls = json.load(handle)
-        self.ca_file = os.path.join(certs, "ca.pem")
-        self.tls = ssl.create_default_context(cafile=self.ca_file)
-        say("reference platform at %s (TLS, test CA)" % self.urls["api"])
-
-    def bus(self):
-        output = subprocess.run(["dbus-daemon", "--session", "--fork", "--print-address=1", "--print-pid=1"],
-                                env=self.env, capture_output=True, text=True, check=True).stdout.split()
-        self.env["DBUS_SESSION_BUS_ADDRESS"], pid = output[0], int(output[1])
-        self.processes.append(ForkedProcess(pid))
-        say("private session bus at %s" % self.env["DBUS_SESSION_BUS_ADDRESS"])
-
-    def agent(self):
-        config = os.path.join(self.env["HOME"], ".config", "dreamsforlittles")
+        config = os.path.join(self.env["XDG_CONFIG_HOME"], "dreamsforlittles")
         os.makedirs(config)
         with open(os.path.join(config, "sleep-agent.conf"), "w") as handle:
-            handle.write("[platform]\nallowed-origins=%s\nca-file=%s\n" % (self.urls["api"], self.ca_file))
-        self.agent_process = self.start([os.path.join(BUILD, "dfl-sleep-agent")], env=self.env,
-                                        stderr=open(os.path.join(self.root, "agent.log"), "w"))
-        self.client = dbus.bus.BusConnection(self.env["DBUS_SESSION_BUS_ADDRESS"])
-        deadline = time.monotonic() + PATIENCE
-        while not self.client.name_has_owner("com.dreamsforlittles.SleepTimers1"):
-            if time.monotonic() > deadline:
-                raise RuntimeError("dfl-sleep-agent did not start")
-            time.sleep(0.05)
+            handle.write("[platform]\nallowed-origins=%s\nca-file=%s\n" % (self.urls["api"], os.path.join(certs, "ca.pem")))
+        say("reference platform at %s (TLS, with a test CA)" % self.urls["api"])
+
+    def headless_desktop(self):
+        """Xvfb, a private session bus, and xfce4-notifyd on it."""
+        read_end, write_end = os.pipe()
+        self.start(["Xvfb", "-displayfd", str(write_end), "-screen", "0", "1280x800x24", "-nolisten", "tcp"],
+                   pass_fds=(write_end,))
+        os.close(write_end)
+        with os.fdopen(read_end) as reader:
+            self.env["DISPLAY"] = ":" + reader.readline().strip()
+        bus_config = os.path.join(self.root, "bus.conf")
+        with open(bus_config, "w") as handle:
+            # The only service directory is an empty one of the demo's, so no
+            # installed notification server starts by itself.
+            handle.write('<busconfig><type>session</type><listen>unix:path=%s/bus</listen><auth>EXTERNAL</auth>'
+                         '<servicedir>%s</servicedir><policy context="default"><allow send_destination="*"/>'
+                         '<allow eavesdrop="true"/><allow own="*"/></policy></busconfig>'
+                         % (self.env["XDG_RUNTIME_DIR"], self.root))
+        bus = self.start(["dbus-daemon", "--config-file=" + bus_config, "--nofork", "--print-address=1"],
+                         stdout=subprocess.PIPE, text=True)
+        self.env["DBUS_SESSION_BUS_ADDRESS"] = bus.stdout.readline().strip()
+        [notifyd] = glob.glob("/usr/lib/*/xfce4/notifyd/xfce4-notifyd")
+        self.start([notifyd], log="xfce4-notifyd.log")
+        self.wait(lambda: self.name_has_owner("org.freedesktop.Notifications"), "xfce4-notifyd")
+        say("headless desktop: Xvfb on %s, xfce4-notifyd on a private session bus" % self.env["DISPLAY"])
+
+    def name_has_owner(self, name):
+        return subprocess.run(["dbus-send", "--session", "--print-reply", "--dest=org.freedesktop.DBus",
+                               "/org/freedesktop/DBus", "org.freedesktop.DBus.NameHasOwner", "string:" + name],
+                              env=self.env, capture_output=True, text=True).stdout.strip().endswith("true")
+
+    def agent(self):
+        if self.name_has_owner("com.dreamsforlittles.SleepTimers1"):
+            raise RuntimeError("dfl-sleep-agent already runs on your session bus; stop it for the demo "
+                               "(systemctl --user stop dfl-sleep-agent) and try again")
+        self.start([os.path.join(BUILD, "dfl-sleep-agent")], log="agent.log")
+        self.wait(lambda: self.name_has_owner("com.dreamsforlittles.SleepTimers1"), "dfl-sleep-agent")
         say("dfl-sleep-agent owns com.dreamsforlittles.SleepTimers1")
+
+    def bridge(self):
+        self.bridge_process = self.start([os.path.join(BUILD, "dfl-webview-bridge")], log="bridge.log",
+                                         stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        self.next_id = 0
+
+    def call(self, method, params=None):
+        self.next_id += 1
+        request = {"jsonrpc": "2.0", "method": method, "id": self.next_id}
+        if params is not None:
+            request["params"] = params
+        self.bridge_process.stdin.write(json.dumps(request) + "\n")
+        self.bridge_process.stdin.flush()
+        while True:
+            answer = json.loads(self.bridge_process.stdout.readline())
+            if answer.get("id") == self.next_id:
+                if "error" in answer:
+                    raise RuntimeError("%s: %s" % (method, answer["error"]))
+                return answer["result"]
 
     def control(self, path):
         with urllib.request.urlopen(self.urls["control"] + path, timeout=PATIENCE) as reply:
             return json.load(reply)
 
     def start_sleep_timer(self):
-        users = self.control("/control/users")["users"]
-        parent = next(u for u in users if "parent" in u.get("name", ""))
-        timer_id = str(uuid.uuid4())
-        started = time.time() - 42 * 60
-        body = json.dumps({
-            "familySubjectId": DEMO_FAMILY, "babyId": DEMO_BABY, "activityType": "sleep",
-            "startedAt": time.strftime("%Y-%m-%dT%H:%M:%S.000Z", time.gmtime(started)),
-            "timezone": "Europe/Berlin", "details": {}, "note": None, "requestNativeActionToken": True,
-        }).encode()
-        request = urllib.request.Request(self.urls["api"] + "/active-timers/" + timer_id, data=body, method="PUT",
-                                         headers={"Authorization": "Bearer " + parent["accessToken"],
-                                                  "Content-Type": "application/json"})
-        with urllib.request.urlopen(request, context=self.tls, timeout=PATIENCE) as reply:
-            answer = json.load(reply)
-        token = answer["nativeActionToken"]
-        say("Sleep timer %s started for Maya; the platform issued a native action token valid until %s"
-            % (timer_id, token["expiresAt"]))
-        expires = calendar.timegm(time.strptime(token["expiresAt"][:19], "%Y-%m-%dT%H:%M:%S"))
-        agent = dbus.Interface(self.client.get_object("com.dreamsforlittles.SleepTimers1",
-                                                      "/com/dreamsforlittles/SleepTimers1"),
-                               "com.dreamsforlittles.SleepTimers1")
-        agent.Mirror(dbus.Dictionary({
-            "timer_id": timer_id, "api_origin": self.urls["api"], "user_id": parent["id"],
-            "family_subject_id": DEMO_FAMILY, "baby_id": DEMO_BABY, "baby_name": "Maya",
-            "activity_type": "sleep", "actor_mode": "self", "started_at_ms": dbus.Int64(int(started * 1000)),
-            "timezone": "Europe/Berlin", "action_token": token["token"],
-            "token_expires_at_ms": dbus.Int64(int(expires * 1000)), "revision": dbus.Int64(answer["timer"]["revision"]),
-        }, signature="sv"))
-        say("mirrored to the agent (display data and the token; never the parent's sign-in token)")
-        return timer_id
+        parent = next(u for u in self.control("/control/users")["users"] if "parent" in u["name"])
+        self.call("session.set", {"apiOrigin": self.urls["api"], "userId": parent["id"],
+                                  "accessToken": parent["accessToken"],
+                                  "actor": {"mode": "self", "familySubjectId": FAMILY}})
+        timer = {"id": str(uuid.uuid4()), "babyId": MAYA, "babyName": "Maya", "activityType": "sleep",
+                 "startedAt": time.strftime("%Y-%m-%dT%H:%M:%S.000Z", time.gmtime(time.time() - 97 * 60)),
+                 "timezone": "Europe/Berlin", "details": {}, "note": None}
+        answer = self.call("sleepTimer.upsert", {"timer": timer})
+        say("dfl-webview-bridge started a Sleep timer for Maya as the parent (self-mode): native %s"
+            % json.dumps(answer["native"]))
+        return timer["id"]
 
-    def sleepctl(self, *args):
-        result = subprocess.run([os.path.join(BUILD, "dfl-sleepctl"), *args], env=self.env,
-                                capture_output=True, text=True, timeout=PATIENCE)
-        if result.returncode != 0:
-            raise RuntimeError("dfl-sleepctl %s failed: %s" % (" ".join(args), result.stderr))
-        return result.stdout
+    def click_complete(self):
+        """Presses the popup's second button (Complete): the first has the
+        focus, Tab moves on, Return invokes."""
+        def popups():
+            return subprocess.run(["xdotool", "search", "--onlyvisible", "--class", "xfce4-notifyd"], env=self.env,
+                                  capture_output=True, text=True).stdout.split()
+        self.wait(lambda: popups(), "the notification")
+        time.sleep(0.5)  # let the popup finish drawing before the screenshot
+        os.makedirs(OUTPUT, exist_ok=True)
+        screenshot = os.path.join(OUTPUT, "notification.png")
+        subprocess.run(["import", "-window", "root", screenshot], env=self.env, check=True)
+        say("screenshot of the notification: " + screenshot)
+        window = popups()[0]
+        for command in (["windowfocus", "--sync", window], ["key", "--window", window, "Tab"],
+                        ["key", "--window", window, "Return"]):
+            subprocess.run(["xdotool", *command], env=self.env, check=True)
+        say("clicked Complete")
 
-
-class ForkedProcess:
-    """A process started with --fork, stopped by pid like the others."""
-
-    def __init__(self, pid):
-        self.pid = pid
-
-    def poll(self):
-        try:
-            os.kill(self.pid, 0)
-            return None
-        except ProcessLookupError:
-            return 0
-
-    def send_signal(self, sig):
-        os.kill(self.pid, sig)
-
-    def wait(self, timeout):
-        deadline = time.monotonic() + timeout
-        while self.poll() is None:
-            if time.monotonic() > deadline:
-                raise subprocess.TimeoutExpired("dbus-daemon", timeout)
-            time.sleep(0.05)
-
-    def kill(self):
-        self.send_signal(signal.SIGKILL)
+    def wait_for_activity(self, timeout):
+        self.wait(lambda: self.control("/control/activities")["activities"], "the activity", timeout)
+        [activity] = self.control("/control/activities")["activities"]
+        started = calendar.timegm(time.strptime(activity["startedAt"][:19], "%Y-%m-%dT%H:%M:%S"))
+        ended = calendar.timegm(time.strptime(activity["endedAt"][:19], "%Y-%m-%dT%H:%M:%S"))
+        say("the platform created exactly one activity: %s, a %s of %d min for Maya, %s to %s"
+            % (activity["id"], activity["type"], (ended - started) // 60, activity["startedAt"], activity["endedAt"]))
 
 
 def main():
     demo = Demo()
     try:
         demo.platform()
-        demo.bus()
+        if not demo.desktop:
+            demo.headless_desktop()
         demo.agent()
-        timer_id = demo.start_sleep_timer()
-        print(demo.sleepctl("list"), end="", flush=True)
-        say("dfl-sleepctl complete %s -> %s" % (timer_id, demo.sleepctl("complete", timer_id).strip()))
-        deadline = time.monotonic() + PATIENCE
-        while not demo.control("/control/activities")["activities"] and time.monotonic() < deadline:
-            time.sleep(0.1)
-        for activity in demo.control("/control/activities")["activities"]:
-            say("the platform created activity %s: %s sleep from %s to %s (%s)" % (
-                activity["id"], activity.get("type"), activity.get("startedAt"), activity.get("endedAt"),
-                activity.get("source", "")))
-        print(demo.sleepctl("list"), end="", flush=True)
+        demo.bridge()
+        demo.start_sleep_timer()
+        if demo.desktop:
+            say("the notification is on your desktop: click Complete (waiting up to %d s)" % CLICK_WAIT)
+            demo.wait_for_activity(CLICK_WAIT)
+        else:
+            demo.click_complete()
+            demo.wait_for_activity(PATIENCE)
         return 0
+    except RuntimeError as error:
+        say(str(error))
+        for name in ("agent.log", "xfce4-notifyd.log", "bridge.log"):
+            path = os.path.join(demo.root, name)
+            if os.path.exists(path) and os.path.getsize(path):
+                with open(path) as handle:
+                    say("%s:\n%s" % (name, handle.read()[-2000:]))
+        return 1
     finally:
         demo.close()
 

@@ -106,7 +106,7 @@ public final class Agent {
 
     public var properties: AgentProperties {
         AgentProperties(
-            runningCount: UInt32(clamping: (try? store.timers().count) ?? 0),
+            runningCount: UInt32(clamping: (try? store.timerCount()) ?? 0),
             pendingCompletions: UInt32(clamping: (try? store.pendingCompletionCount()) ?? 0),
             notificationServer: notificationServer)
     }
@@ -359,9 +359,7 @@ public final class Agent {
     func scheduleExpiry() {
         expiryTimer?.cancel()
         expiryTimer = nil
-        guard let timers = try? store.timers() else { return }
-        let next = timers.filter { $0.completionState != .pending }.map(\.timer.tokenExpiresAt).min()
-        guard let next else { return }
+        guard let next = try? store.nextTokenExpiry() else { return }
         let wait = max(0, min(next.milliseconds(since: clock.now()), Int64(UInt32.max / 2)))
         expiryTimer = loop.after(milliseconds: UInt32(wait) + 1) { [weak self] in
             self?.expiryTimer = nil

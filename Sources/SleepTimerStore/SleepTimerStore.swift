@@ -234,6 +234,23 @@ public final class SleepTimerStore {
         }
     }
 
+    public func timerCount() throws(StoreError) -> Int {
+        try sql("count timers") { () throws(SQLiteError) -> Int in
+            Int(try connection.scalarInteger("SELECT count(*) FROM timers") ?? 0)
+        }
+    }
+
+    /// When the next token that matters expires: of the mirrors whose
+    /// completion is not pending. nil when there is none.
+    public func nextTokenExpiry() throws(StoreError) -> Instant? {
+        try sql("find the next token expiry") { () throws(SQLiteError) -> Instant? in
+            try connection.scalarInteger("""
+                SELECT min(token_expires_at_ms) FROM timers t
+                WHERE NOT EXISTS (SELECT 1 FROM completions c WHERE c.timer_id = t.timer_id AND c.state = 'pending')
+                """).map { Instant(millisecondsSince1970: $0) }
+        }
+    }
+
     /// Inserts or updates a mirror. A lower revision than the stored one is
     /// stale and ignored. A fresh mirror of a timer whose completion failed
     /// replaces that failed completion: the app has just said the timer

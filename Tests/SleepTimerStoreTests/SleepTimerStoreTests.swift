@@ -86,8 +86,12 @@ import SleepTimerCore
         _ = try store.upsert(StoreFixtures.timer(3, expiresIn: 3_600_000))
         _ = try store.recordCompletion(of: StoreFixtures.timerID(2), completedAt: StoreFixtures.now, now: StoreFixtures.now)
         #expect(try store.removeExpired(now: StoreFixtures.now).isEmpty)
+        #expect(try store.timerCount() == 3)
+        // Timer 2's completion is pending: its token no longer sets the next expiry.
+        #expect(try store.nextTokenExpiry() == StoreFixtures.now.adding(milliseconds: 60_000))
         #expect(try store.removeExpired(now: StoreFixtures.now.adding(milliseconds: 60_000)) == [StoreFixtures.timerID(1)])
         #expect(try store.timers().map(\.timer.id) == [StoreFixtures.timerID(2), StoreFixtures.timerID(3)])
+        #expect(try store.nextTokenExpiry() == StoreFixtures.now.adding(milliseconds: 3_600_000))
     }
 }
 

@@ -26,6 +26,11 @@ public final class CompletionSender: AgentObserver {
     private var inFlight: Set<TimerID> = []
     private var nextSweep: MainLoop.Source?
 
+    /// How many completions are sent at once. A long backlog (after days
+    /// offline) goes out a few at a time instead of opening a socket for
+    /// every entry.
+    static let maximumInFlight = 4
+
     public init(agent: Agent, http: HTTPClient, loop: MainLoop, clock: any WallClock, log: any LogSink,
                 policy: RetryPolicy = RetryPolicy()) {
         self.agent = agent
@@ -37,20 +42,25 @@ public final class CompletionSender: AgentObserver {
     }
 
     public func start() {
-        sweep(everything: false)
+        sweep()
     }
 
     /// The network is back: every waiting completion is tried now rather
     /// than at its backoff time.
     public func networkCameBack() {
         log.log(.info, "The network is back; sending waiting completions now.")
-        sweep(everything: true)
+        do {
+            try agent.store.bringPendingCompletionsForward(to: clock.now())
+        } catch {
+            log.log(.error, "Cannot reschedule the waiting completions: \(error)")
+        }
+        sweep()
     }
 
     // MARK: AgentObserver
 
     public func timerChanged(_ view: TimerView) {
-        if view.stored.state == .saving && !inFlight.contains(view.timer.id) { sweep(everything: false) }
+        if view.stored.state == .saving && !inFlight.contains(view.timer.id) { sweep() }
     }
 
     public func timerRemoved(_ id: TimerID, reason: RemovalReason) {}
@@ -59,20 +69,19 @@ public final class CompletionSender: AgentObserver {
 
     // MARK: Sweeping
 
-    private func sweep(everything: Bool) {
+    private func sweep() {
         nextSweep?.cancel()
         nextSweep = nil
-        let now = clock.now()
         let due: [CompletionRecord]
         do {
-            due = try everything ? agent.store.dueCompletions(at: Instant(millisecondsSince1970: .max))
-                : agent.store.dueCompletions(at: now)
+            due = try agent.store.dueCompletions(at: clock.now())
         } catch {
             log.log(.error, "Cannot read the completion outbox: \(error)")
             scheduleSweep()
             return
         }
         for record in due where !inFlight.contains(record.timerID) {
+            guard inFlight.count < Self.maximumInFlight else { break }
             send(record)
         }
         scheduleSweep()
@@ -86,7 +95,7 @@ public final class CompletionSender: AgentObserver {
         let wait = UInt32(clamping: max(0, due.milliseconds(since: clock.now())))
         nextSweep = loop.after(milliseconds: wait) { [weak self] in
             self?.nextSweep = nil
-            self?.sweep(everything: false)
+            self?.sweep()
             return .remove
         }
     }
@@ -116,7 +125,8 @@ public final class CompletionSender: AgentObserver {
                     verdict = CompletionReply.transportFailure(error.description)
                 }
                 self.settle(record, verdict, state: nil)
-                self.scheduleSweep()
+                // A place is free: the next due entry may go now.
+                self.sweep()
             }
         }
     }

@@ -488,6 +488,18 @@ public final class SleepTimerStore {
         }
     }
 
+    /// Makes every pending completion due at `now`: the network is back,
+    /// so waiting out the backoff would only delay them.
+    public func bringPendingCompletionsForward(to now: Instant) throws(StoreError) {
+        try transaction("bring completions forward") { () throws(StoreError) in
+            try sql("bring completions forward") { () throws(SQLiteError) in
+                try connection.statement(
+                    "UPDATE completions SET next_attempt_at_ms = ?1 WHERE state = 'pending' AND next_attempt_at_ms > ?1"
+                ).bind(.integer(now.millisecondsSince1970)).run()
+            }
+        }
+    }
+
     /// The platform has the completion (created now, or earlier elsewhere):
     /// the timer, its token, its notification row and the outbox entry all
     /// go in one transaction.

@@ -149,6 +149,17 @@ import SleepTimerCore
         #expect(due.first?.lastError == "timed out")
     }
 
+    @Test func pendingCompletionsCanBeBroughtForward() throws {
+        let store = try StoreFixtures.open(directory)
+        _ = try store.upsert(StoreFixtures.timer(1))
+        _ = try store.recordCompletion(of: StoreFixtures.timerID(1), completedAt: now, now: now)
+        try store.scheduleRetry(of: StoreFixtures.timerID(1), attempts: 3, nextAttemptAt: now.adding(milliseconds: 300_000), lastError: "offline")
+        let later = now.adding(milliseconds: 1000)
+        try store.bringPendingCompletionsForward(to: later)
+        #expect(try store.nextCompletionDue() == later)
+        #expect(try store.dueCompletions(at: later).first?.attempts == 3)
+    }
+
     @Test func finishingRemovesTimerCompletionAndNotificationTogether() throws {
         let store = try StoreFixtures.open(directory)
         _ = try store.upsert(StoreFixtures.timer(1))

@@ -22,6 +22,9 @@ public final class SleepTimerBridge: RPCMethods {
     private let allowedOrigins: AllowedOrigins
     private let log: any LogSink
     private var session: Session?
+    /// The timers of this session the agent holds: only their native
+    /// completions are passed to the WebView.
+    private var mirroredTimers: Set<String> = []
 
     /// Sends a notification (a JSON text) to the WebView.
     public var notify: ((String) -> Void)?
@@ -45,7 +48,7 @@ public final class SleepTimerBridge: RPCMethods {
             guard let self, message.kind == .signal, message.interface == Self.agentInterface,
                 message.member == "CompletionFinished", let arguments = try? message.arguments(), arguments.count == 3,
                 let timerID = arguments[0].stringValue, arguments[1].stringValue == "created",
-                let activityID = arguments[2].stringValue
+                let activityID = arguments[2].stringValue, self.mirroredTimers.remove(timerID) != nil
             else { return false }
             self.notify?(JSONRPCServer.notification(
                 "sleepTimer.completedNatively",
@@ -89,6 +92,11 @@ public final class SleepTimerBridge: RPCMethods {
     static func platformRefused(_ status: Int, code: String) -> RPCError {
         RPCError(code: -32001, message: "The platform refused the request.",
                  data: .object([("status", .number(String(status))), ("code", .string(code))]))
+    }
+
+    static func agentUnavailable(_ error: BusError) -> RPCError {
+        RPCError(code: -32003, message: "The desktop agent could not do it: \(error.message)",
+                 data: .object([("status", .number("0")), ("code", .string("agent_unavailable"))]))
     }
 
     static func platformUnreachable() -> RPCError {
@@ -138,19 +146,27 @@ public final class SleepTimerBridge: RPCMethods {
         if let previous, previous.apiOrigin != origin || previous.userID != user {
             // Another user or platform: the previous one's timers and
             // tokens go from the desktop.
-            purge(previous) { _ in reply(.success(.object([]))) }
+            mirroredTimers = []
+            purge(previous) { purged in reply(.success(.object(purged == nil ? [("agentUnavailable", .bool(true))] : []))) }
         } else {
             reply(.success(.object([])))
         }
     }
 
+    /// Sign-out: the session (and its bearer token) is forgotten whatever
+    /// the agent says; an agent that could not purge is reported.
     private func clearSession(_ reply: @escaping (Result<JSONValue, RPCError>) -> Void) {
         guard let current = session else {
             reply(.success(.object([("purged", .number("0"))])))
             return
         }
         session = nil
-        purge(current) { count in reply(.success(.object([("purged", .number(String(count)))]))) }
+        mirroredTimers = []
+        purge(current) { count in
+            var members: [(String, JSONValue)] = [("purged", .number(String(count ?? 0)))]
+            if count == nil { members.append(("agentUnavailable", .bool(true))) }
+            reply(.success(.object(members)))
+        }
     }
 
     private func upsert(_ params: Parameters, _ reply: @escaping (Result<JSONValue, RPCError>) -> Void) throws(RPCError) {
@@ -250,6 +266,7 @@ public final class SleepTimerBridge: RPCMethods {
                     if let refusal {
                         answer(false, "agent-unavailable", refusal)
                     } else {
+                        self.mirroredTimers.insert(id.string)
                         answer(true, "mirrored", nil)
                     }
                 }
@@ -258,9 +275,14 @@ public final class SleepTimerBridge: RPCMethods {
     }
 
     private func remove(_ params: Parameters, _ reply: @escaping (Result<JSONValue, RPCError>) -> Void) throws(RPCError) {
+        guard session != nil else { throw Self.noSession() }
         let id = try params.identifier(TimerID.self, "timerId")
+        mirroredTimers.remove(id.string)
         callAgent("Remove", [.string(id.string)]) { result in
-            reply(.success(.object([("removed", .bool((try? result.get())?.first?.booleanValue ?? false))])))
+            switch result {
+            case .success(let values): reply(.success(.object([("removed", .bool(values.first?.booleanValue ?? false))])))
+            case .failure(let error): reply(.failure(Self.agentUnavailable(error)))
+            }
         }
     }
 
@@ -274,12 +296,15 @@ public final class SleepTimerBridge: RPCMethods {
             }
             ids.append(id.string)
         }
+        mirroredTimers.formIntersection(ids)
         callAgent("Reconcile", [
             .string(session.apiOrigin.description), .string(session.userID.string),
             .string(session.familySubjectID.string), .strings(ids),
         ]) { result in
-            let count = (try? result.get())?.first?.uint32Value ?? 0
-            reply(.success(.object([("removed", .number(String(count)))])))
+            switch result {
+            case .success(let values): reply(.success(.object([("removed", .number(String(values.first?.uint32Value ?? 0)))])))
+            case .failure(let error): reply(.failure(Self.agentUnavailable(error)))
+            }
         }
     }
 
@@ -327,9 +352,13 @@ public final class SleepTimerBridge: RPCMethods {
         }
     }
 
-    private func purge(_ session: Session, done: @escaping (UInt32) -> Void) {
+    /// How many timers the agent purged, or nil when it could not be asked.
+    private func purge(_ session: Session, done: @escaping (UInt32?) -> Void) {
         callAgent("Purge", [.string(session.apiOrigin.description), .string(session.userID.string), .string("")]) { result in
-            done((try? result.get())?.first?.uint32Value ?? 0)
+            switch result {
+            case .success(let values): done(values.first?.uint32Value ?? 0)
+            case .failure: done(nil)
+            }
         }
     }
 

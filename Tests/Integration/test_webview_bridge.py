@@ -191,6 +191,32 @@ class NativePathTests(BridgeTestCase):
         self.assertEqual(self.bridge.result("sleepTimer.remove", {"timerId": second["id"]}), {"removed": False})
         self.assertEqual(self.client.list(), [])
 
+    def test_remove_needs_a_session_and_reports_an_unreachable_agent(self):
+        error = self.bridge.call("sleepTimer.remove", {"timerId": str(uuid.uuid4())})["error"]
+        self.assertEqual((error["code"], error["data"]["code"]), (-32010, "no_session"))
+        self.self_session()
+        self.agent.terminate()
+        error = self.bridge.call("sleepTimer.remove", {"timerId": str(uuid.uuid4())})["error"]
+        self.assertEqual((error["code"], error["data"]["code"]), (-32003, "agent_unavailable"))
+        error = self.bridge.call("sleepTimers.reconcile", {"runningTimerIds": []})["error"]
+        self.assertEqual(error["code"], -32003)
+        # Sign-out succeeds (the bearer token is forgotten) and says the desktop was not cleared.
+        self.assertEqual(self.bridge.result("session.clear"), {"purged": 0, "agentUnavailable": True})
+
+    def test_only_this_sessions_completions_reach_the_webview(self):
+        self.self_session()
+        foreign_id, reply = self.platform.start_sleep(baby=LEO)
+        self.platform.mirror(self.client, foreign_id, reply, baby=LEO, baby_name="Leo")
+        timer = sleep_timer()
+        self.bridge.result("sleepTimer.upsert", {"timer": timer})
+        self.client.timers.Complete(foreign_id, dbus.Int64(0))
+        self.client.timers.Complete(timer["id"], dbus.Int64(0))
+        self.platform.wait_for_activities(2)
+        notes = self.bridge.wait_notification("sleepTimer.completedNatively")
+        time.sleep(0.5)
+        notes = self.bridge.wait_notification("sleepTimer.completedNatively")
+        self.assertEqual([n["params"]["timerId"] for n in notes], [timer["id"]])
+
     def test_platform_refusals_carry_status_and_code(self):
         self.self_session()
         answer = self.bridge.call("sleepTimer.upsert", {"timer": sleep_timer(baby=str(uuid.uuid4()))})

@@ -191,17 +191,32 @@ public final class BusConnection {
         guard registered != 0 else { Message.outOfMemory() }
     }
 
+    /// A filter added with `addFilter`, to remove it again.
+    public struct Filter {
+        fileprivate let data: UnsafeMutableRawPointer
+    }
+
+    /// The C function every filter goes through; the filter's closure is
+    /// its user data.
+    private static let filterFunction: DBusHandleMessageFunction = { _, message, data in
+        let filter = Unmanaged<Callback<Message, Bool>>.fromOpaque(data!).takeUnretainedValue()
+        return filter.body(Message(retaining: message!)) ? DBUS_HANDLER_RESULT_HANDLED : DBUS_HANDLER_RESULT_NOT_YET_HANDLED
+    }
+
     /// Sees every incoming message before object dispatch (signals among
     /// them). The filter returns true when it consumed the message.
-    public func addFilter(_ filter: @escaping (Message) -> Bool) {
-        let box = Unmanaged.passRetained(Callback<Message, Bool>(filter))
-        let added = dbus_connection_add_filter(
-            raw,
-            { _, message, data in
-                let filter = Unmanaged<Callback<Message, Bool>>.fromOpaque(data!).takeUnretainedValue()
-                return filter.body(Message(retaining: message!)) ? DBUS_HANDLER_RESULT_HANDLED : DBUS_HANDLER_RESULT_NOT_YET_HANDLED
-            }, box.toOpaque(), { Unmanaged<Callback<Message, Bool>>.fromOpaque($0!).release() })
+    @discardableResult
+    public func addFilter(_ filter: @escaping (Message) -> Bool) -> Filter {
+        let box = Unmanaged.passRetained(Callback<Message, Bool>(filter)).toOpaque()
+        let added = dbus_connection_add_filter(raw, Self.filterFunction, box) {
+            Unmanaged<Callback<Message, Bool>>.fromOpaque($0!).release()
+        }
         guard added != 0 else { Message.outOfMemory() }
+        return Filter(data: box)
+    }
+
+    public func removeFilter(_ filter: Filter) {
+        dbus_connection_remove_filter(raw, Self.filterFunction, filter.data)
     }
 
     // MARK: Loop integration

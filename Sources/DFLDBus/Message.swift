@@ -1,4 +1,5 @@
 import CDFLDBus
+import Glibc
 
 /// The D-Bus type codes, which libdbus defines as macros Swift does not
 /// import.
@@ -89,6 +90,24 @@ public final class Message: @unchecked Sendable {
         return Message(taking: reply)
     }
 
+    /// The body of a reply prepared once and sent many times (an unchanged
+    /// List, say): `methodReturn(copying:)` then copies its bytes instead of
+    /// marshalling the values again. Never sent itself.
+    public static func replyTemplate(_ values: [BusValue]) -> Message {
+        threadSupport
+        guard let raw = dbus_message_new(DBUS_MESSAGE_TYPE_METHOD_RETURN) else { outOfMemory() }
+        return Message(taking: raw).append(contentsOf: values)
+    }
+
+    /// The reply to this method call, with the body of `template`.
+    public func methodReturn(copying template: Message) -> Message {
+        guard let copy = dbus_message_copy(template.raw) else { Self.outOfMemory() }
+        dbus_message_set_no_reply(copy, 1)
+        guard dbus_message_set_reply_serial(copy, serial) != 0 else { Self.outOfMemory() }
+        if let sender, dbus_message_set_destination(copy, sender) == 0 { Self.outOfMemory() }
+        return Message(taking: copy)
+    }
+
     /// An error reply to this method call.
     public func errorReply(name: String, message: String) -> Message {
         guard let reply = dbus_message_new_error(raw, name, Self.cSafe(message)) else { Self.outOfMemory() }
@@ -104,7 +123,9 @@ public final class Message: @unchecked Sendable {
     /// Strings cross into C as NUL-terminated text; an embedded NUL would cut
     /// them short silently, so it becomes U+FFFD instead.
     static func cSafe(_ text: String) -> String {
-        text.utf8.contains(0) ? String(text.unicodeScalars.map { $0 == "\0" ? "\u{FFFD}" : Character($0) }) : text
+        let hasNUL = text.utf8.withContiguousStorageIfAvailable { $0.isEmpty ? false : memchr($0.baseAddress!, 0, $0.count) != nil }
+            ?? text.utf8.contains(0)
+        return hasNUL ? String(text.unicodeScalars.map { $0 == "\0" ? "\u{FFFD}" : Character($0) }) : text
     }
 
     // MARK: Arguments

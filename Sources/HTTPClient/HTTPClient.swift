@@ -69,6 +69,9 @@ public final class HTTPClient {
     private var sockets: [Int32: MainLoop.Source] = [:]
     private var timer: MainLoop.Source?
     private var transfers: [UnsafeMutableRawPointer: Transfer] = [:]
+    /// Set while finished transfers are collected, when curl must not be
+    /// driven again from a completion handler.
+    private var collecting = false
 
     /// libcurl's global state, set up once before any handle exists.
     private static let globalInit: Void = {
@@ -195,6 +198,10 @@ public final class HTTPClient {
         }
         transfers[easy] = transfer
         curl_multi_add_handle(multi, easy)
+        // Start at once rather than on the loop's next turn: whatever the
+        // caller does next (a synchronous notification update, say) then
+        // overlaps with the request instead of delaying it.
+        if !collecting { act(on: CURL_SOCKET_BAD, mask: 0) }
     }
 
     // MARK: Loop integration
@@ -235,6 +242,8 @@ public final class HTTPClient {
     }
 
     private func collectFinished() {
+        collecting = true
+        defer { collecting = false }
         var remaining: Int32 = 0
         while let message = curl_multi_info_read(multi, &remaining) {
             guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle,

@@ -199,8 +199,10 @@ public final class NotificationPresenter: AgentObserver {
     private func show(_ entry: Entry, id: TimerID) {
         do {
             try entry.notification.show()
-            try? agent.store.setNotification(
-                for: id, NotificationRecord(notificationID: entry.notification.id, dismissedInState: nil, serverOwner: server?.owner))
+            // Written only when it changed: an update in place keeps its id,
+            // and a durable write a minute per timer would be waste.
+            let record = NotificationRecord(notificationID: entry.notification.id, dismissedInState: nil, serverOwner: server?.owner)
+            if (try? agent.store.notification(for: id)) != record { try? agent.store.setNotification(for: id, record) }
         } catch {
             log.log(.warning, "Could not show the notification of timer \(id): \(error)")
             entries[id] = nil

@@ -53,6 +53,9 @@ public final class Agent {
     public let crashPoints: CrashPoints
 
     private var observers: [AgentObserver] = []
+    /// List's answer, kept until something changes: other apps may ask often,
+    /// and reading and checking every row each time would be waste.
+    private var cachedList: [TimerView]?
     private var expiryTimer: MainLoop.Source?
     private var publishedProperties: AgentProperties
 
@@ -97,8 +100,11 @@ public final class Agent {
     }
 
     public func list() throws(ServiceError) -> [TimerView] {
+        if let cachedList { return cachedList }
         do {
-            return try store.timers().map(view(of:))
+            let views = try store.timers().map(view(of:))
+            cachedList = views
+            return views
         } catch {
             throw ServiceError(error)
         }
@@ -313,6 +319,7 @@ public final class Agent {
 
     /// Tells the observers about a timer's current state.
     func announceChange(of id: TimerID) {
+        cachedList = nil
         guard let stored = try? store.timer(id) else { return }
         let view = view(of: stored)
         for observer in observers { observer.timerChanged(view) }
@@ -320,6 +327,7 @@ public final class Agent {
 
     func announceRemoval(_ ids: [TimerID], reason: RemovalReason) {
         guard !ids.isEmpty else { return }
+        cachedList = nil
         for id in ids {
             for observer in observers { observer.timerRemoved(id, reason: reason) }
         }

@@ -16,6 +16,8 @@ public final class TimerService: AgentObserver {
     let connection: BusConnection
     let agent: Agent
     let log: any LogSink
+    /// The last List reply, marshalled, for the views it was built from.
+    private var listReply: (views: [TimerView], template: Message)?
 
     public init(connection: BusConnection, agent: Agent, log: any LogSink) {
         self.connection = connection
@@ -149,7 +151,11 @@ public final class TimerService: AgentObserver {
                     apiOrigin: arguments[0].stringValue!, userID: arguments[1].stringValue!,
                     familySubjectID: arguments[2].stringValue!)))
             case "List":
-                reply(to: message, .array(elementSignature: "a{sv}", try agent.list().map(\.dictionary)))
+                let views = try agent.list()
+                if listReply?.views != views {
+                    listReply = (views, Message.replyTemplate([.array(elementSignature: "a{sv}", views.map(\.dictionary))]))
+                }
+                if message.expectsReply { connection.send(message.methodReturn(copying: listReply!.template)) }
             case "Complete":
                 reply(to: message, .string(try agent.complete(
                     arguments[0].stringValue!, completedAtMilliseconds: arguments[1].int64Value!)))

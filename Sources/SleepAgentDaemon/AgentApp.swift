@@ -107,10 +107,6 @@ public final class AgentApp {
         let service = TimerService(connection: connection, agent: agent, log: log)
         agent.addObserver(service)
         service.register()
-        let notifications = NotificationPresenter(
-            agent: agent, connection: connection, loop: loop, hourCycle: Self.localHourCycle(), timeZones: timeZones,
-            clock: clock, log: log)
-        agent.addObserver(notifications)
         var httpSettings = HTTPSettings()
         httpSettings.pinnedPublicKeys = configuration.pinnedPublicKeys
         httpSettings.certificateAuthorities = configuration.certificateAuthorities
@@ -118,9 +114,15 @@ public final class AgentApp {
         if !HTTPClient.resolvesAsynchronously {
             log.log(.warning, "This libcurl resolves names synchronously; a hung DNS server can delay completions.")
         }
+        // The sender hears of a recorded click before the notifications do:
+        // its request starts before the (synchronous) notification update.
         let sender = CompletionSender(
             agent: agent, http: HTTPClient(loop: loop, settings: httpSettings), loop: loop, clock: clock, log: log)
         agent.addObserver(sender)
+        let notifications = NotificationPresenter(
+            agent: agent, connection: connection, loop: loop, hourCycle: Self.localHourCycle(), timeZones: timeZones,
+            clock: clock, log: log)
+        agent.addObserver(notifications)
         let network = NetworkWatch()
 
         do {

@@ -69,6 +69,11 @@ public final class SleepTimerStore {
     private let log: any LogSink
     private let clock: any WallClock
 
+    /// Origins and zone names already checked, by their stored text: rows
+    /// are read often and hold few distinct values.
+    private var originCache: [String: APIOrigin] = [:]
+    private var zoneCache: [String: TimeZoneName] = [:]
+
     /// Called inside every write transaction just before COMMIT: a
     /// fault-injection seam that lets crash tests stop a process at the
     /// worst moment. nil in normal operation.
@@ -144,6 +149,8 @@ public final class SleepTimerStore {
             try connection.setBooleanOption(SQLITE_DBCONFIG_DEFENSIVE, true)
             try connection.setBooleanOption(SQLITE_DBCONFIG_TRUSTED_SCHEMA, false)
             try connection.execute("PRAGMA busy_timeout = 5000")
+            // The store is small: a small page cache keeps the agent's memory flat.
+            try connection.execute("PRAGMA cache_size = -256")
             let mode = try connection.scalarText("PRAGMA journal_mode = WAL")
             try connection.execute("PRAGMA synchronous = FULL")
             let check = try connection.scalarText("PRAGMA quick_check(1)")
@@ -194,10 +201,26 @@ public final class SleepTimerStore {
         t.timezone, t.revision, t.action_token, t.token_expires_at_ms, c.state
         """
 
+    private func origin(_ text: String) -> APIOrigin? {
+        if let cached = originCache[text] { return cached }
+        guard let origin = try? APIOrigin(parsing: text) else { return nil }
+        if originCache.count >= 64 { originCache.removeAll() }
+        originCache[text] = origin
+        return origin
+    }
+
+    private func zone(_ text: String) -> TimeZoneName? {
+        if let cached = zoneCache[text] { return cached }
+        guard let zone = TimeZoneName(text) else { return nil }
+        if zoneCache.count >= 64 { zoneCache.removeAll() }
+        zoneCache[text] = zone
+        return zone
+    }
+
     private func decodeTimer(_ row: SQLiteStatement) -> StoredTimer? {
-        guard let id = TimerID(row.text(0)), let origin = try? APIOrigin(parsing: row.text(1)),
+        guard let id = TimerID(row.text(0)), let origin = origin(row.text(1)),
             let user = UserID(row.text(2)), let family = FamilySubjectID(row.text(3)), let baby = BabyID(row.text(4)),
-            let name = try? BabyName(validating: row.text(5)), let zone = TimeZoneName(row.text(7))
+            let name = try? BabyName(validating: row.text(5)), let zone = zone(row.text(7))
         else {
             log.log(.warning, "A stored timer row could not be read and was skipped.")
             return nil
@@ -384,7 +407,7 @@ public final class SleepTimerStore {
         """
 
     private func decodeCompletion(_ row: SQLiteStatement) -> CompletionRecord? {
-        guard let id = TimerID(row.text(0)), let origin = try? APIOrigin(parsing: row.text(1)),
+        guard let id = TimerID(row.text(0)), let origin = origin(row.text(1)),
             let user = UserID(row.text(2)), let family = FamilySubjectID(row.text(3)),
             let state = CompletionState(rawValue: row.text(10))
         else {
@@ -443,14 +466,15 @@ public final class SleepTimerStore {
         }
     }
 
-    /// Pending completions due at `now`, the earliest first.
-    public func dueCompletions(at now: Instant) throws(StoreError) -> [CompletionRecord] {
+    /// Pending completions due at `now`, the earliest first, at most
+    /// `limit` of them.
+    public func dueCompletions(at now: Instant, limit: Int = Int(Int32.max)) throws(StoreError) -> [CompletionRecord] {
         try sql("list due completions") { () throws(SQLiteError) -> [CompletionRecord] in
             let statement = try connection.statement("""
                 SELECT \(Self.completionColumns) FROM completions
-                WHERE state = 'pending' AND next_attempt_at_ms <= ? ORDER BY next_attempt_at_ms, timer_id
+                WHERE state = 'pending' AND next_attempt_at_ms <= ? ORDER BY next_attempt_at_ms, timer_id LIMIT ?
                 """)
-            try statement.bind(.integer(now.millisecondsSince1970))
+            try statement.bind(.integer(now.millisecondsSince1970), .integer(Int64(limit)))
             defer { statement.reset() }
             var result: [CompletionRecord] = []
             while try statement.step() {

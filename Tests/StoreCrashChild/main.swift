@@ -3,7 +3,7 @@
 // moment the parent waits for.
 import Glibc
 import SleepTimerCore
-@testable import SleepTimerStore
+import SleepTimerStore
 
 struct SilentLog: LogSink {
     func log(_ priority: LogPriority, _ message: String) {}

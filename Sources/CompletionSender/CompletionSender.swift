@@ -25,6 +25,12 @@ public final class CompletionSender: AgentObserver {
     private var random = SystemRandomNumberGenerator()
     private var inFlight: Set<TimerID> = []
     private var nextSweep: MainLoop.Source?
+    /// Entries whose outcome could not be written (disk full, I/O error):
+    /// held in memory until this time, so that a failing disk does not turn
+    /// into a tight loop of resends. The platform's replay makes the resend
+    /// harmless when it comes.
+    private var heldUntil: [TimerID: Instant] = [:]
+    static let storeFailureHold: Int64 = 30 * Milliseconds.second
 
     /// How many completions are sent at once. A long backlog (after days
     /// offline) goes out a few at a time instead of opening a socket for
@@ -74,25 +80,36 @@ public final class CompletionSender: AgentObserver {
         nextSweep = nil
         let due: [CompletionRecord]
         do {
-            due = try agent.store.dueCompletions(at: clock.now())
+            // Only as many as can go now: the ones in flight are due too.
+            due = try agent.store.dueCompletions(
+                at: clock.now(), limit: Self.maximumInFlight + inFlight.count + heldUntil.count)
         } catch {
             log.log(.error, "Cannot read the completion outbox: \(error)")
             scheduleSweep()
             return
         }
-        for record in due where !inFlight.contains(record.timerID) {
+        let now = clock.now()
+        heldUntil = heldUntil.filter { $0.value > now }
+        for record in due where !inFlight.contains(record.timerID) && heldUntil[record.timerID] == nil {
             guard inFlight.count < Self.maximumInFlight else { break }
             send(record)
         }
         scheduleSweep()
     }
 
-    /// One timer for the next retry that falls due; none when nothing waits.
+    /// One timer for the next entry that falls due and is neither in flight
+    /// (its answer starts the next sweep) nor held; none when nothing waits.
     private func scheduleSweep() {
         nextSweep?.cancel()
         nextSweep = nil
-        guard let due = try? agent.store.nextCompletionDue() else { return }
-        let wait = UInt32(clamping: max(0, due.milliseconds(since: clock.now())))
+        let now = clock.now()
+        heldUntil = heldUntil.filter { $0.value > now }
+        let skipped = inFlight.union(heldUntil.keys)
+        let upcoming = (try? agent.store.dueCompletions(at: Instant(millisecondsSince1970: .max), limit: skipped.count + 1)) ?? []
+        var next = upcoming.first { !skipped.contains($0.timerID) }?.nextAttemptAt
+        if let hold = heldUntil.values.min() { next = min(next ?? hold, hold) }
+        guard let next else { return }
+        let wait = UInt32(clamping: max(0, next.milliseconds(since: now)))
         nextSweep = loop.after(milliseconds: wait) { [weak self] in
             self?.nextSweep = nil
             self?.sweep()
@@ -156,9 +173,10 @@ public final class CompletionSender: AgentObserver {
             }
         } catch {
             // The store failed (disk full, I/O error): the entry stays as it
-            // was, pending, and is sent again; the platform's replay makes
-            // that harmless.
-            log.log(.error, "Could not record the outcome of the completion of timer \(record.timerID): \(error.message)")
+            // was, pending, and is sent again after a while; the platform's
+            // replay makes that harmless.
+            heldUntil[record.timerID] = clock.now().adding(milliseconds: Self.storeFailureHold)
+            log.log(.error, "Could not record the outcome of the completion of timer \(record.timerID); it is sent again in \(Self.storeFailureHold / 1000) s: \(error.message)")
         }
     }
 }

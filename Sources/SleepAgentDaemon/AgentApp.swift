@@ -82,12 +82,12 @@ public final class AgentApp {
             return Status.configuration
         }
         let clock = SystemClock()
-        let store: SleepTimerStore
+        let store: SleepTimerStore?
         do {
             store = try SleepTimerStore(location: location, log: log, clock: clock)
         } catch {
-            log.log(.error, "\(error)")
-            return Status.failure
+            log.log(.error, "\(error). The agent answers on the bus, saying so, until the store can be used.")
+            store = nil
         }
 
         let loop = MainLoop()
@@ -99,31 +99,14 @@ public final class AgentApp {
             return Status.unavailable
         }
 
-        let timeZones = ZoneInfoDirectory(environment: environment)
-        let agent = Agent(
-            store: store, configuration: configuration, timeZones: timeZones, clock: clock, log: log, loop: loop,
-            opener: DeepLinkOpener(configuration: configuration, connection: connection, environment: environment, log: log),
-            crashPoints: CrashPoints(environment: environment))
-        let service = TimerService(connection: connection, agent: agent, log: log)
-        agent.addObserver(service)
-        service.register()
-        var httpSettings = HTTPSettings()
-        httpSettings.pinnedPublicKeys = configuration.pinnedPublicKeys
-        httpSettings.certificateAuthorities = configuration.certificateAuthorities
-        httpSettings.userAgent = "dfl-sleep-agent/\(AgentProperties.version)"
-        if !HTTPClient.resolvesAsynchronously {
-            log.log(.warning, "This libcurl resolves names synchronously; a hung DNS server can delay completions.")
+        var parts: Parts?
+        var unavailable: UnavailableService?
+        if let store {
+            parts = wire(store: store, configuration: configuration, connection: connection, loop: loop, clock: clock)
+        } else {
+            unavailable = UnavailableService(connection: connection, reason: "the store at \(location.databasePath) could not be opened")
+            unavailable?.register()
         }
-        // The sender hears of a recorded click before the notifications do:
-        // its request starts before the (synchronous) notification update.
-        let sender = CompletionSender(
-            agent: agent, http: HTTPClient(loop: loop, settings: httpSettings), loop: loop, clock: clock, log: log)
-        agent.addObserver(sender)
-        let notifications = NotificationPresenter(
-            agent: agent, connection: connection, loop: loop, hourCycle: Self.localHourCycle(), timeZones: timeZones,
-            clock: clock, log: log)
-        agent.addObserver(notifications)
-        let network = NetworkWatch()
 
         do {
             switch try connection.requestName(TimerService.busName, queue: false) {
@@ -158,16 +141,59 @@ public final class AgentApp {
             return true
         }
 
-        agent.start()
-        notifications.start()
-        sender.start()
-        network.start(loop: loop, log: log) { sender.networkCameBack() }
-        log.log(.info, "dfl-sleep-agent \(AgentProperties.version) serves \(TimerService.busName) with \(agent.properties.runningCount) timer(s).")
+        if let parts {
+            parts.agent.start()
+            parts.notifications.start()
+            parts.sender.start()
+            parts.network.start(loop: loop, log: log) { parts.sender.networkCameBack() }
+            log.log(.info, "dfl-sleep-agent \(AgentProperties.version) serves \(TimerService.busName) with \(parts.agent.properties.runningCount) timer(s).")
+        }
         systemd.send("READY=1")
         loop.run()
-        network.stop()
+        parts?.network.stop()
         connection.close()
+        store?.close()
+        withExtendedLifetime(unavailable) {}
         return exitStatus
+    }
+
+    /// The agent's parts, wired to one store, bus connection and loop.
+    struct Parts {
+        let agent: Agent
+        let notifications: NotificationPresenter
+        let sender: CompletionSender
+        let network: NetworkWatch
+    }
+
+    private func wire(
+        store: SleepTimerStore, configuration: Configuration, connection: BusConnection, loop: MainLoop, clock: SystemClock
+    ) -> Parts {
+        let timeZones = ZoneInfoDirectory(environment: environment)
+        let agent = Agent(
+            store: store, configuration: configuration, timeZones: timeZones, clock: clock, log: log, loop: loop,
+            opener: DeepLinkOpener(configuration: configuration, connection: connection, environment: environment, log: log),
+            crashPoints: CrashPoints(environment: environment))
+        let service = TimerService(connection: connection, agent: agent, log: log)
+        agent.addObserver(service)
+        service.register()
+        var httpSettings = HTTPSettings()
+        httpSettings.pinnedPublicKeys = configuration.pinnedPublicKeys
+        httpSettings.certificateAuthorities = configuration.certificateAuthorities
+        httpSettings.userAgent = "dfl-sleep-agent/\(AgentProperties.version)"
+        if !HTTPClient.resolvesAsynchronously {
+            log.log(.warning, "This libcurl resolves names synchronously; a hung DNS server can delay completions.")
+        }
+        // The sender hears of a recorded click before the notifications do:
+        // its request starts before the (synchronous) notification update.
+        let sender = CompletionSender(
+            agent: agent, http: HTTPClient(loop: loop, settings: httpSettings), loop: loop, clock: clock, log: log)
+        agent.addObserver(sender)
+        let notifications = NotificationPresenter(
+            agent: agent, connection: connection, loop: loop, hourCycle: Self.localHourCycle(), timeZones: timeZones,
+            clock: clock, log: log)
+        agent.addObserver(notifications)
+        let network = NetworkWatch()
+        return Parts(agent: agent, notifications: notifications, sender: sender, network: network)
     }
 
     /// The locale's clock, from LC_TIME as glibc reads it.

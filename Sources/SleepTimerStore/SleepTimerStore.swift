@@ -172,6 +172,12 @@ public final class SleepTimerStore {
         return connection
     }
 
+    /// Folds the write-ahead log into the database file and closes it, at
+    /// a clean shutdown; what is committed is already safe without this.
+    public func close() {
+        try? connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    }
+
     // MARK: Transactions
 
     /// Runs `body` in one write transaction: all of it is committed, or
@@ -481,15 +487,6 @@ public final class SleepTimerStore {
                 if let record = decodeCompletion(statement) { result.append(record) }
             }
             return result
-        }
-    }
-
-    /// When the next pending completion is due, or nil when none is
-    /// pending: the agent sets one timer for it instead of polling.
-    public func nextCompletionDue() throws(StoreError) -> Instant? {
-        try sql("find the next completion") { () throws(SQLiteError) -> Instant? in
-            try connection.scalarInteger("SELECT min(next_attempt_at_ms) FROM completions WHERE state = 'pending'")
-                .map { Instant(millisecondsSince1970: $0) }
         }
     }
 

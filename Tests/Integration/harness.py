@@ -57,6 +57,25 @@ def now_ms():
     return int(time.time() * 1000)
 
 
+def voluntary_switches(pid):
+    """How often all threads of a process went to sleep: a count of its
+    wake-ups, which a busy loop would drive into the thousands."""
+    total = 0
+    for task in os.listdir("/proc/%d/task" % pid):
+        with open("/proc/%d/task/%s/status" % (pid, task)) as handle:
+            for line in handle:
+                if line.startswith("voluntary_ctxt_switches"):
+                    total += int(line.split()[1])
+    return total
+
+
+def cpu_seconds(pid):
+    """CPU time a process has used: what a busy loop burns while it waits."""
+    with open("/proc/%d/stat" % pid) as handle:
+        fields = handle.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def canary_token():
     """A token unique to one test, easy to search for wherever it must not be."""
     return "dflnat_CANARY_" + uuid.uuid4().hex

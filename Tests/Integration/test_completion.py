@@ -15,7 +15,7 @@ import dbus
 from dbus_client import Client
 from desktop import BusMonitor, RecordingServer
 from harness import (INTERFACE, LEO, MAYA, PATIENCE, AgentProcess, Platform, Session, SystemBus, iso_ms, now_ms,
-                     timer_dict)
+                     timer_dict, cpu_seconds)
 
 RUNS = int(os.environ.get("DFL_CRASH_RUNS", "20"))
 
@@ -309,6 +309,16 @@ class ResponseTests(CompletionTestCase):
 
     def test_a_timeout_is_retried(self):
         self.retried_then_created(mode="never_answer")
+
+    def test_no_busy_loop_while_a_request_is_in_flight(self):
+        timer_id, _, _ = self.new_timer()
+        self.platform.fault(route="complete", mode="latency", ms=3000, count=1)
+        self.complete(timer_id)
+        eventually(lambda: self.completion_posts(timer_id), what="the request")
+        before = cpu_seconds(self.agent.pid)
+        time.sleep(2)
+        self.assertLess(cpu_seconds(self.agent.pid) - before, 0.5, "the agent spins while it waits")
+        self.wait_settled(timer_id)
 
     def test_no_retry_past_the_tokens_expiry(self):
         self.platform.process.control_json("POST", "/control/config", {"tokenTtlSeconds": 4})

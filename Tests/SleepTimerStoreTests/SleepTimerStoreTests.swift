@@ -111,7 +111,7 @@ import SleepTimerCore
         #expect(try store.timer(StoreFixtures.timerID(1))?.state == .saving)
         #expect(try store.pendingCompletionCount() == 1)
         #expect(try store.dueCompletions(at: now) == [record])
-        #expect(try store.nextCompletionDue() == now)
+        #expect(try store.dueCompletions(at: Instant(millisecondsSince1970: .max)).map(\.nextAttemptAt) == [now])
     }
 
     @Test func aTimerCanBeCompletedOnlyOnceAndOnlyWithAValidToken() throws {
@@ -135,6 +135,16 @@ import SleepTimerCore
         #expect(try store.pendingCompletionCount() == 1)
     }
 
+    @Test func dueCompletionsAreLimitedAndOrdered() throws {
+        let store = try StoreFixtures.open(directory)
+        for index in 1...3 {
+            _ = try store.upsert(StoreFixtures.timer(index))
+            _ = try store.recordCompletion(of: StoreFixtures.timerID(index), completedAt: now, now: now.adding(milliseconds: Int64(10 - index)))
+        }
+        #expect(try store.dueCompletions(at: now.adding(milliseconds: 100), limit: 2).map(\.timerID)
+            == [StoreFixtures.timerID(3), StoreFixtures.timerID(2)])
+    }
+
     @Test func retriesAreScheduledAndTheNextDueTimeFollows() throws {
         let store = try StoreFixtures.open(directory)
         _ = try store.upsert(StoreFixtures.timer(1))
@@ -142,7 +152,7 @@ import SleepTimerCore
         let later = now.adding(milliseconds: 30_000)
         try store.scheduleRetry(of: StoreFixtures.timerID(1), attempts: 1, nextAttemptAt: later, lastError: "timed out")
         #expect(try store.dueCompletions(at: now).isEmpty)
-        #expect(try store.nextCompletionDue() == later)
+        #expect(try store.dueCompletions(at: Instant(millisecondsSince1970: .max)).map(\.nextAttemptAt) == [later])
         let due = try store.dueCompletions(at: later)
         #expect(due.count == 1)
         #expect(due.first?.attempts == 1)
@@ -156,7 +166,7 @@ import SleepTimerCore
         try store.scheduleRetry(of: StoreFixtures.timerID(1), attempts: 3, nextAttemptAt: now.adding(milliseconds: 300_000), lastError: "offline")
         let later = now.adding(milliseconds: 1000)
         try store.bringPendingCompletionsForward(to: later)
-        #expect(try store.nextCompletionDue() == later)
+        #expect(try store.dueCompletions(at: later).count == 1)
         #expect(try store.dueCompletions(at: later).first?.attempts == 3)
     }
 
@@ -169,7 +179,7 @@ import SleepTimerCore
         #expect(try store.timer(StoreFixtures.timerID(1)) == nil)
         #expect(try store.completion(of: StoreFixtures.timerID(1)) == nil)
         #expect(try store.notification(for: StoreFixtures.timerID(1)) == nil)
-        #expect(try store.nextCompletionDue() == nil)
+        #expect(try store.dueCompletions(at: Instant(millisecondsSince1970: .max)).isEmpty)
     }
 
     @Test func aFailedCompletionStaysVisibleWithoutItsTokenUntilTheAppMirrorsAgain() throws {

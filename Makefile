@@ -13,7 +13,7 @@ export PATH := $(PATH):/opt/swift/usr/bin
 PYTHON ?= python3
 SYSTEM_PYTHON ?= /usr/bin/python3
 
-.PHONY: deps toolchain build check unit-tests contract-tests integration-tests demo clean
+.PHONY: deps toolchain build check unit-tests contract-tests integration-tests js-tests bench-quick demo bench clean
 
 deps:
 	@scripts/install-deps.sh
@@ -26,7 +26,7 @@ build: deps toolchain
 
 check: deps toolchain
 	swift build --build-tests
-	$(MAKE) --no-print-directory unit-tests contract-tests integration-tests
+	$(MAKE) --no-print-directory unit-tests contract-tests integration-tests js-tests bench-quick
 
 unit-tests:
 	swift test --skip-build
@@ -36,6 +36,20 @@ contract-tests:
 
 integration-tests:
 	$(SYSTEM_PYTHON) -m unittest discover -s Tests/Integration
+
+js-tests:
+	node --test Tests/WebViewBridgeJSTests/*.test.mjs
+
+# The benchmark once with tiny counts, so that it cannot rot; its figures
+# mean nothing and go to build/, not docs/.
+bench-quick:
+	mkdir -p build
+	.build/debug/dfl-bench --quick --binaries .build/debug --output build/bench-quick.md > /dev/null
+
+# The real measurement: release binaries, full counts, docs/BENCHMARKS.md.
+bench: deps toolchain
+	swift build -c release --static-swift-stdlib
+	.build/release/dfl-bench --binaries .build/release
 
 demo: build
 	$(SYSTEM_PYTHON) scripts/demo.py

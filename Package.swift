@@ -1,4 +1,5 @@
 // swift-tools-version:6.0
+import Foundation
 import PackageDescription
 
 /// The Linux desktop bridge for the Dreams for Littles Sleep timer.
@@ -104,6 +105,14 @@ let package = Package(
         ),
         .executableTarget(name: "dfl-webview-bridge", dependencies: ["WebViewBridge"]),
 
+        /// dfl-bench: the agent measured beside floors built in the same run.
+        .target(
+            name: "Benchmarking",
+            dependencies: ["SleepTimerCore", "SleepTimerStore", "DFLDBus", "EventLoop", "HTTPClient"],
+            exclude: ["floors"]
+        ),
+        .executableTarget(name: "dfl-bench", dependencies: ["Benchmarking"]),
+
         // MARK: Tests
 
         .testTarget(
@@ -117,6 +126,7 @@ let package = Package(
         .testTarget(name: "SleepAgentDaemonTests", dependencies: ["SleepAgentDaemon"]),
         .testTarget(name: "SleepControlTests", dependencies: ["SleepControl"]),
         .testTarget(name: "WebViewBridgeTests", dependencies: ["WebViewBridge"]),
+        .testTarget(name: "BenchmarkingTests", dependencies: ["Benchmarking"]),
         .testTarget(
             name: "SleepTimerStoreTests",
             dependencies: ["SleepTimerStore", "store-crash-child"]
@@ -130,3 +140,16 @@ let package = Package(
         ),
     ]
 )
+
+// The libFuzzer targets exist only when DFL_FUZZ is set (`make fuzz`, and the
+// short runs of `make check`): they have no main of their own, libFuzzer's is
+// linked in by `--sanitize=fuzzer`, so an ordinary build could not link them.
+if ProcessInfo.processInfo.environment["DFL_FUZZ"] != nil {
+    package.targets += [
+        .executableTarget(name: "fuzz-jsonrpc", dependencies: ["WebViewBridge", "SleepTimerCore", "EventLoop", "HTTPClient"],
+                          path: "Tests/Fuzz/JSONRPC"),
+        .executableTarget(name: "fuzz-mirror", dependencies: ["SleepAgent", "DFLDBus", "CDFLDBus", "SleepTimerCore"],
+                          path: "Tests/Fuzz/Mirror"),
+    ]
+}
+

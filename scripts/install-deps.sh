@@ -18,6 +18,10 @@ packages=(
     xvfb xfce4-notifyd dunst xdotool imagemagick
     # The crash-safety tests ask the running agent whether it is dumpable.
     gdb
+    # The bridge's JavaScript client is tested with node's own test runner.
+    nodejs
+    # The benchmark builds its C floor programs.
+    gcc libc6-dev
 )
 
 missing=()

@@ -1,0 +1,153 @@
+import Foundation
+
+/// A child process of the benchmark, stopped by pid at the end. Its output
+/// lines arrive on a reader thread, behind the lock.
+final class Child: @unchecked Sendable {
+    let process = Process()
+    private(set) var outputLines: [String] = []
+    private let output = Pipe()
+    private var buffered = ""
+    private let lock = NSLock()
+
+    init(_ executable: String, _ arguments: [String], environment: [String: String], captureOutput: Bool = false,
+         errorLog: String? = nil) throws {
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.environment = environment
+        if captureOutput {
+            process.standardOutput = output
+            output.fileHandleForReading.readabilityHandler = { [weak self] handle in
+                let data = handle.availableData
+                guard let self, !data.isEmpty else { return }
+                self.lock.lock()
+                self.buffered += String(decoding: data, as: UTF8.self)
+                while let newline = self.buffered.firstIndex(of: "\n") {
+                    self.outputLines.append(String(self.buffered[..<newline]))
+                    self.buffered.removeSubrange(...newline)
+                }
+                self.lock.unlock()
+            }
+        } else {
+            process.standardOutput = FileHandle.nullDevice
+        }
+        if let errorLog {
+            _ = FileManager.default.createFile(atPath: errorLog, contents: nil)
+            process.standardError = FileHandle(forWritingAtPath: errorLog)
+        } else {
+            process.standardError = FileHandle.nullDevice
+        }
+        try process.run()
+    }
+
+    var pid: Int32 { process.processIdentifier }
+
+    var lines: [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        return outputLines
+    }
+
+    /// Waits until `count` lines have been printed, or the process ends.
+    func waitForLines(_ count: Int, timeout: Double = 120) -> [String] {
+        let deadline = Date().addingTimeInterval(timeout)
+        while lines.count < count && process.isRunning && Date() < deadline { usleep(2000) }
+        return lines
+    }
+
+    func waitForExit() {
+        process.waitUntilExit()
+    }
+
+    func stop() {
+        if process.isRunning {
+            kill(process.processIdentifier, SIGTERM)
+            let deadline = Date().addingTimeInterval(30)
+            while process.isRunning && Date() < deadline { usleep(2000) }
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        }
+        process.waitUntilExit()
+        output.fileHandleForReading.readabilityHandler = nil
+    }
+}
+
+/// Runs a command to its end and returns its standard output.
+@discardableResult
+func runCommand(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) throws -> String {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    if let environment { process.environment = environment }
+    let output = Pipe()
+    process.standardOutput = output
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    guard process.terminationStatus == 0 else {
+        throw BenchmarkError("\(executable) \(arguments.joined(separator: " ")) failed with status \(process.terminationStatus)")
+    }
+    return String(decoding: data, as: UTF8.self)
+}
+
+struct BenchmarkError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// Memory and wake-ups of a process, from /proc.
+struct ProcessStatus {
+    /// Resident set size, in KiB.
+    let residentKiB: Int
+    /// Anonymous resident memory (heap, stacks), in KiB.
+    let anonymousKiB: Int
+    /// Voluntary context switches of all its threads: how often it went to
+    /// sleep, so how often something woke it.
+    let voluntarySwitches: Int
+
+    init(pid: Int32) throws {
+        func field(_ text: String, _ name: String) -> Int {
+            for line in text.split(separator: "\n") where line.hasPrefix(name + ":") {
+                return Int(line.dropFirst(name.count + 1).split(whereSeparator: { $0 == " " || $0 == "\t" }).first ?? "") ?? 0
+            }
+            return 0
+        }
+        let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
+        residentKiB = field(status, "VmRSS")
+        anonymousKiB = field(status, "RssAnon")
+        var switches = 0
+        for task in (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? [] {
+            if let text = try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/status", encoding: .utf8) {
+                switches += field(text, "voluntary_ctxt_switches")
+            }
+        }
+        voluntarySwitches = switches
+    }
+}
+
+/// A plain HTTP GET to the reference platform's control API on loopback.
+func controlGet(_ baseURL: String, _ path: String) throws -> [UInt8] {
+    guard let url = URL(string: baseURL), let host = url.host, let port = url.port else {
+        throw BenchmarkError("bad control URL \(baseURL)")
+    }
+    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    defer { close(descriptor) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = in_port_t(UInt16(port).bigEndian)
+    inet_pton(AF_INET, host, &address.sin_addr)
+    let connected = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+    }
+    guard connected == 0 else { throw BenchmarkError("cannot reach the control API") }
+    let request = Array("GET \(path) HTTP/1.0\r\nHost: \(host)\r\n\r\n".utf8)
+    _ = request.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+    var response: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 65536)
+    while true {
+        let count = read(descriptor, &buffer, buffer.count)
+        if count <= 0 { break }
+        response += buffer[0..<count]
+    }
+    guard let split = response.firstRange(of: Array("\r\n\r\n".utf8)) else { throw BenchmarkError("bad control reply") }
+    return Array(response[split.upperBound...])
+}

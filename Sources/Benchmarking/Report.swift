@@ -1,0 +1,49 @@
+import Foundation
+
+/// docs/BENCHMARKS.md: the rows of one run, each figure beside its floor.
+enum Report {
+    static func machineLine() -> String {
+        let cpuinfo = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)) ?? ""
+        let model = cpuinfo.split(separator: "\n").first { $0.hasPrefix("model name") }
+            .map { String($0.split(separator: ":", maxSplits: 1).last ?? "").trimmingCharacters(in: .whitespaces) } ?? "unknown CPU"
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        let memory = ProcessInfo.processInfo.physicalMemory / (1 << 30)
+        var system = utsname()
+        uname(&system)
+        let kernel = withUnsafeBytes(of: &system.release) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        let osRelease = (try? String(contentsOfFile: "/etc/os-release", encoding: .utf8)) ?? ""
+        let os = osRelease.split(separator: "\n").first { $0.hasPrefix("PRETTY_NAME=") }
+            .map { $0.dropFirst("PRETTY_NAME=".count).trimmingCharacters(in: CharacterSet(charactersIn: "\"")) } ?? "Linux"
+        return "\(model), \(cores) cores, \(memory) GiB; \(os), kernel \(kernel)"
+    }
+
+    static func render(_ rows: [Row], notes: [String], quick: Bool, seconds: Double) -> String {
+        let date = ISO8601DateFormatter().string(from: Date())
+        var text = """
+            # Benchmarks
+
+            One run of `make bench` (\(quick ? "quick mode, tiny counts: not a measurement" : "full counts")), \(date), \(Int(seconds)) s.
+            Machine: \(machineLine()).
+
+            Every figure is measured in the same run as its floor, on a private session bus, against the
+            release binaries. Floors are small C programs built by the benchmark itself from
+            `Sources/Benchmarking/floors/`, linking the same libraries. Times are medians with the
+            range of all samples; the ratio is median ÷ floor.
+
+            | Figure | Median | Min–max | Floor | Ratio | Goal | Met |
+            |---|---|---|---|---|---|---|
+
+            """
+        for row in rows {
+            let range = row.samples.count > 1 ? "\(format(row.samples.minimum))–\(format(row.samples.maximum))" : "—"
+            let floor = row.floor.map { "\(format($0)) \(row.unit) (\(row.floorName))" } ?? row.floorName
+            let ratio = row.ratio.map { String(format: "%.2f", $0) } ?? "—"
+            let met = row.met.map { $0 ? "yes" : "**no**" } ?? "—"
+            text += "| \(row.figure) | \(format(row.samples.median)) \(row.unit) | \(range) | \(floor) | \(ratio) | \(row.goal) | \(met) |\n"
+        }
+        if !notes.isEmpty {
+            text += "\n" + notes.map { "- " + $0 }.joined(separator: "\n") + "\n"
+        }
+        return text
+    }
+}

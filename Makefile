@@ -13,7 +13,7 @@ export PATH := $(PATH):/opt/swift/usr/bin
 PYTHON ?= python3
 SYSTEM_PYTHON ?= /usr/bin/python3
 
-.PHONY: deps toolchain build check unit-tests contract-tests integration-tests js-tests bench-quick demo bench clean
+.PHONY: deps toolchain build check unit-tests contract-tests integration-tests js-tests bench-quick sanitizers demo bench clean
 
 deps:
 	@scripts/install-deps.sh
@@ -26,7 +26,7 @@ build: deps toolchain
 
 check: deps toolchain
 	swift build --build-tests
-	$(MAKE) --no-print-directory unit-tests contract-tests integration-tests js-tests bench-quick
+	$(MAKE) --no-print-directory unit-tests contract-tests integration-tests js-tests bench-quick sanitizers
 
 unit-tests:
 	swift test --skip-build
@@ -39,6 +39,12 @@ integration-tests:
 
 js-tests:
 	node --test Tests/WebViewBridgeJSTests/*.test.mjs
+
+# The unit and integration tests again under AddressSanitizer and
+# ThreadSanitizer, each in a build directory of its own.
+sanitizers:
+	Tests/Sanitizers/run.sh address
+	Tests/Sanitizers/run.sh thread
 
 # The benchmark once with tiny counts, so that it cannot rot; its figures
 # mean nothing and go to build/, not docs/.
@@ -55,4 +61,4 @@ demo: build
 	$(SYSTEM_PYTHON) scripts/demo.py
 
 clean:
-	rm -rf .build
+	rm -rf .build .build-asan .build-tsan .build-fuzz build

@@ -1,40 +1,53 @@
 import CDFLNotify
 
-/// The one event loop of a process: GLib's default main context, which
-/// libnotify needs, with libdbus and libcurl driven from it through file
-/// descriptor and timeout sources. The process sleeps in poll() until a
-/// descriptor is ready, a timeout is due or a signal arrives; nothing here
-/// polls.
+/// The one event loop of a process: a GLib main loop, which libnotify
+/// needs, with libdbus and libcurl driven from it through file-descriptor
+/// and timeout sources. The process sleeps in poll() until a descriptor is
+/// ready, a timeout is due or a signal arrives; nothing here polls.
 ///
-/// Not Sendable: every source is attached to the default context and runs
-/// on the thread that calls `run()`.
+/// Each loop has a main context of its own, made the thread-default context
+/// of the thread that creates it, so that GLib's own users (libnotify's
+/// GDBus connection) deliver to it, and two loops (in tests) never run each
+/// other's sources. Not Sendable: every source runs on the thread that calls
+/// `run()`.
 public final class MainLoop {
+    private let context: OpaquePointer
     private let loop: OpaquePointer
 
     public init() {
-        loop = g_main_loop_new(nil, 0)
+        context = g_main_context_new()
+        g_main_context_push_thread_default(context)
+        loop = g_main_loop_new(context, 0)
     }
 
-    deinit { g_main_loop_unref(loop) }
+    deinit {
+        g_main_loop_unref(loop)
+        g_main_context_pop_thread_default(context)
+        g_main_context_unref(context)
+    }
 
     /// Runs until `quit()`.
     public func run() { g_main_loop_run(loop) }
 
     public func quit() { g_main_loop_quit(loop) }
 
-    /// Runs one iteration without blocking; for tests and for draining
-    /// work before exit.
+    /// Runs one iteration; `blocking` waits for something to happen.
     @discardableResult
-    public func iterate(blocking: Bool) -> Bool { g_main_context_iteration(nil, blocking ? 1 : 0) != 0 }
+    public func iterate(blocking: Bool) -> Bool { g_main_context_iteration(context, blocking ? 1 : 0) != 0 }
 
     /// A source attached to the loop; `cancel()` detaches it. Sources also
     /// end when their handler returns `.remove`.
-    public struct Source: Hashable, Sendable {
-        public let id: UInt32
+    public final class Source {
+        private let source: UnsafeMutablePointer<GSource>
 
-        public func cancel() {
-            if id != 0 { g_source_remove(id) }
+        fileprivate init(_ source: UnsafeMutablePointer<GSource>) {
+            self.source = source
         }
+
+        deinit { g_source_unref(source) }
+
+        /// Safe to call more than once, and after the source has ended.
+        public func cancel() { g_source_destroy(source) }
     }
 
     public enum Next {
@@ -54,43 +67,49 @@ public final class MainLoop {
         public static let hangUp = Events(rawValue: G_IO_HUP.rawValue)
     }
 
+    /// Attaches `source` with `body` as its callback, kept alive until the
+    /// source is destroyed.
+    private func attach<Argument>(_ source: UnsafeMutablePointer<GSource>, _ function: GSourceFunc,
+                                  _ body: Callback<Argument, Next>) -> Source {
+        g_source_set_callback(source, function, Unmanaged.passRetained(body).toOpaque()) {
+            Unmanaged<AnyObject>.fromOpaque($0!).release()
+        }
+        g_source_attach(source, context)
+        return Source(source)
+    }
+
     /// Calls `handler` whenever `descriptor` is ready for `events`.
     @discardableResult
     public func watch(descriptor: Int32, for events: Events, _ handler: @escaping (Events) -> Next) -> Source {
-        let box = Unmanaged.passRetained(Callback { (events: Events) in handler(events) }).toOpaque()
-        let id = g_unix_fd_add_full(
-            G_PRIORITY_DEFAULT, descriptor, GIOCondition(rawValue: events.rawValue),
-            { _, condition, data in
-                let callback = Unmanaged<Callback<Events, Next>>.fromOpaque(data!).takeUnretainedValue()
-                return callback.body(Events(rawValue: condition.rawValue)).gboolean
-            }, box, { Unmanaged<Callback<Events, Next>>.fromOpaque($0!).release() })
-        return Source(id: id)
+        let source = g_unix_fd_source_new(descriptor, GIOCondition(rawValue: events.rawValue))!
+        // GUnixFDSourceFunc takes (fd, condition, data); GLib calls it
+        // through the GSourceFunc slot of the source.
+        let function: GUnixFDSourceFunc = { _, condition, data in
+            Unmanaged<Callback<Events, Next>>.fromOpaque(data!).takeUnretainedValue().body(Events(rawValue: condition.rawValue)).gboolean
+        }
+        return attach(source, unsafeBitCast(function, to: GSourceFunc.self), Callback(handler))
     }
 
     /// Calls `handler` after `milliseconds`, and again every `milliseconds`
     /// while it returns `.keep`.
     @discardableResult
     public func after(milliseconds: UInt32, _ handler: @escaping () -> Next) -> Source {
-        let box = Unmanaged.passRetained(Callback { (_: Void) in handler() }).toOpaque()
-        let id = g_timeout_add_full(
-            G_PRIORITY_DEFAULT, milliseconds,
-            { data in Unmanaged<Callback<Void, Next>>.fromOpaque(data!).takeUnretainedValue().body(()).gboolean },
-            box, { Unmanaged<Callback<Void, Next>>.fromOpaque($0!).release() })
-        return Source(id: id)
+        let source = g_timeout_source_new(milliseconds)!
+        return attach(source, { data in
+            Unmanaged<Callback<Void, Next>>.fromOpaque(data!).takeUnretainedValue().body(()).gboolean
+        }, Callback { (_: Void) in handler() })
     }
 
     /// Calls `handler` once, as soon as the loop has nothing more urgent.
     @discardableResult
     public func soon(_ handler: @escaping () -> Void) -> Source {
-        let box = Unmanaged.passRetained(Callback { (_: Void) -> Next in
+        let source = g_idle_source_new()!
+        return attach(source, { data in
+            Unmanaged<Callback<Void, Next>>.fromOpaque(data!).takeUnretainedValue().body(()).gboolean
+        }, Callback { (_: Void) -> Next in
             handler()
             return .remove
-        }).toOpaque()
-        let id = g_idle_add_full(
-            G_PRIORITY_DEFAULT,
-            { data in Unmanaged<Callback<Void, Next>>.fromOpaque(data!).takeUnretainedValue().body(()).gboolean },
-            box, { Unmanaged<Callback<Void, Next>>.fromOpaque($0!).release() })
-        return Source(id: id)
+        })
     }
 
     /// Calls `handler` on the loop when `signal` arrives (SIGTERM, SIGINT,
@@ -98,15 +117,14 @@ public final class MainLoop {
     /// a signal handler.
     @discardableResult
     public func onSignal(_ signal: Int32, _ handler: @escaping () -> Void) -> Source {
-        let box = Unmanaged.passRetained(Callback { (_: Void) -> Next in
+        let source = g_unix_signal_source_new(signal)!
+        g_source_set_priority(source, G_PRIORITY_HIGH)
+        return attach(source, { data in
+            Unmanaged<Callback<Void, Next>>.fromOpaque(data!).takeUnretainedValue().body(()).gboolean
+        }, Callback { (_: Void) -> Next in
             handler()
             return .keep
-        }).toOpaque()
-        let id = g_unix_signal_add_full(
-            G_PRIORITY_HIGH, signal,
-            { data in Unmanaged<Callback<Void, Next>>.fromOpaque(data!).takeUnretainedValue().body(()).gboolean },
-            box, { Unmanaged<Callback<Void, Next>>.fromOpaque($0!).release() })
-        return Source(id: id)
+        })
     }
 }
 

@@ -217,8 +217,16 @@ class AgentProcess:
         return status
 
     def close(self):
+        if self.stderr_file.closed:
+            return
         self.stderr_file.close()
         self.notify.close()
+        # Under a sanitizer build, a report in the agent's log fails the test.
+        with open(self.stderr_path, errors="replace") as handle:
+            log = handle.read()
+        for marker in ("ERROR: AddressSanitizer", "ERROR: LeakSanitizer", "WARNING: ThreadSanitizer"):
+            if marker in log:
+                raise AssertionError("dfl-sleep-agent reported a sanitizer finding:\n" + log[log.index(marker):][:4000])
 
 
 def gdbus_call(session, method, *args, interface=INTERFACE, check=True):

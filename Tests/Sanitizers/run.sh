@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Builds everything with a sanitizer (address or thread) in a build directory
+# of its own, and runs the unit tests and the integration tests against the
+# sanitized binaries. A sanitizer report anywhere fails the run: the test
+# process exits non-zero, and the integration harness fails a test whose
+# agent logged one.
+set -euo pipefail
+sanitizer=${1:?usage: run.sh address|thread}
+cd "$(dirname "$0")/../.."
+scratch=".build-${sanitizer:0:1}san"
+here=$PWD
+
+export ASAN_OPTIONS="detect_leaks=1:abort_on_error=0"
+export LSAN_OPTIONS="suppressions=$here/Tests/Sanitizers/lsan.supp:print_suppressions=0"
+# curl's resolver threads and GLib's GDBus worker are detached, never joined,
+# by design: ThreadSanitizer's thread-leak reports about them are not races.
+export TSAN_OPTIONS="halt_on_error=0:report_thread_leaks=0"
+
+swift build --build-tests --sanitize="$sanitizer" --scratch-path "$scratch"
+swift test --skip-build --sanitize="$sanitizer" --scratch-path "$scratch"
+
+# The integration tests, shortened where they repeat: the sanitizers look
+# for memory and thread errors, which a few runs find as well as many.
+modules=(test_agent_dbus test_sleepctl test_completion test_storage_faults test_webview_bridge)
+if [[ $sanitizer == address ]]; then modules+=(test_notifications); fi
+cd Tests/Integration
+DFL_BUILD_DIR="$here/$scratch/debug" DFL_CRASH_RUNS=3 DFL_OUTAGE_SECONDS=5 \
+    /usr/bin/python3 -m unittest "${modules[@]}"

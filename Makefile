@@ -13,7 +13,8 @@ export PATH := $(PATH):/opt/swift/usr/bin
 PYTHON ?= python3
 SYSTEM_PYTHON ?= /usr/bin/python3
 
-.PHONY: deps toolchain build check unit-tests contract-tests integration-tests js-tests bench-quick sanitizers demo bench clean
+.PHONY: deps toolchain build check unit-tests contract-tests integration-tests js-tests bench-quick sanitizers \
+	package package-test demo bench clean
 
 deps:
 	@scripts/install-deps.sh
@@ -26,7 +27,8 @@ build: deps toolchain
 
 check: deps toolchain
 	swift build --build-tests
-	$(MAKE) --no-print-directory unit-tests contract-tests integration-tests js-tests bench-quick sanitizers
+	$(MAKE) --no-print-directory unit-tests contract-tests integration-tests js-tests bench-quick sanitizers \
+		package-test
 
 unit-tests:
 	swift test --skip-build
@@ -45,6 +47,16 @@ js-tests:
 sanitizers:
 	Tests/Sanitizers/run.sh address
 	Tests/Sanitizers/run.sh thread
+
+# The Debian package, built from a copy of the tree into build/package.
+package: deps toolchain
+	packaging/build-deb.sh build/package
+
+# Builds the package, lints it, installs it, starts the agent through the
+# installed D-Bus activation file (and under a real systemd --user), checks
+# the unit's exposure score, purges it and checks nothing is left. As root.
+package-test: deps toolchain
+	Tests/Packaging/test_package.sh
 
 # The benchmark once with tiny counts, so that it cannot rot; its figures
 # mean nothing and go to build/, not docs/.

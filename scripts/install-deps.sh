@@ -22,6 +22,10 @@ packages=(
     nodejs
     # The benchmark builds its C floor programs.
     gcc libc6-dev
+    # The Debian package: building it, checking it, and trying it under a
+    # real systemd --user.
+    build-essential dpkg-dev debhelper lintian desktop-file-utils bash-completion man-db
+    systemd dbus-user-session util-linux
 )
 
 missing=()

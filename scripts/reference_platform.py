@@ -1108,6 +1108,19 @@ class Handler(BaseHTTPRequestHandler):
     def log_message(self, format, *args) -> None:
         log(f"{self.client_address[0]} {format % args}")
 
+    def operation(self, routes: dict, body_error: ApiError | None, unknown: str):
+        """The handler of this request's method on a route, or the error that answers it:
+        404 for an unknown route, 405 (with Allow) for a method it lacks, then a body error."""
+        if not routes:
+            raise ApiError(404, "not_found", unknown)
+        operation = routes.get(self.command)
+        if operation is None:
+            raise ApiError(405, "method_not_allowed", f"{self.command} is not allowed here",
+                           headers=(("Allow", ", ".join(routes)),))
+        if body_error is not None:
+            raise body_error
+        return operation
+
     def read_body(self) -> tuple[bytes | None, ApiError | None]:
         """The request body, or an error reply when it cannot or may not be read."""
         if self.headers.get("Transfer-Encoding"):
@@ -1214,14 +1227,7 @@ class ApiHandler(Handler):
     def platform_reply(self, platform: Platform, methods: dict, path_id: str | None, query: str,
                        body: bytes | None, body_error: ApiError | None) -> Reply:
         try:
-            if not methods:
-                raise ApiError(404, "not_found", "there is no such endpoint")
-            operation = methods.get(self.command)
-            if operation is None:
-                raise ApiError(405, "method_not_allowed", f"{self.command} is not allowed here",
-                               headers=(("Allow", ", ".join(methods)),))
-            if body_error is not None:
-                raise body_error
+            operation = self.operation(methods, body_error, "there is no such endpoint")
             return operation(platform, ApiRequest(path_id, query, body, self.headers.get("Authorization")))
         except ApiError as error:
             return error.reply()
@@ -1249,14 +1255,7 @@ class ControlHandler(Handler):
         body, body_error = self.read_body()
         routes = CONTROL_ROUTES.get(target.path, {})
         try:
-            if not routes:
-                raise ApiError(404, "not_found", "there is no such control endpoint")
-            operation = routes.get(self.command)
-            if operation is None:
-                raise ApiError(405, "method_not_allowed", f"{self.command} is not allowed here",
-                               headers=(("Allow", ", ".join(routes)),))
-            if body_error is not None:
-                raise body_error
+            operation = self.operation(routes, body_error, "there is no such control endpoint")
             reply = operation(self.server.app, decode_json(body) if body.strip() else {})
         except ApiError as error:
             reply = error.reply()

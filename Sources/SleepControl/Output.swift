@@ -6,7 +6,7 @@ import SleepTimerCore
 enum JSONOutput {
     static func value(_ value: BusValue) -> String {
         switch value.unwrapped {
-        case .string(let text), .objectPath(let text), .signature(let text): return JSONText.quoted(text)
+        case .string(let text), .objectPath(let text), .signature(let text): return JSONValue.quote(text)
         case .boolean(let flag): return flag ? "true" : "false"
         case .byte(let number): return String(number)
         case .int16(let number): return String(number)
@@ -19,7 +19,7 @@ enum JSONOutput {
         case .array(let signature, let elements) where signature.hasPrefix("{s"):
             let members = elements.compactMap { element -> String? in
                 guard case .dictEntry(.string(let key), let inner) = element else { return nil }
-                return "\(JSONText.quoted(key)):\(Self.value(inner))"
+                return "\(JSONValue.quote(key)):\(Self.value(inner))"
             }
             return "{" + members.joined(separator: ",") + "}"
         case .array(_, let elements): return array(elements)
@@ -45,7 +45,7 @@ enum JSONOutput {
 enum WatchLine {
     static func render(_ message: Message) -> String? {
         guard let member = message.member, let arguments = try? message.arguments() else { return nil }
-        var fields: [(String, String)] = [("signal", JSONText.quoted(member))]
+        var fields: [(String, String)] = [("signal", JSONValue.quote(member))]
         switch (member, arguments.count) {
         case ("TimerChanged", 1):
             fields.append(("timer", JSONOutput.value(arguments[0])))
@@ -60,7 +60,7 @@ enum WatchLine {
         default:
             fields.append(("arguments", JSONOutput.array(arguments)))
         }
-        return "{" + fields.map { "\(JSONText.quoted($0.0)):\($0.1)" }.joined(separator: ",") + "}"
+        return "{" + fields.map { "\(JSONValue.quote($0.0)):\($0.1)" }.joined(separator: ",") + "}"
     }
 }
 

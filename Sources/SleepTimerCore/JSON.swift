@@ -91,7 +91,8 @@ public indirect enum JSONValue: Equatable, Sendable {
         }
     }
 
-    static func quote(_ text: String) -> String {
+    /// A JSON string literal of `text`.
+    public static func quote(_ text: String) -> String {
         var result = "\""
         for scalar in text.unicodeScalars {
             switch scalar {

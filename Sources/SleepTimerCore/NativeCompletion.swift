@@ -14,7 +14,7 @@ public enum NativeCompletion {
     /// result and refuses a different body with the same token.
     public static func requestBody(token: ActionToken, completedAt: Instant) -> CompletionRequestBody {
         let json = token.withRevealedValue { value in
-            "{\"actionToken\":\(JSONText.quoted(value)),\"completedAt\":\"\(ISO8601.format(completedAt))\"}"
+            "{\"actionToken\":\(JSONValue.quote(value)),\"completedAt\":\"\(ISO8601.format(completedAt))\"}"
         }
         return CompletionRequestBody(bytes: Array(json.utf8))
     }
@@ -113,29 +113,5 @@ public enum ISO8601 {
         let local = days * Milliseconds.day + hour * Milliseconds.hour + minute * Milliseconds.minute
             + second * Milliseconds.second + fraction
         return Instant(millisecondsSince1970: local - offset)
-    }
-}
-
-/// JSON string literals.
-public enum JSONText {
-    public static func quoted(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            default:
-                if scalar.value < 0x20 {
-                    let hex = String(scalar.value, radix: 16)
-                    result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    result.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return result + "\""
     }
 }

@@ -5,7 +5,6 @@ plus a recording server for exact content and timing."""
 import glob
 import json
 import os
-import shutil
 import subprocess
 import time
 

@@ -6,18 +6,21 @@ test never touches the user's real configuration, state or bus. Processes are
 stopped by pid when a test ends.
 """
 
-import json
 import os
 import shutil
 import signal
 import socket
 import subprocess
+import sys
 import tempfile
 import time
 import unittest
 import uuid
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(REPO, "scripts", "tests"))
+from platform_harness import PlatformProcess, make_certs  # noqa: E402
+
 BUILD = os.environ.get("DFL_BUILD_DIR", os.path.join(REPO, ".build", "debug"))
 AGENT = os.path.join(BUILD, "dfl-sleep-agent")
 SLEEPCTL = os.path.join(BUILD, "dfl-sleepctl")
@@ -55,6 +58,16 @@ BUS_CONFIG = """<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Config
 
 def now_ms():
     return int(time.time() * 1000)
+
+
+def eventually(predicate, timeout=PATIENCE, what="the condition"):
+    """Waits until `predicate()` holds; the bound catches a hang, it is not
+    a performance assertion."""
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        if time.monotonic() > deadline:
+            raise AssertionError("timed out waiting for %s" % what)
+        time.sleep(0.05)
 
 
 def voluntary_switches(pid):
@@ -265,25 +278,8 @@ def timer_dict(**overrides):
     return {key: value for key, value in timer.items() if value is not None}
 
 
-class AgentTestCase(unittest.TestCase):
-    """A session with a running agent for each test."""
-
-    start_agent = True
-
-    def setUp(self):
-        self.session = Session()
-        self.addCleanup(self.session.close)
-        if self.start_agent:
-            self.agent = AgentProcess(self.session)
-
-
 # ---------------------------------------------------------------------------
 # The reference platform, over TLS with a test CA the agent is told to trust.
-
-import sys  # noqa: E402
-
-sys.path.insert(0, os.path.join(REPO, "scripts", "tests"))
-from platform_harness import PlatformProcess, make_certs  # noqa: E402
 
 DEMO_FAMILY = "a1e4c7d2-3f6b-4a9e-8d1c-2b5e7f9a0d10"
 MAYA = "b7d2e9f4-1c3a-4e6b-8f2d-9a4c6e8b1d21"
@@ -421,3 +417,56 @@ def iso_ms(text):
     seconds = calendar.timegm(time.strptime(text[:19], "%Y-%m-%dT%H:%M:%S"))
     millis = int(text[20:23]) if len(text) > 20 and text[19] == "." else 0
     return seconds * 1000 + millis
+
+
+class PlatformTestCase(unittest.TestCase):
+    """A session with the reference platform, the agent configured for it
+    (plus `extra_config`, more lines of sleep-agent.conf)."""
+
+    extra_config = ""
+
+    def setUp(self):
+        self.session = Session()
+        self.addCleanup(self.session.close)
+        self.platform = Platform(self.session)
+        self.addCleanup(self.platform.stop)
+        self.platform.configure(self.extra_config)
+        self.agent = None
+        self.client = None
+
+    def start_agent(self, **env):
+        """The agent (again), and a python3-dbus client that follows it."""
+        from dbus_client import Client
+        self.agent = AgentProcess(self.session, extra_env=env)
+        if self.client is None:
+            self.client = Client(self.session)
+            self.addCleanup(self.client.close)
+        return self.agent
+
+    def new_timer(self, baby=MAYA):
+        """A Sleep timer started on the platform and mirrored with its token:
+        (timer id, token, the platform's reply)."""
+        timer_id, reply = self.platform.start_sleep(baby=baby)
+        token = self.platform.mirror(self.client, timer_id, reply, baby=baby)
+        return timer_id, token, reply
+
+    def timer(self, timer_id):
+        return next((t for t in self.client.list() if t["timer_id"] == timer_id), None)
+
+    def state(self, timer_id):
+        return (self.timer(timer_id) or {}).get("state")
+
+    def activities_of(self, timer_id):
+        return [a for a in self.platform.activities() if a["timerId"] == timer_id]
+
+
+class AgentTestCase(unittest.TestCase):
+    """A session with a running agent for each test."""
+
+    start_agent = True
+
+    def setUp(self):
+        self.session = Session()
+        self.addCleanup(self.session.close)
+        if self.start_agent:
+            self.agent = AgentProcess(self.session)

@@ -12,8 +12,8 @@ import xml.etree.ElementTree as ElementTree
 import dbus
 
 from dbus_client import Client, typed
-from harness import (AGENT, ERROR, INTERFACE, OBJECT_PATH, PATIENCE, AgentProcess, AgentTestCase,
-                     canary_token, gdbus_call, now_ms, timer_dict)
+from harness import (AGENT, ERROR, INTERFACE, PATIENCE, AgentProcess, AgentTestCase, gdbus_call, now_ms,
+                     timer_dict)
 
 JWT = ("eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwiZXhwIjoxOTAwMDAwMDAwfQ."
        "dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U")

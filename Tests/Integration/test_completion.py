@@ -4,58 +4,20 @@ contract, and with the token contained."""
 
 import os
 import signal
-import socket
 import subprocess
-import threading
 import time
 import unittest
 
 import dbus
 
-from dbus_client import Client
 from desktop import BusMonitor, RecordingServer
-from harness import (INTERFACE, LEO, MAYA, PATIENCE, AgentProcess, Platform, Session, SystemBus, iso_ms, now_ms,
-                     timer_dict, cpu_seconds)
+from harness import (INTERFACE, LEO, MAYA, PATIENCE, Platform, PlatformTestCase, SystemBus, cpu_seconds, eventually,
+                     iso_ms, now_ms, timer_dict)
 
 RUNS = int(os.environ.get("DFL_CRASH_RUNS", "20"))
 
 
-def eventually(predicate, timeout=PATIENCE, what="the condition"):
-    deadline = time.monotonic() + timeout
-    while not predicate():
-        if time.monotonic() > deadline:
-            raise AssertionError("timed out waiting for %s" % what)
-        time.sleep(0.05)
-
-
-class CompletionTestCase(unittest.TestCase):
-    def setUp(self):
-        self.session = Session()
-        self.addCleanup(self.session.close)
-        self.platform = Platform(self.session)
-        self.addCleanup(self.platform.stop)
-        self.platform.configure()
-        self.agent = None
-        self.client = None
-
-    def start_agent(self, **env):
-        self.agent = AgentProcess(self.session, extra_env=env)
-        if self.client is None:
-            self.client = Client(self.session)
-            self.addCleanup(self.client.close)
-        return self.agent
-
-    def new_timer(self, baby=MAYA):
-        timer_id, reply = self.platform.start_sleep(baby=baby)
-        token = self.platform.mirror(self.client, timer_id, reply, baby=baby)
-        return timer_id, token, reply
-
-    def timer(self, timer_id):
-        return next((t for t in self.client.list() if t["timer_id"] == timer_id), None)
-
-    def activities_of(self, timer_id):
-        return [a for a in self.platform.activities() if a["timerId"] == timer_id]
-
+class CompletionTestCase(PlatformTestCase):
     def completion_posts(self, timer_id):
         return [r for r in self.platform.requests() if r["method"] == "POST" and timer_id in r["path"]]
 
@@ -383,10 +345,9 @@ class ContainmentTests(CompletionTestCase):
 
     def test_the_agent_is_not_dumpable(self):
         self.start_agent()
-        with open("/proc/%d/status" % self.agent.pid) as handle:
-            status = handle.read()
-        # A non-dumpable process's /proc entries belong to root; for a
-        # process of root's, the core dump filter is what shows it.
+        # A non-dumpable process's /proc entries belong to root, which shows
+        # nothing when the tests run as root: the process itself is asked
+        # (PR_GET_DUMPABLE).
         result = subprocess.run(["gdb", "-batch", "-p", str(self.agent.pid), "-ex", "call (int)prctl(3,0,0,0,0)"],
                                 capture_output=True, text=True, timeout=PATIENCE)
         self.assertIn("$1 = 0", result.stdout, result.stdout + result.stderr)

@@ -12,19 +12,10 @@ import unittest
 
 import dbus
 
-from dbus_client import Client
-from harness import (ERROR, INTERFACE, LEO, MAYA, PATIENCE, AgentProcess, Platform, Session, iso_ms, now_ms, timer_dict,
-                     cpu_seconds)
+from harness import (ERROR, INTERFACE, LEO, PATIENCE, PlatformTestCase, cpu_seconds, eventually, iso_ms, now_ms,
+                     timer_dict)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-
-
-def eventually(predicate, timeout=PATIENCE, what="the condition"):
-    deadline = time.monotonic() + timeout
-    while not predicate():
-        if time.monotonic() > deadline:
-            raise AssertionError("timed out waiting for %s" % what)
-        time.sleep(0.05)
 
 
 def build_fault_library(directory):
@@ -34,35 +25,7 @@ def build_fault_library(directory):
     return library
 
 
-class StorageTestCase(unittest.TestCase):
-    def setUp(self):
-        self.session = Session()
-        self.addCleanup(self.session.close)
-        self.platform = Platform(self.session)
-        self.addCleanup(self.platform.stop)
-        self.platform.configure()
-        self.client = None
-
-    def start_agent(self, **env):
-        self.agent = AgentProcess(self.session, extra_env=env)
-        if self.client is None:
-            self.client = Client(self.session)
-            self.addCleanup(self.client.close)
-        return self.agent
-
-    def new_timer(self, baby=MAYA):
-        timer_id, reply = self.platform.start_sleep(baby=baby)
-        self.platform.mirror(self.client, timer_id, reply, baby=baby)
-        return timer_id
-
-    def activities_of(self, timer_id):
-        return [a for a in self.platform.activities() if a["timerId"] == timer_id]
-
-    def state(self, timer_id):
-        return next((t["state"] for t in self.client.list() if t["timer_id"] == timer_id), None)
-
-
-class InjectedFaultTests(StorageTestCase):
+class InjectedFaultTests(PlatformTestCase):
     def setUp(self):
         super().setUp()
         self.trigger = os.path.join(self.session.root, "io-fault")
@@ -73,7 +36,7 @@ class InjectedFaultTests(StorageTestCase):
             handle.write(mode)
 
     def test_a_full_disk_at_the_click_refuses_clearly_and_records_nothing(self):
-        timer_id = self.new_timer()
+        timer_id, _, _ = self.new_timer()
         self.fault("ENOSPC")
         with self.assertRaises(dbus.exceptions.DBusException) as refused:
             self.client.timers.Complete(timer_id, dbus.Int64(0))
@@ -89,7 +52,7 @@ class InjectedFaultTests(StorageTestCase):
         self.assertEqual(len(self.activities_of(timer_id)), 1)
 
     def test_an_io_error_after_the_platform_answered_keeps_the_completion_and_lands_it_once(self):
-        timer_id = self.new_timer()
+        timer_id, _, _ = self.new_timer()
         clicked = now_ms() - 500
         self.platform.fault(route="complete", mode="latency", ms=1500, count=1)
         self.client.timers.Complete(timer_id, dbus.Int64(clicked))
@@ -111,7 +74,7 @@ class InjectedFaultTests(StorageTestCase):
         self.assertEqual(posts[0]["body"], posts[1]["body"])
 
 
-class FileSystemTests(StorageTestCase):
+class FileSystemTests(PlatformTestCase):
     """Faults of a real file system: a small tmpfs for the state directory."""
 
     def mount(self, size):
@@ -127,7 +90,7 @@ class FileSystemTests(StorageTestCase):
     def test_a_really_full_disk_is_reported_and_survived(self):
         self.mount("1m")
         self.start_agent()
-        survivor = self.new_timer()
+        survivor, _, _ = self.new_timer()
         filler = os.path.join(self.state_root, "filler")
         with open(filler, "wb") as handle:
             try:
@@ -154,7 +117,7 @@ class FileSystemTests(StorageTestCase):
     def test_a_read_only_state_directory_is_said_on_the_bus(self):
         self.mount("4m")
         agent = self.start_agent()
-        timer_id = self.new_timer()
+        timer_id, _, _ = self.new_timer()
         agent.terminate()
         subprocess.run(["mount", "-o", "remount,ro", self.state_root], check=True)
         agent = self.start_agent()
@@ -171,7 +134,7 @@ class FileSystemTests(StorageTestCase):
         self.assertEqual([t["timer_id"] for t in self.client.list()], [timer_id])
 
 
-class CorruptionTests(StorageTestCase):
+class CorruptionTests(PlatformTestCase):
     def database(self):
         return os.path.join(self.session.state_dir, "sleep-timers.sqlite3")
 
@@ -192,7 +155,7 @@ class CorruptionTests(StorageTestCase):
 
     def test_a_corrupt_wal_tail_loses_no_recorded_completion_and_invents_none(self):
         agent = self.start_agent()
-        timer_id = self.new_timer()
+        timer_id, _, _ = self.new_timer()
         self.platform.stop()  # the completion stays pending
         clicked = now_ms()
         self.client.timers.Complete(timer_id, dbus.Int64(clicked))

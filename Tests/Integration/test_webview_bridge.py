@@ -15,7 +15,7 @@ import uuid
 
 from dbus_client import Client
 from desktop import BusMonitor
-from harness import (BUILD, DEMO_FAMILY, LEO, MAYA, PATIENCE, AgentProcess, Platform, Session, stop)
+from harness import (BUILD, DEMO_FAMILY, LEO, MAYA, PATIENCE, AgentProcess, PlatformTestCase)
 
 BRIDGE = os.path.join(BUILD, "dfl-webview-bridge")
 
@@ -90,13 +90,9 @@ def sleep_timer(activity="sleep", baby=MAYA, name="Maya", started_ago=42 * 60):
             "timezone": "Europe/Berlin", "details": {}, "note": None}
 
 
-class BridgeTestCase(unittest.TestCase):
+class BridgeTestCase(PlatformTestCase):
     def setUp(self):
-        self.session = Session()
-        self.addCleanup(self.session.close)
-        self.platform = Platform(self.session)
-        self.addCleanup(self.platform.stop)
-        self.platform.configure()
+        super().setUp()
         self.agent = AgentProcess(self.session)
         self.client = Client(self.session)
         self.addCleanup(self.client.close)

@@ -41,19 +41,29 @@ enum MirrorArguments {
     /// Reads the token from a pipe, memfd or regular file, without ever
     /// blocking: what the sender has not written before the call is not
     /// waited for. A trailing newline is dropped.
+    ///
+    /// The descriptor shares its open file, flags included, with the
+    /// caller's, so it is never switched to non-blocking: a file is read
+    /// with pread, which does not block, and a pipe through an open file of
+    /// the agent's own, opened non-blocking from /proc/self/fd.
     static func readToken(from file: UnixFileDescriptor) throws(ServiceError) -> ActionToken {
-        let descriptor = file.descriptor
         var status = stat()
-        guard fstat(descriptor, &status) == 0,
+        guard fstat(file.descriptor, &status) == 0,
             status.st_mode & S_IFMT == S_IFIFO || status.st_mode & S_IFMT == S_IFREG
         else {
             throw ServiceError(.invalidArgument, "action_token_fd must be a pipe or a file holding the token.")
         }
-        let flags = fcntl(descriptor, F_GETFL)
-        _ = fcntl(descriptor, F_SETFL, flags | O_NONBLOCK)
+        guard fcntl(file.descriptor, F_GETFL) & O_ACCMODE != O_WRONLY else {
+            throw ServiceError(.invalidArgument, "action_token_fd is open for writing only; send the end the token can be read from.")
+        }
+        let seekable = status.st_mode & S_IFMT == S_IFREG
+        let descriptor = seekable ? file.descriptor : open("/proc/self/fd/\(file.descriptor)", O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
+        guard descriptor >= 0 else {
+            throw ServiceError(.invalidArgument, "The pipe in action_token_fd could not be read without waiting on it.")
+        }
+        defer { if !seekable { close(descriptor) } }
         var bytes = [UInt8](repeating: 0, count: tokenReadLimit)
         var count = 0
-        let seekable = status.st_mode & S_IFMT == S_IFREG
         while count < bytes.count {
             let got = bytes.withUnsafeMutableBytes { buffer in
                 seekable ? pread(descriptor, buffer.baseAddress! + count, buffer.count - count, off_t(count))

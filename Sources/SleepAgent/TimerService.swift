@@ -98,6 +98,10 @@ public final class TimerService: AgentObserver {
         switch message.interface {
         case Self.introspectableInterface?:
             guard member == "Introspect" else { return unknownMethod(message) }
+            guard message.signature.isEmpty else {
+                fail(message, name: BusError.Names.invalidArgs, "Introspect takes no arguments.")
+                return true
+            }
             reply(to: message, .string(Self.introspection))
         case Self.propertiesInterface?:
             handleProperties(message, member: member)
@@ -194,18 +198,22 @@ public final class TimerService: AgentObserver {
             fail(message, name: BusError.Names.invalidArgs, "\(member) takes arguments of type (\(signature)).")
             return
         }
+        // Neither the interface nor the property asked for is repeated: they
+        // are strings the caller chose, and could be anything.
         guard interface == Self.interface || (member == "GetAll" && interface.isEmpty) else {
-            fail(message, name: BusError.Names.unknownInterface, "The object \(Self.objectPath) has no interface \(interface).")
+            fail(message, name: BusError.Names.unknownInterface,
+                 "The object \(Self.objectPath) has no properties on that interface; they are on \(Self.interface).")
             return
         }
         let values = propertyValues(agent.properties)
+        let noSuchProperty = "The interface \(Self.interface) has no property of that name; its properties are \(values.map(\.0).joined(separator: ", "))."
         switch member {
         case "GetAll":
             reply(to: message, .vardict(values))
         case "Get":
             let name = arguments[1].stringValue ?? ""
             guard let value = values.first(where: { $0.0 == name })?.1 else {
-                fail(message, name: BusError.Names.unknownProperty, "The interface \(Self.interface) has no property \(name).")
+                fail(message, name: BusError.Names.unknownProperty, noSuchProperty)
                 return
             }
             reply(to: message, .variant(value))
@@ -214,7 +222,7 @@ public final class TimerService: AgentObserver {
             if values.contains(where: { $0.0 == name }) {
                 fail(message, name: BusError.Names.propertyReadOnly, "The property \(name) is read-only.")
             } else {
-                fail(message, name: BusError.Names.unknownProperty, "The interface \(Self.interface) has no property \(name).")
+                fail(message, name: BusError.Names.unknownProperty, noSuchProperty)
             }
         }
     }

@@ -21,7 +21,7 @@ public final class UnavailableService {
             guard message.kind == .methodCall, let member = message.member else { return false }
             guard message.expectsReply else { return true }
             switch (message.interface, member) {
-            case ("org.freedesktop.DBus.Introspectable"?, "Introspect"):
+            case ("org.freedesktop.DBus.Introspectable"?, "Introspect") where message.signature.isEmpty:
                 connection.send(message.methodReturn().append(.string(TimerService.introspection)))
             case ("org.freedesktop.DBus.Properties"?, "GetAll"):
                 connection.send(message.methodReturn().append(.vardict(properties)))
@@ -30,7 +30,9 @@ public final class UnavailableService {
                 if let value = properties.first(where: { $0.0 == name })?.1 {
                     connection.send(message.methodReturn().append(.variant(value)))
                 } else {
-                    connection.send(message.errorReply(name: BusError.Names.unknownProperty, message: "No property \(name)."))
+                    connection.send(message.errorReply(
+                        name: BusError.Names.unknownProperty,
+                        message: "There is no property of that name; the properties are \(properties.map(\.0).joined(separator: ", "))."))
                 }
             default:
                 connection.send(message.errorReply(

@@ -102,6 +102,31 @@ import Testing
         #expect(token.shapeProblem == .wrongLength)
     }
 
+    @Test func leavesTheCallersPipeBlocking() throws {
+        // The agent's duplicate shares the caller's open file: switching it
+        // to non-blocking would switch the caller's too.
+        var descriptors: [Int32] = [0, 0]
+        _ = pipe(&descriptors)
+        defer { close(descriptors[1]) }
+        _ = MirrorArgumentsTests.canary.utf8CString.withUnsafeBytes {
+            write(descriptors[1], $0.baseAddress, MirrorArgumentsTests.canary.utf8.count)
+        }
+        let shared = dup(descriptors[0])
+        defer { close(shared) }
+        let token = try MirrorArguments.readToken(from: UnixFileDescriptor(taking: descriptors[0]))
+        #expect(token == ActionToken(unvalidated: MirrorArgumentsTests.canary))
+        #expect(fcntl(shared, F_GETFL) & O_NONBLOCK == 0)
+    }
+
+    @Test func refusesTheWriteEndOfAPipe() {
+        var descriptors: [Int32] = [0, 0]
+        _ = pipe(&descriptors)
+        defer { close(descriptors[0]) }
+        #expect(throws: ServiceError.self) {
+            try MirrorArguments.readToken(from: UnixFileDescriptor(taking: descriptors[1]))
+        }
+    }
+
     @Test func refusesSocketsAndOtherKinds() {
         var pair: [Int32] = [0, 0]
         _ = socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &pair)

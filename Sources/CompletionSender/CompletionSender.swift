@@ -47,6 +47,9 @@ public final class CompletionSender: AgentObserver {
         self.policy = policy
     }
 
+    /// A pending sweep goes with the sender: the loop may outlive it.
+    deinit { nextSweep?.cancel() }
+
     public func start() {
         sweep()
     }

@@ -21,6 +21,13 @@ public final class NotificationPresenter: AgentObserver {
 
     private var server: NotificationServerWatch.Server?
 
+    /// A "Sleep saved" notification and the timeout that closes it if the
+    /// server does not.
+    private struct Farewell {
+        let notification: DesktopNotification
+        var timeout: MainLoop.Source?
+    }
+
     /// A notification on screen for a timer.
     private final class Entry {
         let notification: DesktopNotification
@@ -40,7 +47,7 @@ public final class NotificationPresenter: AgentObserver {
 
     private var entries: [TimerID: Entry] = [:]
     /// "Sleep saved" notifications, kept until they close by themselves.
-    private var farewells: [ObjectIdentifier: DesktopNotification] = [:]
+    private var farewells: [ObjectIdentifier: Farewell] = [:]
     private var liveUpdate: MainLoop.Source?
 
     public init(
@@ -55,6 +62,12 @@ public final class NotificationPresenter: AgentObserver {
         self.liveElapsed = agent.configuration.liveElapsed
         self.clock = clock
         self.log = log
+    }
+
+    /// Pending wake-ups go with the presenter: the loop may outlive it.
+    deinit {
+        liveUpdate?.cancel()
+        for farewell in farewells.values { farewell.timeout?.cancel() }
     }
 
     public func start() {
@@ -85,6 +98,7 @@ public final class NotificationPresenter: AgentObserver {
         // Ids belong to the server that gave them out: a new server (or
         // none) makes every notification we hold meaningless.
         entries.removeAll()
+        for farewell in farewells.values { farewell.timeout?.cancel() }
         farewells.removeAll()
         liveUpdate?.cancel()
         liveUpdate = nil
@@ -121,8 +135,8 @@ public final class NotificationPresenter: AgentObserver {
         notification.onAction = nil
         notification.apply(content)
         let key = ObjectIdentifier(notification)
-        notification.onClosed = { [weak self] _ in self?.farewells[key] = nil }
-        farewells[key] = notification
+        notification.onClosed = { [weak self] _ in self?.farewells.removeValue(forKey: key)?.timeout?.cancel() }
+        farewells[key] = Farewell(notification: notification)
         do {
             try notification.show()
         } catch {
@@ -131,8 +145,9 @@ public final class NotificationPresenter: AgentObserver {
             return
         }
         // A server that ignores the timeout still loses the notification.
-        loop.after(milliseconds: UInt32(NotificationContent.transientTimeout) + 4000) { [weak self] in
-            self?.farewells.removeValue(forKey: key)?.close()
+        farewells[key]?.timeout = loop.after(milliseconds: UInt32(NotificationContent.transientTimeout) + 4000) {
+            [weak self] in
+            self?.farewells.removeValue(forKey: key)?.notification.close()
             return .remove
         }
         scheduleLiveUpdate()

@@ -83,6 +83,10 @@ public final class Agent {
         publishedProperties = AgentProperties(runningCount: 0, pendingCompletions: 0, notificationServer: "")
     }
 
+    /// A pending expiry wake-up goes with the agent: the loop may outlive
+    /// it, and its callback holds a reference to it.
+    deinit { expiryTimer?.cancel() }
+
     public func addObserver(_ observer: AgentObserver) { observers.append(observer) }
 
     /// Drops what expired while the agent was not running, then serves.

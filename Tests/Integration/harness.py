@@ -119,6 +119,11 @@ class Session:
             "XDG_RUNTIME_DIR": self.runtime,
             "LANG": "C.UTF-8",
         }
+        # A sanitized build reads its options (suppressions among them)
+        # from the environment.
+        for name in ("ASAN_OPTIONS", "LSAN_OPTIONS", "TSAN_OPTIONS", "UBSAN_OPTIONS"):
+            if name in os.environ:
+                self.env[name] = os.environ[name]
         config = os.path.join(self.root, "bus.conf")
         with open(config, "w") as handle:
             handle.write(BUS_CONFIG.format(socket=os.path.join(self.runtime, "bus"), services=self.services))

@@ -14,7 +14,7 @@ PYTHON ?= python3
 SYSTEM_PYTHON ?= /usr/bin/python3
 
 .PHONY: deps toolchain build check unit-tests contract-tests integration-tests js-tests bench-quick sanitizers \
-	package package-test demo bench clean
+	fuzz-short fuzz soak package package-test demo bench clean
 
 deps:
 	@scripts/install-deps.sh
@@ -28,7 +28,7 @@ build: deps toolchain
 check: deps toolchain
 	swift build --build-tests
 	$(MAKE) --no-print-directory unit-tests contract-tests integration-tests js-tests bench-quick sanitizers \
-		package-test
+		fuzz-short package-test
 
 unit-tests:
 	swift test --skip-build
@@ -47,6 +47,18 @@ js-tests:
 sanitizers:
 	Tests/Sanitizers/run.sh address
 	Tests/Sanitizers/run.sh thread
+
+# libFuzzer with AddressSanitizer on the JSON-RPC and Mirror inputs: a short
+# run in the tests, a long one on its own (Tests/Fuzz/README.md).
+fuzz-short: toolchain
+	scripts/fuzz.sh short
+
+fuzz: deps toolchain
+	scripts/fuzz.sh long
+
+# 14 simulated days of the agent under a sped-up clock (Tests/Soak/README.md).
+soak: build
+	$(SYSTEM_PYTHON) Tests/Soak/soak.py
 
 # The Debian package, built from a copy of the tree into build/package.
 package: deps toolchain

@@ -57,9 +57,10 @@ public enum BenchmarkCommand {
             FileHandle.standardError.write(Data("dfl-bench: \(error)\n".utf8))
             return 1
         }
-        let report = Report.render(benchmark.rows, notes: benchmark.notes, quick: quick,
-                                   seconds: Date().timeIntervalSince(started))
         let path = output ?? repository + "/docs/BENCHMARKS.md"
+        let report = Report.render(benchmark.rows, notes: benchmark.notes, quick: quick,
+                                   seconds: Date().timeIntervalSince(started),
+                                   keeping: try? String(contentsOfFile: path, encoding: .utf8))
         do {
             try report.write(toFile: path, atomically: true, encoding: .utf8)
         } catch {

@@ -17,7 +17,21 @@ enum Report {
         return "\(model), \(cores) cores, \(memory) GiB; \(os), kernel \(kernel)"
     }
 
-    static func render(_ rows: [Row], notes: [String], quick: Bool, seconds: Double) -> String {
+    /// The heading of the hand-written reading of the figures (why a goal
+    /// is not met), which a new run keeps: the figures change, the reasons
+    /// are written by a person and reread against the new table.
+    static let analysisHeading = "## Reading the figures"
+
+    /// The hand-written section of an earlier report, from its heading to
+    /// the end, or nil.
+    static func analysis(of earlier: String) -> String? {
+        guard let start = earlier.range(of: "\n" + analysisHeading + "\n") else { return nil }
+        return String(earlier[earlier.index(after: start.lowerBound)...])
+    }
+
+    static func render(_ rows: [Row], notes: [String], quick: Bool, seconds: Double, keeping earlier: String? = nil)
+        -> String
+    {
         let date = ISO8601DateFormatter().string(from: Date())
         var text = """
             # Benchmarks
@@ -43,6 +57,9 @@ enum Report {
         }
         if !notes.isEmpty {
             text += "\n" + notes.map { "- " + $0 }.joined(separator: "\n") + "\n"
+        }
+        if let kept = earlier.flatMap(analysis(of:)) {
+            text += "\n" + kept
         }
         return text
     }

@@ -58,14 +58,14 @@ class XfceNotifyd:
 
     def __init__(self, session):
         [binary] = glob.glob("/usr/lib/*/xfce4/notifyd/xfce4-notifyd")
-        self.log = open(os.path.join(session.root, "xfce4-notifyd.log"), "a")
-        self.process = subprocess.Popen([binary], env=session.env, stdout=self.log, stderr=self.log)
+        # The server writes to its own copy of the log descriptor.
+        with open(os.path.join(session.root, "xfce4-notifyd.log"), "a") as log:
+            self.process = subprocess.Popen([binary], env=session.env, stdout=log, stderr=log)
         session.processes.append(self.process)
         self.owner = wait_for_name(session, NOTIFICATIONS)
 
     def stop(self):
         stop(self.process)
-        self.log.close()
 
 
 class Dunst:
@@ -86,8 +86,8 @@ class Dunst:
         os.chmod(self.menu, 0o755)
         with open(os.path.join(config, "dunstrc"), "w") as handle:
             handle.write('[global]\n    dmenu = "%s"\n    markup = full\n    format = "<b>%%s</b>\\n%%b"\n' % self.menu)
-        self.log = open(os.path.join(session.root, "dunst.log"), "a")
-        self.process = subprocess.Popen(["dunst"], env=session.env, stdout=self.log, stderr=self.log)
+        with open(os.path.join(session.root, "dunst.log"), "a") as log:
+            self.process = subprocess.Popen(["dunst"], env=session.env, stdout=log, stderr=log)
         session.processes.append(self.process)
         self.owner = wait_for_name(session, NOTIFICATIONS)
 
@@ -106,7 +106,6 @@ class Dunst:
 
     def stop(self):
         stop(self.process)
-        self.log.close()
 
 
 class RecordingServer:

@@ -103,6 +103,8 @@ struct ProcessStatus {
     /// Voluntary context switches of all its threads: how often it went to
     /// sleep, so how often something woke it.
     let voluntarySwitches: Int
+    /// Those of the main thread alone, where the event loop runs.
+    let mainThreadSwitches: Int
 
     init(pid: Int32) throws {
         func field(_ text: String, _ name: String) -> Int {
@@ -115,12 +117,16 @@ struct ProcessStatus {
         residentKiB = field(status, "VmRSS")
         anonymousKiB = field(status, "RssAnon")
         var switches = 0
+        var main = 0
         for task in (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? [] {
             if let text = try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/status", encoding: .utf8) {
-                switches += field(text, "voluntary_ctxt_switches")
+                let count = field(text, "voluntary_ctxt_switches")
+                switches += count
+                if task == String(pid) { main = count }
             }
         }
         voluntarySwitches = switches
+        mainThreadSwitches = main
     }
 }
 
@@ -150,4 +156,40 @@ func controlGet(_ baseURL: String, _ path: String) throws -> [UInt8] {
     }
     guard let split = response.firstRange(of: Array("\r\n\r\n".utf8)) else { throw BenchmarkError("bad control reply") }
     return Array(response[split.upperBound...])
+}
+
+/// Counts a phrase in a growing log file, reading only what was appended
+/// since the last call.
+final class LogCounter {
+    private let path: String
+    private let phrase: [UInt8]
+    private var offset: UInt64 = 0
+    /// The end of the last read, kept so that a phrase cut in two by a read
+    /// is still found.
+    private var carry: [UInt8] = []
+    private(set) var count = 0
+
+    init(path: String, phrase: String) {
+        self.path = path
+        self.phrase = Array(phrase.utf8)
+    }
+
+    func readNew() {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return }
+        defer { try? handle.close() }
+        guard (try? handle.seek(toOffset: offset)) != nil, let data = try? handle.readToEnd(), !data.isEmpty else { return }
+        offset += UInt64(data.count)
+        let bytes = carry + Array(data)
+        var index = 0
+        while index + phrase.count <= bytes.count {
+            if bytes[index] == phrase[0] && Array(bytes[index..<index + phrase.count]) == phrase {
+                count += 1
+                index += phrase.count
+            } else {
+                index += 1
+            }
+        }
+        // Keep at most phrase.count - 1 bytes that were not part of a match.
+        carry = Array(bytes[max(index, bytes.count - (phrase.count - 1))...])
+    }
 }

@@ -54,6 +54,13 @@ enum Schema {
         """
         ALTER TABLE notifications ADD COLUMN server_owner TEXT;
         """,
+        // 5: the outbox index in the order the sender reads it (due time,
+        // then timer id), so that finding the next few entries reads those
+        // entries only instead of sorting the whole outbox on every sweep.
+        """
+        DROP INDEX completions_due;
+        CREATE INDEX completions_due_in_order ON completions (state, next_attempt_at_ms, timer_id);
+        """,
     ]
 
     static var latestVersion: Int { migrations.count }

@@ -412,6 +412,13 @@ public final class SleepTimerStore {
         attempts, next_attempt_at_ms, last_error, state
         """
 
+    /// The pending entries due by a time, in the order they are sent; the
+    /// index completions_due_in_order answers it without sorting.
+    static let dueCompletionsQuery = """
+        SELECT \(completionColumns) FROM completions
+        WHERE state = 'pending' AND next_attempt_at_ms <= ? ORDER BY next_attempt_at_ms, timer_id LIMIT ?
+        """
+
     private func decodeCompletion(_ row: SQLiteStatement) -> CompletionRecord? {
         guard let id = TimerID(row.text(0)), let origin = origin(row.text(1)),
             let user = UserID(row.text(2)), let family = FamilySubjectID(row.text(3)),
@@ -476,10 +483,7 @@ public final class SleepTimerStore {
     /// `limit` of them.
     public func dueCompletions(at now: Instant, limit: Int = Int(Int32.max)) throws(StoreError) -> [CompletionRecord] {
         try sql("list due completions") { () throws(SQLiteError) -> [CompletionRecord] in
-            let statement = try connection.statement("""
-                SELECT \(Self.completionColumns) FROM completions
-                WHERE state = 'pending' AND next_attempt_at_ms <= ? ORDER BY next_attempt_at_ms, timer_id LIMIT ?
-                """)
+            let statement = try connection.statement(Self.dueCompletionsQuery)
             try statement.bind(.integer(now.millisecondsSince1970), .integer(Int64(limit)))
             defer { statement.reset() }
             var result: [CompletionRecord] = []

@@ -173,6 +173,24 @@ private func mode(_ path: String) -> mode_t? {
     }
 }
 
+@Suite struct QueryPlanTests {
+    /// The sender reads the next few outbox entries on every sweep: with the
+    /// whole outbox sorted each time, a long outbox took quadratic time.
+    @Test func theDueCompletionsAreReadInIndexOrderWithoutASort() throws {
+        let directory = TemporaryDirectory()
+        let location = StoreLocation(directory: directory.stateDirectory)
+        try location.prepareDirectory()
+        _ = try location.prepareDatabaseFile()
+        let connection = try SQLiteConnection(path: location.databasePath, flags: SQLITE_OPEN_READWRITE)
+        try Schema.migrate(connection, from: 0)
+        let plan = try connection.statement("EXPLAIN QUERY PLAN " + SleepTimerStore.dueCompletionsQuery)
+        var details: [String] = []
+        while try plan.step() { details.append(plan.text(3)) }
+        #expect(details.contains { $0.contains("USING INDEX completions_due_in_order") }, "\(details)")
+        #expect(!details.contains { $0.contains("TEMP B-TREE") }, "\(details)")
+    }
+}
+
 @Suite struct MigrationTests {
     /// A database left at each earlier schema version, with a row in every
     /// table that version had, opens at the latest version with its rows.
@@ -194,7 +212,10 @@ private func mode(_ path: String) -> mode_t? {
                     """)
             }
             if version >= 3 {
-                try connection.execute("INSERT INTO notifications VALUES ('00000000-0000-4000-8000-000000000001', 12, 'running:4:true')")
+                try connection.execute("""
+                    INSERT INTO notifications (timer_id, notification_id, dismissed_in_state)
+                    VALUES ('00000000-0000-4000-8000-000000000001', 12, 'running:4:true')
+                    """)
             }
             if version >= 2 {
                 try connection.execute("""

@@ -15,7 +15,7 @@ struct Row {
     /// nil when the goal is not a comparison this run can decide.
     let met: Bool?
 
-    var ratio: Double? { floor.map { samples.median / $0 } }
+    var ratio: Double? { floor.flatMap { $0 > 0 ? samples.median / $0 : nil } }
 }
 
 /// The benchmark run: starts the environment, measures every figure and

@@ -179,7 +179,7 @@ def page_size(state_dir):
 class Soak:
     def __init__(self, args):
         self.args = args
-        self.library = find_faketime(args.faketime)
+        self.preload = find_faketime(args.faketime)
         self.session = Session()
         self.samples = []
         self.failures = []
@@ -216,7 +216,7 @@ class Soak:
             sys.exit("soak: the preparing agent did not stop cleanly:\n" + agent.log())
 
     def start(self):
-        env = {"LD_PRELOAD": self.library, "FAKETIME": "+0 x%d" % self.args.speed}
+        env = {"LD_PRELOAD": self.preload, "FAKETIME": "+0 x%d" % self.args.speed}
         self.real_start = time.time()
         self.agent = AgentProcess(self.session, extra_env=env)
         self.client = Client(self.session)
@@ -281,7 +281,7 @@ class Soak:
         marks.sort(key=lambda mark: mark[1])
         self.log("soak: %d live timers, %g simulated days at x%d (a simulated minute every %.1f ms), "
                  "a churn timer every %d simulated minutes; libfaketime: %s" % (
-                     args.timers, args.days, args.speed, 60000.0 / args.speed, args.churn_minutes, self.library))
+                     args.timers, args.days, args.speed, 60000.0 / args.speed, args.churn_minutes, self.preload))
         self.log("%-7s %7s %8s %9s %4s %10s %10s %9s %8s  %s" % (
             "sample", "sim-day", "real-s", "RSS-KiB", "fds", "db-bytes", "wal-bytes", "updates", "cpu-s", "rows"))
         next_churn = args.churn_minutes

@@ -15,23 +15,11 @@ import dbus.service
 from dbus.mainloop.glib import DBusGMainLoop
 from gi.repository import GLib
 
+from dbus_client import plain
+
 PATH = "/org/freedesktop/Notifications"
 INTERFACE = "org.freedesktop.Notifications"
 CONTROL = "com.dreamsforlittles.Test.Notifications"
-
-
-def plain(value):
-    if isinstance(value, dbus.Dictionary):
-        return {str(k): plain(v) for k, v in value.items()}
-    if isinstance(value, (dbus.Array, list)):
-        return [plain(v) for v in value]
-    if isinstance(value, dbus.Boolean):
-        return bool(value)
-    if isinstance(value, (dbus.String, dbus.ObjectPath)):
-        return str(value)
-    if isinstance(value, (dbus.Byte, dbus.Int16, dbus.Int32, dbus.Int64, dbus.UInt16, dbus.UInt32, dbus.UInt64)):
-        return int(value)
-    return value
 
 
 class Server(dbus.service.Object):

@@ -81,23 +81,24 @@ class CrashTests(CompletionTestCase):
             self.assertEqual(self.completion_posts(timer_id), [])
         self.crash_runs(lambda: None, crash)
 
-    def test_killed_in_the_middle_of_the_request(self):
+    def killed_once(self, seen, what):
+        """A crash: Complete is clicked, and the agent is killed as soon as
+        seen(timer_id) holds."""
         def crash(timer_id, clicked):
             agent = self.start_agent()
             self.client.timers.Complete(timer_id, dbus.Int64(clicked))
-            eventually(lambda: self.completion_posts(timer_id), what="the request to arrive")
+            eventually(lambda: seen(timer_id), what=what)
             os.kill(agent.pid, signal.SIGKILL)
             agent.process.wait(PATIENCE)
-        self.crash_runs(lambda: self.platform.fault(route="complete", mode="latency", ms=1500, count=1), crash)
+        return crash
+
+    def test_killed_in_the_middle_of_the_request(self):
+        self.crash_runs(lambda: self.platform.fault(route="complete", mode="latency", ms=1500, count=1),
+                        self.killed_once(self.completion_posts, "the request to arrive"))
 
     def test_killed_after_the_platform_committed_before_its_reply(self):
-        def crash(timer_id, clicked):
-            agent = self.start_agent()
-            self.client.timers.Complete(timer_id, dbus.Int64(clicked))
-            eventually(lambda: self.activities_of(timer_id), what="the platform to commit")
-            os.kill(agent.pid, signal.SIGKILL)
-            agent.process.wait(PATIENCE)
-        self.crash_runs(lambda: self.platform.fault(route="complete", mode="delay_after_commit", ms=1500, count=1), crash)
+        self.crash_runs(lambda: self.platform.fault(route="complete", mode="delay_after_commit", ms=1500, count=1),
+                        self.killed_once(self.activities_of, "the platform to commit"))
 
     def test_killed_after_the_reply_before_the_local_commit(self):
         def crash(timer_id, clicked):

@@ -79,40 +79,35 @@ public final class CompletionSender: AgentObserver {
     // MARK: Sweeping
 
     private func sweep() {
-        nextSweep?.cancel()
-        nextSweep = nil
-        let due: [CompletionRecord]
+        let now = clock.now()
+        // A hold that has ended no longer keeps its entry back.
+        heldUntil = heldUntil.filter { $0.value > now }
         do {
-            // Only as many as can go now: the ones in flight are due too.
-            due = try agent.store.dueCompletions(
-                at: clock.now(), limit: Self.maximumInFlight + inFlight.count + heldUntil.count)
+            // Only as many as can go now: the ones in flight or held are due too.
+            let due = try agent.store.dueCompletions(
+                at: now, limit: Self.maximumInFlight + inFlight.count + heldUntil.count)
+            for record in due where !inFlight.contains(record.timerID) && heldUntil[record.timerID] == nil {
+                guard inFlight.count < Self.maximumInFlight else { break }
+                send(record)
+            }
         } catch {
             log.log(.error, "Cannot read the completion outbox: \(error)")
-            scheduleSweep()
-            return
-        }
-        let now = clock.now()
-        heldUntil = heldUntil.filter { $0.value > now }
-        for record in due where !inFlight.contains(record.timerID) && heldUntil[record.timerID] == nil {
-            guard inFlight.count < Self.maximumInFlight else { break }
-            send(record)
         }
         scheduleSweep()
     }
 
     /// One timer for the next entry that falls due and is neither in flight
     /// (its answer starts the next sweep) nor held; none when nothing waits.
+    /// Called at the end of a sweep, which has just dropped the ended holds.
     private func scheduleSweep() {
         nextSweep?.cancel()
         nextSweep = nil
-        let now = clock.now()
-        heldUntil = heldUntil.filter { $0.value > now }
         let skipped = inFlight.union(heldUntil.keys)
         let upcoming = (try? agent.store.dueCompletions(at: Instant(millisecondsSince1970: .max), limit: skipped.count + 1)) ?? []
         var next = upcoming.first { !skipped.contains($0.timerID) }?.nextAttemptAt
         if let hold = heldUntil.values.min() { next = min(next ?? hold, hold) }
         guard let next else { return }
-        let wait = UInt32(clamping: max(0, next.milliseconds(since: now)))
+        let wait = UInt32(clamping: max(0, next.milliseconds(since: clock.now())))
         nextSweep = loop.after(milliseconds: wait) { [weak self] in
             self?.nextSweep = nil
             self?.sweep()

@@ -207,20 +207,24 @@ public final class SleepTimerStore {
         t.timezone, t.revision, t.action_token, t.token_expires_at_ms, c.state
         """
 
+    /// A value parsed from stored text, or the one parsed from the same
+    /// text before.
+    private static func parsed<Value>(_ text: String, in cache: inout [String: Value], _ parse: (String) -> Value?)
+        -> Value?
+    {
+        if let cached = cache[text] { return cached }
+        guard let value = parse(text) else { return nil }
+        if cache.count >= 64 { cache.removeAll() }
+        cache[text] = value
+        return value
+    }
+
     private func origin(_ text: String) -> APIOrigin? {
-        if let cached = originCache[text] { return cached }
-        guard let origin = try? APIOrigin(parsing: text) else { return nil }
-        if originCache.count >= 64 { originCache.removeAll() }
-        originCache[text] = origin
-        return origin
+        Self.parsed(text, in: &originCache) { try? APIOrigin(parsing: $0) }
     }
 
     private func zone(_ text: String) -> TimeZoneName? {
-        if let cached = zoneCache[text] { return cached }
-        guard let zone = TimeZoneName(text) else { return nil }
-        if zoneCache.count >= 64 { zoneCache.removeAll() }
-        zoneCache[text] = zone
-        return zone
+        Self.parsed(text, in: &zoneCache) { TimeZoneName($0) }
     }
 
     private func decodeTimer(_ row: SQLiteStatement) -> StoredTimer? {

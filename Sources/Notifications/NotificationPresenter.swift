@@ -171,11 +171,13 @@ public final class NotificationPresenter: AgentObserver {
         guard let server, let rules = timeZones.rules(for: view.timer.timeZone) else { return }
         let id = view.timer.id
         let key = Self.stateKey(view)
-        let record = try? agent.store.notification(for: id)
+        var record = try? agent.store.notification(for: id)
         if let dismissed = record?.dismissedInState {
             if dismissed == key { return }
             // The state moved on since the dismissal: show it again.
-            try? agent.store.setNotification(for: id, NotificationRecord(notificationID: 0, dismissedInState: nil))
+            let cleared = NotificationRecord(notificationID: 0, dismissedInState: nil)
+            try? agent.store.setNotification(for: id, cleared)
+            record = cleared
         }
         let content = NotificationContent.make(
             babyName: view.timer.babyName, phase: phase(of: view), startedAt: view.timer.startedAt, now: clock.now(),
@@ -185,7 +187,7 @@ public final class NotificationPresenter: AgentObserver {
             if entry.content != content {
                 entry.content = content
                 entry.notification.apply(content)
-                show(entry, id: id)
+                show(entry, id: id, stored: record)
             }
         } else {
             let notification = DesktopNotification(content)
@@ -205,19 +207,20 @@ public final class NotificationPresenter: AgentObserver {
                 self.closed(entry, reason: reason)
             }
             entries[id] = entry
-            show(entry, id: id)
+            show(entry, id: id, stored: record)
             agent.notificationStatusChanged(id)
         }
         scheduleLiveUpdate()
     }
 
-    private func show(_ entry: Entry, id: TimerID) {
+    /// `stored` is the timer's notification record as refresh just read it.
+    private func show(_ entry: Entry, id: TimerID, stored: NotificationRecord?) {
         do {
             try entry.notification.show()
             // Written only when it changed: an update in place keeps its id,
             // and a durable write a minute per timer would be waste.
             let record = NotificationRecord(notificationID: entry.notification.id, dismissedInState: nil, serverOwner: server?.owner)
-            if (try? agent.store.notification(for: id)) != record { try? agent.store.setNotification(for: id, record) }
+            if stored != record { try? agent.store.setNotification(for: id, record) }
         } catch {
             log.log(.warning, "Could not show the notification of timer \(id): \(error)")
             entries[id] = nil

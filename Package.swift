@@ -46,6 +46,11 @@ let package = Package(
         /// The domain model and its rules; pure Swift, no C module.
         .target(name: "SleepTimerCore"),
 
+        /// The agent's decisions as values: the completion flow, the
+        /// notification plan and the schedule of wake-ups, each a state
+        /// machine with no C module and no loop.
+        .target(name: "AgentWorkflows", dependencies: ["SleepTimerCore"]),
+
         /// The durable local store: mirrored timers, completion outbox,
         /// notification ids, in one SQLite file.
         .target(
@@ -64,24 +69,23 @@ let package = Package(
         /// dfl-sleep-agent's logic: the D-Bus API over the store.
         .target(
             name: "SleepAgent",
-            dependencies: ["SleepTimerCore", "SleepTimerStore", "DFLDBus", "EventLoop"],
+            dependencies: ["AgentWorkflows", "SleepTimerCore", "SleepTimerStore", "DFLDBus", "EventLoop"],
             resources: [.embedInCode("com.dreamsforlittles.SleepTimers1.xml")]
         ),
 
         /// HTTPS on libcurl's multi interface, driven by the event loop.
         .target(name: "HTTPClient", dependencies: ["CDFLCurl", "EventLoop", "SleepTimerCore"]),
 
-        /// The agent's notifications, posted with libnotify.
+        /// The agent's notification surface: libnotify, and the server on
+        /// the bus.
         .target(
             name: "Notifications",
-            dependencies: ["SleepAgent", "SleepTimerCore", "SleepTimerStore", "DFLDBus", "EventLoop", "CDFLNotify"]
+            dependencies: ["SleepAgent", "AgentWorkflows", "SleepTimerCore", "DFLDBus", "CDFLNotify"]
         ),
 
-        /// Sends recorded completions to the platform.
-        .target(
-            name: "CompletionSender",
-            dependencies: ["SleepAgent", "HTTPClient", "SleepTimerCore", "SleepTimerStore", "EventLoop"]
-        ),
+        /// The agent's completion transport: recorded completions sent to
+        /// the platform over HTTPS.
+        .target(name: "CompletionSender", dependencies: ["SleepAgent", "HTTPClient", "SleepTimerCore"]),
 
         /// The dfl-sleep-agent process: configuration, store, bus name,
         /// signals, and the parts above wired to one loop.
@@ -119,10 +123,11 @@ let package = Package(
             name: "SleepTimerCoreTests",
             dependencies: ["SleepTimerCore", "CDFLNotify"]
         ),
+        .testTarget(name: "AgentWorkflowsTests", dependencies: ["AgentWorkflows"]),
         .testTarget(name: "EventLoopTests", dependencies: ["EventLoop"]),
         .testTarget(name: "DFLDBusTests", dependencies: ["DFLDBus"]),
         .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient"]),
-        .testTarget(name: "SleepAgentTests", dependencies: ["SleepAgent"]),
+        .testTarget(name: "SleepAgentTests", dependencies: ["SleepAgent", "AgentWorkflows"]),
         .testTarget(name: "SleepAgentDaemonTests", dependencies: ["SleepAgentDaemon"]),
         .testTarget(name: "SleepControlTests", dependencies: ["SleepControl"]),
         .testTarget(name: "WebViewBridgeTests", dependencies: ["WebViewBridge"]),

@@ -1,3 +1,4 @@
+import AgentWorkflows
 import DFLDBus
 import SleepTimerCore
 
@@ -9,19 +10,11 @@ final class NotificationServerWatch {
     static let name = "org.freedesktop.Notifications"
     static let path = "/org/freedesktop/Notifications"
 
-    struct Server: Equatable {
-        /// The owner's unique name: it changes when the server restarts.
-        let owner: String
-        /// "name version" from GetServerInformation.
-        let displayName: String
-        let traits: NotificationServerTraits
-    }
-
     private let connection: BusConnection
     private let log: any LogSink
     /// Called with the new server (nil when there is none) after every change.
-    var onChange: ((Server?) -> Void)?
-    private(set) var current: Server?
+    var onChange: ((NotificationServer?) -> Void)?
+    private(set) var current: NotificationServer?
     /// The owner whose capabilities are being asked for; answers about an
     /// owner that has gone since are dropped.
     private var pendingOwner: String?
@@ -76,7 +69,7 @@ final class NotificationServerWatch {
         func finish() {
             guard pendingOwner == owner, let capabilities, let information else { return }
             pendingOwner = nil
-            let server = Server(
+            let server = NotificationServer(
                 owner: owner, displayName: "\(information.0) \(information.1)".trimmingSpaces(),
                 traits: NotificationServerTraits(capabilities: capabilities, serverName: information.0))
             log.log(.info, "Notification server: \(server.displayName) (\(owner)), capabilities: \(capabilities.joined(separator: " ")).")

@@ -1,15 +1,7 @@
+import AgentWorkflows
 import DFLDBus
 import SleepTimerCore
 import SleepTimerStore
-
-/// Whether the desktop shows a notification for a timer.
-public enum NotificationStatus: String, Sendable {
-    case shown
-    /// The user closed it; it stays away until the timer's state changes.
-    case dismissed
-    /// No notification server, or none shown for this timer.
-    case unavailable
-}
 
 /// A timer as other apps see it: the dictionary of List and TimerChanged.
 /// Display data only; the token never enters it.
@@ -21,7 +13,7 @@ public struct TimerView: Sendable, Equatable {
 
     public init(stored: StoredTimer, now: Instant, deepLinkBase: DeepLinkBase, notification: NotificationStatus) {
         self.stored = stored
-        canComplete = stored.state == .running && stored.timer.canCompleteNatively(at: now)
+        canComplete = stored.canComplete(at: now)
         deepLink = stored.timer.deepLink(base: deepLinkBase)
         self.notification = notification
     }

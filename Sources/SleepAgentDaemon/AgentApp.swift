@@ -43,9 +43,45 @@ public final class AgentApp {
     }
 
     public func run() -> Int32 {
+        if let early = handleArguments() { return early }
+        // The token lives in this process's memory: no core dumps, no
+        // ptrace by other processes of the user.
+        if dfl_disable_core_dumps() != 0 {
+            log.log(.warning, "Could not turn core dumps off: \(String(cString: strerror(errno))).")
+        }
+        umask(0o077)
+        guard let configuration = loadConfiguration() else { return Status.configuration }
+        guard let location = StoreLocation.standard(environment: environment) else {
+            log.log(.error, "Neither XDG_STATE_HOME nor HOME is set to an absolute path; there is nowhere to keep the timer store.")
+            return Status.configuration
+        }
+        let clock = SystemClock()
+        let store = openStore(location, clock: clock)
+        let loop = MainLoop()
+        let connection: BusConnection
+        do {
+            connection = try BusConnection(bus: .session, loop: loop)
+        } catch {
+            log.log(.error, "Cannot connect to the session bus: \(error.message)")
+            return Status.unavailable
+        }
+        let served = serve(store: store, location: location, configuration: configuration, connection: connection,
+                           loop: loop, clock: clock)
+        if let failure = takeName(connection) { return failure }
+        let status = runLoop(loop, connection: connection, parts: served.parts)
+        served.parts?.network.stop()
+        connection.close()
+        store?.close()
+        withExtendedLifetime(served.unavailable) {}
+        return status
+    }
+
+    /// --help and --version answer at once; anything else is a usage error.
+    /// nil: run the agent.
+    private func handleArguments() -> Int32? {
         switch Array(arguments.dropFirst()) {
         case []:
-            break
+            return nil
         case ["--help"], ["-h"]:
             print(Self.usage)
             return Status.success
@@ -56,14 +92,9 @@ public final class AgentApp {
             FileDescriptorOutput.standardError.write("dfl-sleep-agent: unknown argument \(arguments.dropFirst().first ?? "")\n\(Self.usage)\n")
             return Status.usage
         }
+    }
 
-        // The token lives in this process's memory: no core dumps, no
-        // ptrace by other processes of the user.
-        if dfl_disable_core_dumps() != 0 {
-            log.log(.warning, "Could not turn core dumps off: \(String(cString: strerror(errno))).")
-        }
-        umask(0o077)
-
+    private func loadConfiguration() -> Configuration? {
         let configuration: Configuration
         do {
             let loaded = try Configuration.load(environment: environment)
@@ -71,47 +102,45 @@ public final class AgentApp {
             log.log(.info, loaded.file.map { "Configuration from \($0)." } ?? "No configuration file; using the defaults.")
         } catch {
             log.log(.error, "The configuration cannot be used: \(error)")
-            return Status.configuration
+            return nil
         }
         if configuration.allowedOrigins.origins.isEmpty {
             log.log(.warning, "No allowed-origins are configured, so every Mirror will be refused. Add the app's API origin to [platform] allowed-origins in \(Configuration.relativePath).")
         }
+        return configuration
+    }
 
-        guard let location = StoreLocation.standard(environment: environment) else {
-            log.log(.error, "Neither XDG_STATE_HOME nor HOME is set to an absolute path; there is nowhere to keep the timer store.")
-            return Status.configuration
-        }
-        let clock = SystemClock()
-        let store: SleepTimerStore?
+    /// The store, or nil when it cannot be opened: the agent then answers
+    /// on the bus, saying so.
+    private func openStore(_ location: StoreLocation, clock: SystemClock) -> SleepTimerStore? {
         do {
-            store = try SleepTimerStore(location: location, log: log, clock: clock)
+            return try SleepTimerStore(location: location, log: log, clock: clock)
         } catch {
             log.log(.error, "\(error). The agent answers on the bus, saying so, until the store can be used.")
-            store = nil
+            return nil
         }
+    }
 
-        let loop = MainLoop()
-        let connection: BusConnection
-        do {
-            connection = try BusConnection(bus: .session, loop: loop)
-        } catch {
-            log.log(.error, "Cannot connect to the session bus: \(error.message)")
-            return Status.unavailable
-        }
-
-        var parts: Parts?
-        var unavailable: UnavailableService?
+    /// The agent's parts on the bus, or the service that says the store
+    /// cannot be used.
+    private func serve(
+        store: SleepTimerStore?, location: StoreLocation, configuration: Configuration, connection: BusConnection,
+        loop: MainLoop, clock: SystemClock
+    ) -> (parts: Parts?, unavailable: UnavailableService?) {
         if let store {
-            parts = wire(store: store, configuration: configuration, connection: connection, loop: loop, clock: clock)
-        } else {
-            unavailable = UnavailableService(connection: connection, reason: "the store at \(location.databasePath) could not be opened")
-            unavailable?.register()
+            return (wire(store: store, configuration: configuration, connection: connection, loop: loop, clock: clock), nil)
         }
+        let unavailable = UnavailableService(connection: connection, reason: "the store at \(location.databasePath) could not be opened")
+        unavailable.register()
+        return (nil, unavailable)
+    }
 
+    /// Takes the bus name, or says why not (nil: taken).
+    private func takeName(_ connection: BusConnection) -> Int32? {
         do {
             switch try connection.requestName(TimerService.busName, queue: false) {
             case .primaryOwner, .alreadyOwner:
-                break
+                return nil
             case .exists, .inQueue:
                 log.log(.error, "Another program already owns \(TimerService.busName) on this session bus (is dfl-sleep-agent already running?); exiting.")
                 return Status.failure
@@ -120,7 +149,11 @@ public final class AgentApp {
             log.log(.error, "Cannot take the name \(TimerService.busName): \(error.message)")
             return Status.unavailable
         }
+    }
 
+    /// Starts the parts and runs the loop until SIGTERM, SIGINT or the loss
+    /// of the bus; returns the exit status.
+    private func runLoop(_ loop: MainLoop, connection: BusConnection, parts: Parts?) -> Int32 {
         var exitStatus = Status.success
         let systemd = SystemdNotify(environment: environment)
         func shutDown(_ reason: String, status: Int32) {
@@ -140,37 +173,31 @@ public final class AgentApp {
             shutDown("The session bus went away", status: Status.failure)
             return true
         }
-
         if let parts {
-            parts.agent.start()
-            parts.notifications.start()
-            parts.sender.start()
-            parts.network.start(loop: loop, log: log) { parts.sender.networkCameBack() }
+            parts.agent.start(surface: parts.notifications, transport: parts.transport)
+            parts.network.start(loop: loop, log: log) { parts.agent.networkCameBack() }
             log.log(.info, "dfl-sleep-agent \(AgentProperties.version) serves \(TimerService.busName) with \(parts.agent.properties.runningCount) timer(s).")
         }
         systemd.send("READY=1")
         loop.run()
-        parts?.network.stop()
-        connection.close()
-        store?.close()
-        withExtendedLifetime(unavailable) {}
         return exitStatus
     }
 
     /// The agent's parts, wired to one store, bus connection and loop.
     struct Parts {
         let agent: Agent
-        let notifications: NotificationPresenter
-        let sender: CompletionSender
+        let service: TimerService
+        let notifications: DesktopNotifications
+        let transport: PlatformCompletionTransport
         let network: NetworkWatch
     }
 
     private func wire(
         store: SleepTimerStore, configuration: Configuration, connection: BusConnection, loop: MainLoop, clock: SystemClock
     ) -> Parts {
-        let timeZones = ZoneInfoDirectory(environment: environment)
         let agent = Agent(
-            store: store, configuration: configuration, timeZones: timeZones, clock: clock, log: log, loop: loop,
+            store: store, configuration: configuration, timeZones: ZoneInfoDirectory(environment: environment),
+            hourCycle: Self.localHourCycle(), clock: clock, log: log, loop: loop,
             opener: DeepLinkOpener(configuration: configuration, connection: connection, environment: environment, log: log),
             crashPoints: CrashPoints(environment: environment))
         let service = TimerService(connection: connection, agent: agent, log: log)
@@ -183,17 +210,10 @@ public final class AgentApp {
         if !HTTPClient.resolvesAsynchronously {
             log.log(.warning, "This libcurl resolves names synchronously; a hung DNS server can delay completions.")
         }
-        // The sender hears of a recorded click before the notifications do:
-        // its request starts before the (synchronous) notification update.
-        let sender = CompletionSender(
-            agent: agent, http: HTTPClient(loop: loop, settings: httpSettings), loop: loop, clock: clock, log: log)
-        agent.addObserver(sender)
-        let notifications = NotificationPresenter(
-            agent: agent, connection: connection, loop: loop, hourCycle: Self.localHourCycle(), timeZones: timeZones,
-            clock: clock, log: log)
-        agent.addObserver(notifications)
-        let network = NetworkWatch()
-        return Parts(agent: agent, notifications: notifications, sender: sender, network: network)
+        return Parts(
+            agent: agent, service: service, notifications: DesktopNotifications(connection: connection, log: log),
+            transport: PlatformCompletionTransport(http: HTTPClient(loop: loop, settings: httpSettings), clock: clock),
+            network: NetworkWatch())
     }
 
     /// The locale's clock, from LC_TIME as glibc reads it.

@@ -1,52 +1,6 @@
 import CDFLSQLite
 import SleepTimerCore
 
-/// A mirrored timer as stored, with where its completion stands.
-public struct StoredTimer: Sendable, Equatable {
-    public let timer: MirroredTimer
-    /// nil while no completion is recorded.
-    public let completionState: CompletionState?
-
-    public init(timer: MirroredTimer, completionState: CompletionState?) {
-        self.timer = timer
-        self.completionState = completionState
-    }
-
-    public var state: TimerState { completionState?.timerState ?? .running }
-}
-
-/// A completion recorded in the outbox.
-public struct CompletionRecord: Sendable, Equatable {
-    public let timerID: TimerID
-    public let scope: TimerScope
-    /// The moment of the click.
-    public let completedAt: Instant
-    /// The exact bytes to send, every time; nil once the completion is over.
-    public let requestBody: CompletionRequestBody?
-    public let tokenExpiresAt: Instant
-    public let attempts: Int
-    public let nextAttemptAt: Instant
-    public let lastError: String?
-    public let state: CompletionState
-}
-
-/// The notification shown for a timer, as far as the agent keeps it.
-public struct NotificationRecord: Sendable, Equatable {
-    /// The server's id; 0 when none is shown.
-    public let notificationID: UInt32
-    /// The timer's displayed state when the user dismissed it; the
-    /// notification stays away until that state changes.
-    public let dismissedInState: String?
-    /// The unique bus name of the server that gave out the id.
-    public let serverOwner: String?
-
-    public init(notificationID: UInt32, dismissedInState: String?, serverOwner: String? = nil) {
-        self.notificationID = notificationID
-        self.dismissedInState = dismissedInState
-        self.serverOwner = serverOwner
-    }
-}
-
 /// What a Mirror did to the store.
 public enum UpsertOutcome: Sendable, Equatable {
     case inserted
@@ -204,7 +158,7 @@ public final class SleepTimerStore {
 
     private static let timerColumns = """
         t.timer_id, t.api_origin, t.user_id, t.family_subject_id, t.baby_id, t.baby_name, t.started_at_ms,
-        t.timezone, t.revision, t.action_token, t.token_expires_at_ms, c.state
+        t.timezone, t.revision, t.action_token, t.token_expires_at_ms, c.state, c.attempts
         """
 
     /// A value parsed from stored text, or the one parsed from the same
@@ -240,7 +194,9 @@ public final class SleepTimerStore {
             babyName: name, startedAt: Instant(millisecondsSince1970: row.integer(6)), timeZone: zone,
             revision: row.integer(8), token: row.optionalText(9).map { ActionToken(unvalidated: $0) },
             tokenExpiresAt: Instant(millisecondsSince1970: row.integer(10)))
-        return StoredTimer(timer: timer, completionState: row.optionalText(11).flatMap(CompletionState.init(rawValue:)))
+        return StoredTimer(
+            timer: timer, completionState: row.optionalText(11).flatMap(CompletionState.init(rawValue:)),
+            completionAttempts: Int(row.integer(12)))
     }
 
     public func timer(_ id: TimerID) throws(StoreError) -> StoredTimer? {
@@ -349,6 +305,22 @@ public final class SleepTimerStore {
                 let found = try timerIDs("SELECT timer_id FROM timers WHERE timer_id = ?", .text(id.string))
                 try deleteTimers(found)
                 return !found.isEmpty
+            }
+        }
+    }
+
+    /// Removes the mirrors with these ids (those that exist), as Remove
+    /// does; returns the ids that were there.
+    public func remove(_ ids: [TimerID]) throws(StoreError) -> [TimerID] {
+        guard !ids.isEmpty else { return [] }
+        return try transaction("remove timers") { () throws(StoreError) -> [TimerID] in
+            try sql("remove timers") { () throws(SQLiteError) -> [TimerID] in
+                var found: [TimerID] = []
+                for id in ids {
+                    found += try timerIDs("SELECT timer_id FROM timers WHERE timer_id = ?", .text(id.string))
+                }
+                try deleteTimers(found)
+                return found
             }
         }
     }
@@ -569,6 +541,23 @@ public final class SleepTimerStore {
             return NotificationRecord(
                 notificationID: UInt32(truncatingIfNeeded: statement.integer(0)), dismissedInState: statement.optionalText(1),
                 serverOwner: statement.optionalText(2))
+        }
+    }
+
+    /// Every timer's notification record, as the agent loads them at start.
+    public func notifications() throws(StoreError) -> [TimerID: NotificationRecord] {
+        try sql("read the notifications") { () throws(SQLiteError) -> [TimerID: NotificationRecord] in
+            let statement = try connection.statement(
+                "SELECT timer_id, notification_id, dismissed_in_state, server_owner FROM notifications")
+            defer { statement.reset() }
+            var records: [TimerID: NotificationRecord] = [:]
+            while try statement.step() {
+                guard let id = TimerID(statement.text(0)) else { continue }
+                records[id] = NotificationRecord(
+                    notificationID: UInt32(truncatingIfNeeded: statement.integer(1)),
+                    dismissedInState: statement.optionalText(2), serverOwner: statement.optionalText(3))
+            }
+            return records
         }
     }
 

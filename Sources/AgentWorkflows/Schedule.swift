@@ -32,9 +32,9 @@ public struct Schedule<Reason: Hashable & Sendable>: Sendable {
         return rearm()
     }
 
-    /// The timer fired at `now`: the reasons that are due, earliest first
-    /// (they are cleared; their owners set them again), and how to re-arm
-    /// for the rest.
+    /// The timer fired at `now` (and is spent): the reasons that are due,
+    /// earliest first (they are cleared; their owners set them again), and
+    /// when to arm it again for the rest, nil when nothing else waits.
     public mutating func fire(at now: Instant) -> (due: [Reason], arm: Arm?) {
         armedAt = nil
         let due = deadlines.filter { $0.value <= now }.sorted { $0.value < $1.value }.map(\.key)

@@ -1,5 +1,4 @@
 import AgentWorkflows
-import EventLoop
 import SleepTimerCore
 
 /// The agent's one loop timer, armed for the earliest moment any workflow
@@ -10,15 +9,8 @@ extension Agent {
     }
 
     private func apply(_ arm: Schedule<AgentWake>.Arm) {
-        wakeTimer?.cancel()
-        wakeTimer = nil
-        guard case .at(let moment) = arm else { return }
-        let wait = UInt32(clamping: max(0, moment.milliseconds(since: clock.now())))
-        wakeTimer = loop.after(milliseconds: wait) { [weak self] in
-            self?.wakeTimer = nil
-            self?.woke()
-            return .remove
-        }
+        guard case .at(let moment) = arm else { return alarm.cancel() }
+        alarm.set(at: moment) { [weak self] in self?.woke() }
     }
 
     private func woke() {

@@ -1,5 +1,4 @@
 import AgentWorkflows
-import EventLoop
 import SleepTimerCore
 import SleepTimerStore
 
@@ -54,8 +53,8 @@ public final class Agent {
     let policy: MirrorPolicy
     let clock: any WallClock
     let log: any LogSink
-    let loop: MainLoop
-    let opener: DeepLinkOpener
+    let alarm: any WakeAlarm
+    let opener: any LinkOpener
     let crashPoints: CrashPoints
 
     var observers: [AgentObserver] = []
@@ -72,11 +71,10 @@ public final class Agent {
     var flow: CompletionFlow
     var transport: CompletionTransport?
     var schedule = Schedule<AgentWake>()
-    var wakeTimer: MainLoop.Source?
 
     public init(
         store: SleepTimerStore, configuration: Configuration, timeZones: any TimeZoneResolving,
-        hourCycle: HourCycle, clock: any WallClock, log: any LogSink, loop: MainLoop, opener: DeepLinkOpener,
+        hourCycle: HourCycle, clock: any WallClock, log: any LogSink, alarm: any WakeAlarm, opener: any LinkOpener,
         crashPoints: CrashPoints = .disarmed, completionFlow: CompletionFlow = CompletionFlow()
     ) {
         self.store = store
@@ -84,7 +82,7 @@ public final class Agent {
         self.policy = MirrorPolicy(allowedOrigins: configuration.allowedOrigins, timeZones: timeZones)
         self.clock = clock
         self.log = log
-        self.loop = loop
+        self.alarm = alarm
         self.opener = opener
         self.crashPoints = crashPoints
         self.flow = completionFlow
@@ -99,9 +97,8 @@ public final class Agent {
         }
     }
 
-    /// A pending wake-up goes with the agent: the loop may outlive it, and
-    /// its callback holds a reference to it.
-    deinit { wakeTimer?.cancel() }
+    /// A pending wake-up goes with the agent: the alarm may outlive it.
+    deinit { alarm.cancel() }
 
     public func addObserver(_ observer: AgentObserver) { observers.append(observer) }
 

@@ -197,7 +197,7 @@ public final class AgentApp {
     ) -> Parts {
         let agent = Agent(
             store: store, configuration: configuration, timeZones: ZoneInfoDirectory(environment: environment),
-            hourCycle: Self.localHourCycle(), clock: clock, log: log, loop: loop,
+            hourCycle: Self.localHourCycle(), clock: clock, log: log, alarm: LoopAlarm(loop: loop, clock: clock),
             opener: DeepLinkOpener(configuration: configuration, connection: connection, environment: environment, log: log),
             crashPoints: CrashPoints(environment: environment))
         let service = TimerService(connection: connection, agent: agent, log: log)

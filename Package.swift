@@ -19,6 +19,15 @@ let package = Package(
             pkgConfig: "dbus-1",
             providers: [.apt(["libdbus-1-dev"])]
         ),
+        /// GLib alone: the event loop needs nothing more, so the processes
+        /// that do not notify do not link libnotify.
+        .systemLibrary(
+            name: "CDFLGLib",
+            path: "Sources/CDFLGLib",
+            pkgConfig: "glib-2.0",
+            providers: [.apt(["libglib2.0-dev"])]
+        ),
+        /// libnotify; its shim takes GLib from CDFLGLib.
         .systemLibrary(
             name: "CDFLNotify",
             path: "Sources/CDFLNotify",
@@ -55,7 +64,7 @@ let package = Package(
 
         /// The process's one event loop (GLib's), with file-descriptor,
         /// timeout and signal sources.
-        .target(name: "EventLoop", dependencies: ["CDFLNotify"]),
+        .target(name: "EventLoop", dependencies: ["CDFLGLib"]),
 
         /// libdbus in Swift: messages, values, and a connection driven by
         /// the event loop.
@@ -74,7 +83,9 @@ let package = Package(
         /// The agent's notifications, posted with libnotify.
         .target(
             name: "Notifications",
-            dependencies: ["SleepAgent", "SleepTimerCore", "SleepTimerStore", "DFLDBus", "EventLoop", "CDFLNotify"]
+            dependencies: [
+                "SleepAgent", "SleepTimerCore", "SleepTimerStore", "DFLDBus", "EventLoop", "CDFLNotify", "CDFLGLib",
+            ]
         ),
 
         /// Sends recorded completions to the platform.
@@ -117,7 +128,7 @@ let package = Package(
 
         .testTarget(
             name: "SleepTimerCoreTests",
-            dependencies: ["SleepTimerCore", "CDFLNotify"]
+            dependencies: ["SleepTimerCore", "CDFLGLib"]
         ),
         .testTarget(name: "EventLoopTests", dependencies: ["EventLoop"]),
         .testTarget(name: "DFLDBusTests", dependencies: ["DFLDBus"]),

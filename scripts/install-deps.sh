@@ -5,7 +5,7 @@ set -euo pipefail
 
 packages=(
     # Building: the C libraries the Swift targets link, and pkg-config to find them.
-    pkg-config libdbus-1-dev libnotify-dev libsqlite3-dev libcurl4-openssl-dev
+    pkg-config libdbus-1-dev libglib2.0-dev libnotify-dev libsqlite3-dev libcurl4-openssl-dev
     # The zone database the display text reads, and the CA store libcurl uses.
     tzdata ca-certificates
     # The reference platform and its test certificates.

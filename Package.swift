@@ -53,7 +53,11 @@ let package = Package(
         // MARK: Swift
 
         /// The domain model and its rules; pure Swift, no C module.
-        .target(name: "SleepTimerCore"),
+        .target(name: "SleepTimerCore", dependencies: ["SleepTimersAPI"]),
+
+        /// The D-Bus API's names and signatures, for the agent and every
+        /// client; pure Swift, checked against the introspection file.
+        .target(name: "SleepTimersAPI"),
 
         /// The durable local store: mirrored timers, completion outbox,
         /// notification ids, in one SQLite file.
@@ -73,7 +77,7 @@ let package = Package(
         /// dfl-sleep-agent's logic: the D-Bus API over the store.
         .target(
             name: "SleepAgent",
-            dependencies: ["SleepTimerCore", "SleepTimerStore", "DFLDBus", "EventLoop"],
+            dependencies: ["SleepTimersAPI", "SleepTimerCore", "SleepTimerStore", "DFLDBus", "EventLoop"],
             resources: [.embedInCode("com.dreamsforlittles.SleepTimers1.xml")]
         ),
 
@@ -106,20 +110,20 @@ let package = Package(
         .executableTarget(name: "dfl-sleep-agent", dependencies: ["SleepAgentDaemon"]),
 
         /// dfl-sleepctl: a client of the D-Bus API, as another app would be.
-        .target(name: "SleepControl", dependencies: ["SleepTimerCore", "DFLDBus", "EventLoop"]),
+        .target(name: "SleepControl", dependencies: ["SleepTimersAPI", "SleepTimerCore", "DFLDBus", "EventLoop"]),
         .executableTarget(name: "dfl-sleepctl", dependencies: ["SleepControl"]),
 
         /// dfl-webview-bridge: the WebView's JSON-RPC 2.0 helper.
         .target(
             name: "WebViewBridge",
-            dependencies: ["SleepTimerCore", "DFLDBus", "EventLoop", "HTTPClient", "CDFLLinux"]
+            dependencies: ["SleepTimersAPI", "SleepTimerCore", "DFLDBus", "EventLoop", "HTTPClient", "CDFLLinux"]
         ),
         .executableTarget(name: "dfl-webview-bridge", dependencies: ["WebViewBridge"]),
 
         /// dfl-bench: the agent measured beside floors built in the same run.
         .target(
             name: "Benchmarking",
-            dependencies: ["SleepTimerCore", "SleepTimerStore", "DFLDBus", "EventLoop", "HTTPClient"],
+            dependencies: ["SleepTimersAPI", "SleepTimerCore", "SleepTimerStore", "DFLDBus", "EventLoop", "HTTPClient"],
             exclude: ["floors"]
         ),
         .executableTarget(name: "dfl-bench", dependencies: ["Benchmarking"]),
@@ -128,12 +132,13 @@ let package = Package(
 
         .testTarget(
             name: "SleepTimerCoreTests",
-            dependencies: ["SleepTimerCore", "CDFLGLib"]
+            dependencies: ["SleepTimerCore", "SleepTimersAPI", "CDFLGLib"]
         ),
+        .testTarget(name: "SleepTimersAPITests", dependencies: ["SleepTimersAPI"]),
         .testTarget(name: "EventLoopTests", dependencies: ["EventLoop"]),
         .testTarget(name: "DFLDBusTests", dependencies: ["DFLDBus"]),
         .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient"]),
-        .testTarget(name: "SleepAgentTests", dependencies: ["SleepAgent"]),
+        .testTarget(name: "SleepAgentTests", dependencies: ["SleepAgent", "SleepTimersAPI"]),
         .testTarget(name: "SleepAgentDaemonTests", dependencies: ["SleepAgentDaemon"]),
         .testTarget(name: "SleepControlTests", dependencies: ["SleepControl"]),
         .testTarget(name: "WebViewBridgeTests", dependencies: ["WebViewBridge"]),
@@ -159,7 +164,7 @@ if ProcessInfo.processInfo.environment["DFL_FUZZ"] != nil {
     package.targets += [
         .executableTarget(name: "fuzz-jsonrpc", dependencies: ["WebViewBridge", "SleepTimerCore", "EventLoop", "HTTPClient"],
                           path: "Tests/Fuzz/JSONRPC"),
-        .executableTarget(name: "fuzz-mirror", dependencies: ["SleepAgent", "DFLDBus", "CDFLDBus", "SleepTimerCore"],
+        .executableTarget(name: "fuzz-mirror", dependencies: ["SleepAgent", "SleepTimersAPI", "DFLDBus", "CDFLDBus", "SleepTimerCore"],
                           path: "Tests/Fuzz/Mirror"),
     ]
 }

@@ -18,6 +18,9 @@ packages=(
     xvfb xfce4-notifyd dunst xdotool imagemagick
     # The crash-safety tests ask the running agent whether it is dumpable.
     gdb
+    # The contract test reads the introspection file with FoundationXML,
+    # which loads libxml2.
+    libxml2
     # The soak run (make soak) speeds the agent's clock up with libfaketime.
     faketime
     # The bridge's JavaScript client is tested with node's own test runner.

@@ -1,6 +1,7 @@
 import DFLDBus
 import SleepTimerCore
 import SleepTimerStore
+import SleepTimersAPI
 import Testing
 @testable import SleepAgent
 
@@ -28,6 +29,12 @@ import Testing
         #expect(!"\(view.dictionary)".contains("CANARY"))
         #expect(entries.first { $0.key == "state" }?.value == .string("running"))
         #expect(entries.first { $0.key == "notification" }?.value == .string("shown"))
+    }
+
+    @Test func everyValueHasTheContractsType() {
+        let view = TimerView(stored: stored(state: nil), now: now, deepLinkBase: .default, notification: .shown)
+        let types = view.dictionary.vardictEntries!.map { "\($0.key):\($0.value.unwrapped.signature)" }
+        #expect(types == SleepTimers1.TimerKey.allCases.map { "\($0.name):\($0.signature)" })
     }
 
     @Test func canCompleteOnlyWhileRunningWithAValidToken() {

@@ -123,35 +123,42 @@ let package = Package(
         /// dfl-bench: the agent measured beside floors built in the same run.
         .target(
             name: "Benchmarking",
-            dependencies: ["SleepTimersAPI", "SleepTimerCore", "SleepTimerStore", "DFLDBus", "EventLoop", "HTTPClient"],
+            dependencies: [
+                "SleepTimersAPI", "SleepTimerCore", "SleepTimerStore", "DFLDBus", "EventLoop", "HTTPClient", "DFLTestSupport",
+            ],
             exclude: ["floors"]
         ),
         .executableTarget(name: "dfl-bench", dependencies: ["Benchmarking"]),
 
         // MARK: Tests
 
+        /// The test doubles and fixtures every test target shares: a clock
+        /// moved by hand, logs that record, drop or check, a temporary
+        /// directory, the fixture ids. A file per double; only tests (and
+        /// the benchmark) depend on it.
+        .target(name: "DFLTestSupport", dependencies: ["SleepTimerCore"], path: "Tests/DFLTestSupport"),
         .testTarget(
             name: "SleepTimerCoreTests",
-            dependencies: ["SleepTimerCore", "SleepTimersAPI", "CDFLGLib"]
+            dependencies: ["SleepTimerCore", "SleepTimersAPI", "DFLTestSupport", "CDFLGLib"]
         ),
         .testTarget(name: "SleepTimersAPITests", dependencies: ["SleepTimersAPI"]),
         .testTarget(name: "EventLoopTests", dependencies: ["EventLoop"]),
         .testTarget(name: "DFLDBusTests", dependencies: ["DFLDBus"]),
         .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient"]),
-        .testTarget(name: "SleepAgentTests", dependencies: ["SleepAgent", "SleepTimersAPI"]),
+        .testTarget(name: "SleepAgentTests", dependencies: ["SleepAgent", "SleepTimersAPI", "DFLTestSupport"]),
         .testTarget(name: "SleepAgentDaemonTests", dependencies: ["SleepAgentDaemon"]),
         .testTarget(name: "SleepControlTests", dependencies: ["SleepControl"]),
         .testTarget(name: "WebViewBridgeTests", dependencies: ["WebViewBridge"]),
         .testTarget(name: "BenchmarkingTests", dependencies: ["Benchmarking"]),
         .testTarget(
             name: "SleepTimerStoreTests",
-            dependencies: ["SleepTimerStore", "store-crash-child"]
+            dependencies: ["SleepTimerStore", "DFLTestSupport", "store-crash-child"]
         ),
         /// A child process the store tests kill with SIGKILL in the middle of
         /// a transaction; a test cannot fork itself safely.
         .executableTarget(
             name: "store-crash-child",
-            dependencies: ["SleepTimerStore"],
+            dependencies: ["SleepTimerStore", "DFLTestSupport"],
             path: "Tests/StoreCrashChild"
         ),
     ]
@@ -162,9 +169,11 @@ let package = Package(
 // linked in by `--sanitize=fuzzer`, so an ordinary build could not link them.
 if ProcessInfo.processInfo.environment["DFL_FUZZ"] != nil {
     package.targets += [
-        .executableTarget(name: "fuzz-jsonrpc", dependencies: ["WebViewBridge", "SleepTimerCore", "EventLoop", "HTTPClient"],
+        .executableTarget(name: "fuzz-jsonrpc",
+                          dependencies: ["WebViewBridge", "SleepTimerCore", "EventLoop", "HTTPClient", "DFLTestSupport"],
                           path: "Tests/Fuzz/JSONRPC"),
-        .executableTarget(name: "fuzz-mirror", dependencies: ["SleepAgent", "SleepTimersAPI", "DFLDBus", "CDFLDBus", "SleepTimerCore"],
+        .executableTarget(name: "fuzz-mirror",
+                          dependencies: ["SleepAgent", "SleepTimersAPI", "DFLDBus", "CDFLDBus", "SleepTimerCore", "DFLTestSupport"],
                           path: "Tests/Fuzz/Mirror"),
     ]
 }

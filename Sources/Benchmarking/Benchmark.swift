@@ -1,4 +1,5 @@
 import DFLDBus
+import DFLTestSupport
 import Foundation
 import SleepTimerCore
 import SleepTimersAPI
@@ -455,8 +456,4 @@ func format(_ value: Double) -> String {
     if abs(value) >= 100 { return String(Int(value.rounded())) }
     if abs(value) >= 10 { return String(format: "%.1f", value) }
     return String(format: "%.2f", value)
-}
-
-struct SilentLog: LogSink {
-    func log(_ priority: LogPriority, _ message: String) {}
 }

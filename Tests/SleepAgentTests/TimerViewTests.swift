@@ -1,4 +1,5 @@
 import DFLDBus
+import DFLTestSupport
 import SleepTimerCore
 import SleepTimerStore
 import SleepTimersAPI
@@ -6,19 +7,10 @@ import Testing
 @testable import SleepAgent
 
 @Suite struct TimerViewTests {
-    let now = Instant(millisecondsSince1970: 1_795_988_460_000)
+    let now = Fixtures.now
 
     private func stored(state: CompletionState?, token: Bool = true, expiresIn: Int64 = 3_600_000) -> StoredTimer {
-        let timer = MirroredTimer(
-            id: TimerID("3f2504e0-4f89-41d3-9a0c-0305e82c3301")!,
-            scope: TimerScope(apiOrigin: try! APIOrigin(parsing: "https://api.dreamsforlittles.example"),
-                              userID: UserID("9b2f5c8e-1d4a-4e6b-8c3f-2a7d9e0b1c4f")!,
-                              familySubjectID: FamilySubjectID("c56a4180-65aa-42ec-a945-5fd21dec0538")!),
-            babyID: BabyID("7d444840-9dc0-11d1-b245-5ffdce74fad2")!, babyName: try! BabyName(validating: "Maya"),
-            startedAt: now.adding(milliseconds: -60_000), timeZone: TimeZoneName("Europe/Berlin")!, revision: 2,
-            token: token ? ActionToken(unvalidated: "dflnat_CANARY_q8Zr2mXv0Lw9sT4kP1nB7cY3uH6eJ5dA") : nil,
-            tokenExpiresAt: now.adding(milliseconds: expiresIn))
-        return StoredTimer(timer: timer, completionState: state)
+        StoredTimer(timer: Fixtures.timer(1, token: token ? Fixtures.canary : nil, expiresIn: expiresIn), completionState: state)
     }
 
     @Test func theDictionaryHasTheDocumentedKeysAndNoToken() {

@@ -22,14 +22,15 @@
 // top-level code. Run it through scripts/fuzz.sh.
 
 import CDFLDBus
+import DFLTestSupport
 @testable import DFLDBus
 @testable import SleepAgent
 import SleepTimerCore
 import SleepTimersAPI
 
 /// 2026-11-29T21:41:00Z, the moment of the seeds.
-let now = Instant(millisecondsSince1970: 1_795_988_460_000)
-let allowedOrigin = "https://api.dreamsforlittles.example"
+let now = Fixtures.now
+let allowedOrigin = Fixtures.origin
 let zoneInfo = ZoneInfoDirectory(path: "/usr/share/zoneinfo")
 let policy = MirrorPolicy(allowedOrigins: AllowedOrigins([try! APIOrigin(parsing: allowedOrigin)]), timeZones: zoneInfo)
 

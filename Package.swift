@@ -19,6 +19,15 @@ let package = Package(
             pkgConfig: "dbus-1",
             providers: [.apt(["libdbus-1-dev"])]
         ),
+        /// GLib alone: the event loop needs nothing more, so the processes
+        /// that do not notify do not link libnotify.
+        .systemLibrary(
+            name: "CDFLGLib",
+            path: "Sources/CDFLGLib",
+            pkgConfig: "glib-2.0",
+            providers: [.apt(["libglib2.0-dev"])]
+        ),
+        /// libnotify; its shim takes GLib from CDFLGLib.
         .systemLibrary(
             name: "CDFLNotify",
             path: "Sources/CDFLNotify",
@@ -44,7 +53,11 @@ let package = Package(
         // MARK: Swift
 
         /// The domain model and its rules; pure Swift, no C module.
-        .target(name: "SleepTimerCore"),
+        .target(name: "SleepTimerCore", dependencies: ["SleepTimersAPI"]),
+
+        /// The D-Bus API's names and signatures, for the agent and every
+        /// client; pure Swift, checked against the introspection file.
+        .target(name: "SleepTimersAPI"),
 
         /// The agent's decisions as values: the completion flow, the
         /// notification plan and the schedule of wake-ups, each a state
@@ -60,7 +73,7 @@ let package = Package(
 
         /// The process's one event loop (GLib's), with file-descriptor,
         /// timeout and signal sources.
-        .target(name: "EventLoop", dependencies: ["CDFLNotify"]),
+        .target(name: "EventLoop", dependencies: ["CDFLGLib"]),
 
         /// libdbus in Swift: messages, values, and a connection driven by
         /// the event loop.
@@ -69,7 +82,7 @@ let package = Package(
         /// dfl-sleep-agent's logic: the D-Bus API over the store.
         .target(
             name: "SleepAgent",
-            dependencies: ["AgentWorkflows", "SleepTimerCore", "SleepTimerStore", "DFLDBus", "EventLoop"],
+            dependencies: ["AgentWorkflows", "SleepTimersAPI", "SleepTimerCore", "SleepTimerStore", "DFLDBus", "EventLoop"],
             resources: [.embedInCode("com.dreamsforlittles.SleepTimers1.xml")]
         ),
 
@@ -80,7 +93,7 @@ let package = Package(
         /// the bus.
         .target(
             name: "Notifications",
-            dependencies: ["SleepAgent", "AgentWorkflows", "SleepTimerCore", "DFLDBus", "CDFLNotify"]
+            dependencies: ["SleepAgent", "AgentWorkflows", "SleepTimerCore", "DFLDBus", "CDFLNotify", "CDFLGLib"]
         ),
 
         /// The agent's completion transport: recorded completions sent to
@@ -99,48 +112,56 @@ let package = Package(
         .executableTarget(name: "dfl-sleep-agent", dependencies: ["SleepAgentDaemon"]),
 
         /// dfl-sleepctl: a client of the D-Bus API, as another app would be.
-        .target(name: "SleepControl", dependencies: ["SleepTimerCore", "DFLDBus", "EventLoop"]),
+        .target(name: "SleepControl", dependencies: ["SleepTimersAPI", "SleepTimerCore", "DFLDBus", "EventLoop"]),
         .executableTarget(name: "dfl-sleepctl", dependencies: ["SleepControl"]),
 
         /// dfl-webview-bridge: the WebView's JSON-RPC 2.0 helper.
         .target(
             name: "WebViewBridge",
-            dependencies: ["SleepTimerCore", "DFLDBus", "EventLoop", "HTTPClient", "CDFLLinux"]
+            dependencies: ["SleepTimersAPI", "SleepTimerCore", "DFLDBus", "EventLoop", "HTTPClient", "CDFLLinux"]
         ),
         .executableTarget(name: "dfl-webview-bridge", dependencies: ["WebViewBridge"]),
 
         /// dfl-bench: the agent measured beside floors built in the same run.
         .target(
             name: "Benchmarking",
-            dependencies: ["SleepTimerCore", "SleepTimerStore", "DFLDBus", "EventLoop", "HTTPClient"],
+            dependencies: [
+                "SleepTimersAPI", "SleepTimerCore", "SleepTimerStore", "DFLDBus", "EventLoop", "HTTPClient", "DFLTestSupport",
+            ],
             exclude: ["floors"]
         ),
         .executableTarget(name: "dfl-bench", dependencies: ["Benchmarking"]),
 
         // MARK: Tests
 
+        /// The test doubles and fixtures every test target shares: a clock
+        /// moved by hand, logs that record, drop or check, a temporary
+        /// directory, the fixture ids. A file per double; only tests (and
+        /// the benchmark) depend on it.
+        .target(name: "DFLTestSupport", dependencies: ["SleepTimerCore"], path: "Tests/DFLTestSupport"),
         .testTarget(
             name: "SleepTimerCoreTests",
-            dependencies: ["SleepTimerCore", "CDFLNotify"]
+            dependencies: ["SleepTimerCore", "SleepTimersAPI", "DFLTestSupport", "CDFLGLib"]
         ),
-        .testTarget(name: "AgentWorkflowsTests", dependencies: ["AgentWorkflows"]),
+        .testTarget(name: "SleepTimersAPITests", dependencies: ["SleepTimersAPI"]),
+        .testTarget(name: "AgentWorkflowsTests", dependencies: ["AgentWorkflows", "DFLTestSupport"]),
         .testTarget(name: "EventLoopTests", dependencies: ["EventLoop"]),
         .testTarget(name: "DFLDBusTests", dependencies: ["DFLDBus"]),
         .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient"]),
-        .testTarget(name: "SleepAgentTests", dependencies: ["SleepAgent", "AgentWorkflows"]),
+        .testTarget(name: "SleepAgentTests", dependencies: ["SleepAgent", "AgentWorkflows", "SleepTimersAPI", "DFLTestSupport"]),
         .testTarget(name: "SleepAgentDaemonTests", dependencies: ["SleepAgentDaemon"]),
         .testTarget(name: "SleepControlTests", dependencies: ["SleepControl"]),
         .testTarget(name: "WebViewBridgeTests", dependencies: ["WebViewBridge"]),
         .testTarget(name: "BenchmarkingTests", dependencies: ["Benchmarking"]),
         .testTarget(
             name: "SleepTimerStoreTests",
-            dependencies: ["SleepTimerStore", "store-crash-child"]
+            dependencies: ["SleepTimerStore", "DFLTestSupport", "store-crash-child"]
         ),
         /// A child process the store tests kill with SIGKILL in the middle of
         /// a transaction; a test cannot fork itself safely.
         .executableTarget(
             name: "store-crash-child",
-            dependencies: ["SleepTimerStore"],
+            dependencies: ["SleepTimerStore", "DFLTestSupport"],
             path: "Tests/StoreCrashChild"
         ),
     ]
@@ -151,9 +172,11 @@ let package = Package(
 // linked in by `--sanitize=fuzzer`, so an ordinary build could not link them.
 if ProcessInfo.processInfo.environment["DFL_FUZZ"] != nil {
     package.targets += [
-        .executableTarget(name: "fuzz-jsonrpc", dependencies: ["WebViewBridge", "SleepTimerCore", "EventLoop", "HTTPClient"],
+        .executableTarget(name: "fuzz-jsonrpc",
+                          dependencies: ["WebViewBridge", "SleepTimerCore", "EventLoop", "HTTPClient", "DFLTestSupport"],
                           path: "Tests/Fuzz/JSONRPC"),
-        .executableTarget(name: "fuzz-mirror", dependencies: ["SleepAgent", "DFLDBus", "CDFLDBus", "SleepTimerCore"],
+        .executableTarget(name: "fuzz-mirror",
+                          dependencies: ["SleepAgent", "SleepTimersAPI", "DFLDBus", "CDFLDBus", "SleepTimerCore", "DFLTestSupport"],
                           path: "Tests/Fuzz/Mirror"),
     ]
 }

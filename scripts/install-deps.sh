@@ -5,7 +5,7 @@ set -euo pipefail
 
 packages=(
     # Building: the C libraries the Swift targets link, and pkg-config to find them.
-    pkg-config libdbus-1-dev libnotify-dev libsqlite3-dev libcurl4-openssl-dev
+    pkg-config libdbus-1-dev libglib2.0-dev libnotify-dev libsqlite3-dev libcurl4-openssl-dev
     # The zone database the display text reads, and the CA store libcurl uses.
     tzdata ca-certificates
     # The reference platform and its test certificates.
@@ -18,6 +18,9 @@ packages=(
     xvfb xfce4-notifyd dunst xdotool imagemagick
     # The crash-safety tests ask the running agent whether it is dumpable.
     gdb
+    # The contract test reads the introspection file with FoundationXML,
+    # which loads libxml2.
+    libxml2
     # The soak run (make soak) speeds the agent's clock up with libfaketime.
     faketime
     # The bridge's JavaScript client is tested with node's own test runner.

@@ -1,6 +1,8 @@
 import DFLDBus
+import DFLTestSupport
 import Foundation
 import SleepTimerCore
+import SleepTimersAPI
 import SleepTimerStore
 
 /// One line of the report: a figure of the agent beside its floor, measured
@@ -94,8 +96,9 @@ final class Benchmark {
     private func roundTrips() throws {
         let connection = environment.connection!
         let ping = try timeCalls(counts.roundTrips) {
-            _ = try connection.callAndWait(Message.methodCall(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
-                                                              interface: "org.freedesktop.DBus.Peer", member: "Ping"))
+            _ = try connection.callAndWait(Message.methodCall(
+                destination: StandardInterface.Bus.name, path: StandardInterface.Bus.path,
+                interface: StandardInterface.Peer.name, member: StandardInterface.Peer.ping))
         }
         let echoService = try environment.start(floors + "/echo-service")
         _ = try environment.waitForName("com.dreamsforlittles.Bench.Echo")
@@ -111,19 +114,18 @@ final class Benchmark {
         _ = try environment.waitForName(BenchEnvironment.agentName)
         let now = Int64(Date().timeIntervalSince1970 * 1000)
         for index in 0..<3 {
-            _ = try environment.agentCall("Mirror", environment.mirrorArgument(
+            _ = try environment.agentCall(SleepTimers1.Mirror.self, environment.mirrorArgument(
                 id: UUID().uuidString.lowercased(), token: "dflnat_bench_list_\(index)_0123456789",
                 startedAt: now - 60_000, expiresAt: now + 3_600_000, revision: 1))
         }
         // The reply is not decoded, as the Echo's is not: the same client work.
-        let listCall = { Message.methodCall(destination: BenchEnvironment.agentName, path: BenchEnvironment.agentPath,
-                                            interface: BenchEnvironment.agentName, member: "List") }
+        let listCall = { BenchEnvironment.agentMessage(SleepTimers1.List.self) }
         let list = try timeCalls(counts.roundTrips) { _ = try connection.callAndWait(listCall()) }
         let mirrorID = UUID().uuidString.lowercased()
         var revision: Int64 = 1
         let mirror = try timeCalls(counts.roundTrips / 4) {
             revision += 1
-            _ = try environment.agentCall("Mirror", environment.mirrorArgument(
+            _ = try environment.agentCall(SleepTimers1.Mirror.self, environment.mirrorArgument(
                 id: mirrorID, token: "dflnat_bench_mirror_0123456789", startedAt: now - 60_000,
                 expiresAt: now + 3_600_000, revision: revision))
         }
@@ -164,11 +166,11 @@ final class Benchmark {
         for index in 0..<counts.mirrorsToNotify {
             let before = Recorder.read(recorderLog).count
             let sent = Clock.wallNanoseconds()
-            _ = try environment.agentCall("Mirror", environment.mirrorArgument(
+            _ = try environment.agentCall(SleepTimers1.Mirror.self, environment.mirrorArgument(
                 id: UUID().uuidString.lowercased(), token: "dflnat_bench_notify_\(index)_0123456789",
                 startedAt: now - 60_000, expiresAt: now + 3_600_000, revision: 1))
             if let received = notifyTimes(since: before).first { values.append(Double(received - sent) / 1000) }
-            _ = try environment.agentCall("Purge", .string(environment.apiOrigin), .string(environment.parent.id), .string(""))
+            _ = try environment.agentCall(SleepTimers1.Purge.self, .string(environment.apiOrigin), .string(environment.parent.id), .string(""))
         }
         agent.stop()
 
@@ -218,13 +220,13 @@ final class Benchmark {
         var sentAt: [String: Int64] = [:]
         for index in 0...counts.completions {
             let timer = try environment.platformSleepTimer()
-            _ = try environment.agentCall("Mirror", environment.mirrorArgument(
+            _ = try environment.agentCall(SleepTimers1.Mirror.self, environment.mirrorArgument(
                 id: timer.id, token: timer.token, startedAt: timer.startedAt, expiresAt: timer.expiresAt, revision: 1))
             let sent = Clock.wallNanoseconds()
-            _ = try environment.agentCall("Complete", .string(timer.id), .int64(0))
+            _ = try environment.agentCall(SleepTimers1.Complete.self, .string(timer.id), .int64(0))
             if index > 0 { sentAt[timer.id] = sent }  // the first opens the connection: a warm-up
             let deadline = Date().addingTimeInterval(30)
-            while (try environment.agentCall("List").first?.arrayElements?.count ?? 0) > 0 && Date() < deadline {
+            while (try environment.agentCall(SleepTimers1.List.self).first?.arrayElements?.count ?? 0) > 0 && Date() < deadline {
                 usleep(1000)
             }
         }
@@ -333,10 +335,10 @@ final class Benchmark {
                 warmed = try ProcessStatus(pid: agent.pid)
             }
             let id = UUID().uuidString.lowercased()
-            _ = try environment.agentCall("Mirror", environment.mirrorArgument(
+            _ = try environment.agentCall(SleepTimers1.Mirror.self, environment.mirrorArgument(
                 id: id, token: "dflnat_bench_cycle_\(index)_0123456789", startedAt: now - 60_000,
                 expiresAt: now + 3_600_000, revision: 1))
-            _ = try environment.agentCall("Remove", .string(id))
+            _ = try environment.agentCall(SleepTimers1.Remove.self, .string(id))
         }
         usleep(1_000_000)
         let cycled = try ProcessStatus(pid: agent.pid)
@@ -349,7 +351,7 @@ final class Benchmark {
         let live = try environment.startAgent(liveEnvironment)
         _ = try environment.waitForName(BenchEnvironment.agentName)
         for index in 0..<3 {
-            _ = try environment.agentCall("Mirror", environment.mirrorArgument(
+            _ = try environment.agentCall(SleepTimers1.Mirror.self, environment.mirrorArgument(
                 id: UUID().uuidString.lowercased(), token: "dflnat_bench_live_\(index)_0123456789",
                 startedAt: now - 600_000 - Int64(index) * 17_000, expiresAt: now + 3_600_000, revision: 1))
         }
@@ -413,9 +415,7 @@ final class Benchmark {
             let agent = try environment.startAgent(listEnvironment)
             _ = try environment.waitForName(BenchEnvironment.agentName)
             let list = try timeCalls(max(3, min(50, 20_000 / size))) {
-                _ = try environment.connection.callAndWait(Message.methodCall(
-                    destination: BenchEnvironment.agentName, path: BenchEnvironment.agentPath,
-                    interface: BenchEnvironment.agentName, member: "List"))
+                _ = try environment.connection.callAndWait(BenchEnvironment.agentMessage(SleepTimers1.List.self))
             }
             listPoints.append((Double(size), list.samples.median))
             agent.stop()
@@ -456,8 +456,4 @@ func format(_ value: Double) -> String {
     if abs(value) >= 100 { return String(Int(value.rounded())) }
     if abs(value) >= 10 { return String(format: "%.1f", value) }
     return String(format: "%.2f", value)
-}
-
-struct SilentLog: LogSink {
-    func log(_ priority: LogPriority, _ message: String) {}
 }

@@ -1,4 +1,4 @@
-import CDFLNotify
+import CDFLGLib
 
 /// The one event loop of a process: a GLib main loop, which libnotify
 /// needs, with libdbus and libcurl driven from it through file-descriptor

@@ -3,6 +3,7 @@ import EventLoop
 import Glibc
 import HTTPClient
 import SleepTimerCore
+import SleepTimersAPI
 
 /// The WebView's native side of the Sleep timer: it upserts timers on the
 /// platform with the family's bearer token, which never leaves this
@@ -12,9 +13,6 @@ import SleepTimerCore
 /// Coach view-as never asks for a token: a desktop widget must not become a
 /// reusable proxy for a coach's access to a family.
 public final class SleepTimerBridge: RPCMethods {
-    static let agentName = "com.dreamsforlittles.SleepTimers1"
-    static let agentPath = "/com/dreamsforlittles/SleepTimers1"
-    static let agentInterface = "com.dreamsforlittles.SleepTimers1"
     public static let protocolVersion = 1
 
     private let connection: BusConnection?
@@ -42,11 +40,12 @@ public final class SleepTimerBridge: RPCMethods {
     /// that the app refreshes Home and history at once.
     public func start() {
         guard let connection else { return }
+        let finished = SleepTimers1.CompletionFinished.name
         try? connection.addMatch(
-            "type='signal',sender='\(Self.agentName)',path='\(Self.agentPath)',interface='\(Self.agentInterface)',member='CompletionFinished'")
+            "type='signal',sender='\(SleepTimers1.busName)',path='\(SleepTimers1.objectPath)',interface='\(SleepTimers1.interface)',member='\(finished)'")
         connection.addFilter { [weak self] message in
-            guard let self, message.kind == .signal, message.interface == Self.agentInterface,
-                message.member == "CompletionFinished", let arguments = try? message.arguments(), arguments.count == 3,
+            guard let self, message.kind == .signal, message.interface == SleepTimers1.interface,
+                message.member == finished, let arguments = try? message.arguments(), arguments.count == 3,
                 let timerID = arguments[0].stringValue, arguments[1].stringValue == "created",
                 let activityID = arguments[2].stringValue, self.mirroredTimers.remove(timerID) != nil
             else { return false }
@@ -278,7 +277,7 @@ public final class SleepTimerBridge: RPCMethods {
         guard session != nil else { throw Self.noSession() }
         let id = try params.identifier(TimerID.self, "timerId")
         mirroredTimers.remove(id.string)
-        callAgent("Remove", [.string(id.string)]) { result in
+        callAgent(SleepTimers1.Remove.self, [.string(id.string)]) { result in
             switch result {
             case .success(let values): reply(.success(.object([("removed", .bool(values.first?.booleanValue ?? false))])))
             case .failure(let error): reply(.failure(Self.agentUnavailable(error)))
@@ -297,7 +296,7 @@ public final class SleepTimerBridge: RPCMethods {
             ids.append(id.string)
         }
         mirroredTimers.formIntersection(ids)
-        callAgent("Reconcile", [
+        callAgent(SleepTimers1.Reconcile.self, [
             .string(session.apiOrigin.description), .string(session.userID.string),
             .string(session.familySubjectID.string), .strings(ids),
         ]) { result in
@@ -334,17 +333,17 @@ public final class SleepTimerBridge: RPCMethods {
         close(descriptors[1])
         let reader = UnixFileDescriptor(taking: descriptors[0])
         guard written else { return done("the token could not be handed over") }
-        let dictionary = BusValue.vardict([
-            ("timer_id", .string(data.timerID.string)), ("api_origin", .string(data.session.apiOrigin.description)),
-            ("user_id", .string(data.session.userID.string)),
-            ("family_subject_id", .string(data.session.familySubjectID.string)),
-            ("baby_id", .string(data.babyID.string)), ("baby_name", .string(data.babyName.text)),
-            ("activity_type", .string("sleep")), ("actor_mode", .string(data.session.actorMode.rawValue)),
-            ("started_at_ms", .int64(data.startedAt.millisecondsSince1970)), ("timezone", .string(data.timeZone)),
-            ("action_token_fd", .unixFD(reader)), ("token_expires_at_ms", .int64(data.expiresAt.millisecondsSince1970)),
-            ("revision", .int64(data.revision)),
-        ])
-        callAgent("Mirror", [dictionary]) { result in
+        typealias Key = SleepTimers1.MirrorKey
+        let entries: [(Key, BusValue)] = [
+            (.timerID, .string(data.timerID.string)), (.apiOrigin, .string(data.session.apiOrigin.description)),
+            (.userID, .string(data.session.userID.string)), (.familySubjectID, .string(data.session.familySubjectID.string)),
+            (.babyID, .string(data.babyID.string)), (.babyName, .string(data.babyName.text)),
+            (.activityType, .string("sleep")), (.actorMode, .string(data.session.actorMode.rawValue)),
+            (.startedAt, .int64(data.startedAt.millisecondsSince1970)), (.timeZone, .string(data.timeZone)),
+            (.actionTokenFD, .unixFD(reader)), (.tokenExpiresAt, .int64(data.expiresAt.millisecondsSince1970)),
+            (.revision, .int64(data.revision)),
+        ]
+        callAgent(SleepTimers1.Mirror.self, [.vardict(entries.map { ($0.0.name, $0.1) })]) { result in
             switch result {
             case .success: done(nil)
             case .failure(let error): done(error.message)
@@ -354,7 +353,7 @@ public final class SleepTimerBridge: RPCMethods {
 
     /// How many timers the agent purged, or nil when it could not be asked.
     private func purge(_ session: Session, done: @escaping (UInt32?) -> Void) {
-        callAgent("Purge", [.string(session.apiOrigin.description), .string(session.userID.string), .string("")]) { result in
+        callAgent(SleepTimers1.Purge.self, [.string(session.apiOrigin.description), .string(session.userID.string), .string("")]) { result in
             switch result {
             case .success(let values): done(values.first?.uint32Value ?? 0)
             case .failure: done(nil)
@@ -366,18 +365,22 @@ public final class SleepTimerBridge: RPCMethods {
     private func agentVersion(_ done: @escaping (String?) -> Void) {
         guard let connection else { return done(nil) }
         let call = Message.methodCall(
-            destination: Self.agentName, path: Self.agentPath, interface: "org.freedesktop.DBus.Properties", member: "Get"
-        ).append(.string(Self.agentInterface), .string("Version"))
+            destination: SleepTimers1.busName, path: SleepTimers1.objectPath,
+            interface: StandardInterface.Properties.name, member: StandardInterface.Properties.get
+        ).append(.string(SleepTimers1.interface), .string(SleepTimers1.Property.version.name))
         connection.call(call, timeoutMilliseconds: 5000) { result in
             done((try? result.get().arguments())?.first?.unwrapped.stringValue)
         }
     }
 
-    private func callAgent(_ member: String, _ arguments: [BusValue], done: @escaping (Result<[BusValue], BusError>) -> Void) {
+    private func callAgent(_ method: any BusMethod.Type, _ arguments: [BusValue],
+                           done: @escaping (Result<[BusValue], BusError>) -> Void) {
+        assert(arguments.map(\.signature).joined() == method.inSignature)
         guard let connection else {
             return done(.failure(BusError(name: BusError.Names.serviceUnknown, message: "There is no session bus.")))
         }
-        let call = Message.methodCall(destination: Self.agentName, path: Self.agentPath, interface: Self.agentInterface, member: member)
+        let call = Message.methodCall(destination: SleepTimers1.busName, path: SleepTimers1.objectPath,
+                                      interface: SleepTimers1.interface, member: method.name)
             .append(contentsOf: arguments)
         connection.call(call, timeoutMilliseconds: 10_000) { result in
             switch result {

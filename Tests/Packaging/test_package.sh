@@ -190,6 +190,9 @@ for binary in /usr/bin/dfl-sleep-agent /usr/bin/dfl-sleepctl /usr/bin/dfl-webvie
     done < <(ldd "$binary" | awk '$2 == "=>" && $3 ~ /^\// { print $3 }')
 done
 check "the binaries need only libraries of Debian packages (no Swift toolchain, no RUNPATH)" test "$toolchain_free" -eq 1
+# Only the agent notifies; GLib reaches the others through its own module.
+check "dfl-sleepctl and dfl-webview-bridge do not link libnotify" \
+    bash -c '! ldd /usr/bin/dfl-sleepctl /usr/bin/dfl-webview-bridge | grep -q libnotify'
 check "dfl-sleep-agent --version prints 0.1.0" bash -c '[[ $(/usr/bin/dfl-sleep-agent --version) == "dfl-sleep-agent 0.1.0" ]]'
 check "dfl-webview-bridge --help answers" bash -c '/usr/bin/dfl-webview-bridge --help | grep -q "JSON-RPC 2.0"'
 

@@ -1,5 +1,7 @@
+import DFLTestSupport
 import Testing
 import SleepTimerCore
+import SleepTimersAPI
 
 @Suite struct MirrorValidationTests {
     let policy = Fixtures.policy
@@ -53,7 +55,7 @@ import SleepTimerCore
 
     @Test func refusesATokenExpiringImplausiblyLate() {
         #expect(rejection { $0.tokenExpiresAtMilliseconds = now.millisecondsSince1970 + 31 * Milliseconds.day }?.field
-            == "token_expires_at_ms")
+            == .tokenExpiresAt)
     }
 
     @Test(arguments: ["timer_id", "user_id", "family_subject_id", "baby_id"])
@@ -67,7 +69,7 @@ import SleepTimerCore
             }
         }
         #expect(refusal?.code == .invalidArgument)
-        #expect(refusal?.field == field)
+        #expect(refusal?.field.name == field)
         #expect(refusal?.message.contains(field) == true)
     }
 
@@ -99,31 +101,31 @@ import SleepTimerCore
     func refusesBadBabyNames(_ name: String) {
         let refusal = rejection { $0.babyName = name }
         #expect(refusal?.code == .invalidArgument)
-        #expect(refusal?.field == "baby_name")
+        #expect(refusal?.field == .babyName)
     }
 
     @Test func refusesAStartMoreThanFiveMinutesAhead() {
         let limit = now.millisecondsSince1970 + 5 * Milliseconds.minute
         #expect(rejection { $0.startedAtMilliseconds = limit } == nil)
-        #expect(rejection { $0.startedAtMilliseconds = limit + 1 }?.field == "started_at_ms")
+        #expect(rejection { $0.startedAtMilliseconds = limit + 1 }?.field == .startedAt)
     }
 
     @Test func refusesAStartMoreThan48HoursOld() {
         let limit = now.millisecondsSince1970 - 48 * Milliseconds.hour
         #expect(rejection { $0.startedAtMilliseconds = limit } == nil)
-        #expect(rejection { $0.startedAtMilliseconds = limit - 1 }?.field == "started_at_ms")
-        #expect(rejection { $0.startedAtMilliseconds = .min }?.field == "started_at_ms")
-        #expect(rejection { $0.startedAtMilliseconds = .max }?.field == "started_at_ms")
+        #expect(rejection { $0.startedAtMilliseconds = limit - 1 }?.field == .startedAt)
+        #expect(rejection { $0.startedAtMilliseconds = .min }?.field == .startedAt)
+        #expect(rejection { $0.startedAtMilliseconds = .max }?.field == .startedAt)
     }
 
     @Test(arguments: ["Mars/Olympus_Mons", "../../etc/passwd", "Europe/../Europe/Berlin", "", "/etc/localtime",
                       "zone.tab", "Europe/Berlin\n"])
     func refusesUnknownOrMalformedTimeZones(_ zone: String) {
-        #expect(rejection { $0.timeZone = zone }?.field == "timezone")
+        #expect(rejection { $0.timeZone = zone }?.field == .timeZone)
     }
 
     @Test func refusesANegativeRevision() {
-        #expect(rejection { $0.revision = -1 }?.field == "revision")
+        #expect(rejection { $0.revision = -1 }?.field == .revision)
         #expect(rejection { $0.revision = 0 } == nil)
     }
 

@@ -1,3 +1,4 @@
+import DFLTestSupport
 import Testing
 import SleepTimerCore
 

@@ -1,3 +1,5 @@
+import SleepTimersAPI
+
 /// A Mirror call as it arrives from another process, before any rule is
 /// applied. The token is wrapped on arrival so that it never travels as a
 /// plain string, even when the call is refused.
@@ -52,10 +54,10 @@ public struct MirrorRejection: Error, Sendable, Equatable, CustomStringConvertib
 
     public let code: Code
     /// The key of the Mirror dictionary at fault.
-    public let field: String
+    public let field: SleepTimers1.MirrorKey
     public let message: String
 
-    public init(_ code: Code, field: String, _ message: String) {
+    public init(_ code: Code, field: SleepTimers1.MirrorKey, _ message: String) {
         self.code = code
         self.field = field
         self.message = message
@@ -89,14 +91,14 @@ public struct MirrorPolicy: Sendable {
         guard request.activityType == "sleep" else {
             let known = ["breastfeeding", "pumping"].contains(request.activityType)
             throw MirrorRejection(
-                .notSleep, field: "activity_type",
+                .notSleep, field: .activityType,
                 known
                     ? "Only Sleep timers are mirrored to the desktop; this is a \(request.activityType) timer."
                     : "Only Sleep timers are mirrored to the desktop; activity_type must be \"sleep\".")
         }
         guard request.actorMode == "self" else {
             throw MirrorRejection(
-                .notSelfMode, field: "actor_mode",
+                .notSelfMode, field: .actorMode,
                 "Only a family member's own timers are mirrored; timers seen in coach view-as stay in the app.")
         }
         switch request.actionToken.shapeProblem {
@@ -104,36 +106,36 @@ public struct MirrorPolicy: Sendable {
             break
         case .looksLikeBearerToken:
             throw MirrorRejection(
-                .bearerTokenRefused, field: "action_token",
+                .bearerTokenRefused, field: .actionToken,
                 "action_token looks like a sign-in (bearer) token; the desktop agent only accepts the native action token issued for the timer."
             )
         case .empty:
-            throw MirrorRejection(.invalidArgument, field: "action_token", "action_token is empty.")
+            throw MirrorRejection(.invalidArgument, field: .actionToken, "action_token is empty.")
         case .wrongLength:
             throw MirrorRejection(
-                .invalidArgument, field: "action_token",
+                .invalidArgument, field: .actionToken,
                 "action_token must be \(ActionToken.lengthRange.lowerBound) to \(ActionToken.lengthRange.upperBound) characters long."
             )
         case .forbiddenCharacters:
             throw MirrorRejection(
-                .invalidArgument, field: "action_token",
+                .invalidArgument, field: .actionToken,
                 "action_token may contain only letters, digits and the characters - _ . ~ + / =.")
         }
 
-        let timerID = try Self.identifier(TimerID.self, request.timerID, field: "timer_id")
-        let userID = try Self.identifier(UserID.self, request.userID, field: "user_id")
-        let familyID = try Self.identifier(FamilySubjectID.self, request.familySubjectID, field: "family_subject_id")
-        let babyID = try Self.identifier(BabyID.self, request.babyID, field: "baby_id")
+        let timerID = try Self.identifier(TimerID.self, request.timerID, field: .timerID)
+        let userID = try Self.identifier(UserID.self, request.userID, field: .userID)
+        let familyID = try Self.identifier(FamilySubjectID.self, request.familySubjectID, field: .familySubjectID)
+        let babyID = try Self.identifier(BabyID.self, request.babyID, field: .babyID)
 
         let origin: APIOrigin
         do {
             origin = try APIOrigin(parsing: request.apiOrigin)
         } catch {
-            throw MirrorRejection(.originNotAllowed, field: "api_origin", "api_origin \(error.explanation).")
+            throw MirrorRejection(.originNotAllowed, field: .apiOrigin, "api_origin \(error.explanation).")
         }
         guard allowedOrigins.contains(origin) else {
             throw MirrorRejection(
-                .originNotAllowed, field: "api_origin",
+                .originNotAllowed, field: .apiOrigin,
                 allowedOrigins.origins.isEmpty
                     ? "No API origin is allowed yet: add the app's API origin to allowed-origins in the configuration."
                     : "api_origin is not one of the allowed API origins in the configuration.")
@@ -142,12 +144,12 @@ public struct MirrorPolicy: Sendable {
         let expiresAt = Instant(millisecondsSince1970: request.tokenExpiresAtMilliseconds)
         guard now < expiresAt else {
             throw MirrorRejection(
-                .tokenExpired, field: "token_expires_at_ms",
+                .tokenExpired, field: .tokenExpiresAt,
                 "The action token has already expired; the app has to issue a new one.")
         }
         guard expiresAt.milliseconds(since: now) <= maximumTokenLifetime else {
             throw MirrorRejection(
-                .invalidArgument, field: "token_expires_at_ms",
+                .invalidArgument, field: .tokenExpiresAt,
                 "token_expires_at_ms is more than \(maximumTokenLifetime / Milliseconds.day) days away, which no action token is."
             )
         }
@@ -156,31 +158,31 @@ public struct MirrorPolicy: Sendable {
         do {
             babyName = try BabyName(validating: request.babyName)
         } catch {
-            throw MirrorRejection(.invalidArgument, field: "baby_name", "baby_name \(error.explanation).")
+            throw MirrorRejection(.invalidArgument, field: .babyName, "baby_name \(error.explanation).")
         }
 
         let startedAt = Instant(millisecondsSince1970: request.startedAtMilliseconds)
         guard startedAt.milliseconds(since: now) <= maximumStartInFuture else {
             throw MirrorRejection(
-                .invalidArgument, field: "started_at_ms",
+                .invalidArgument, field: .startedAt,
                 "started_at_ms is more than \(maximumStartInFuture / Milliseconds.minute) minutes in the future; check the device clock."
             )
         }
         guard now.milliseconds(since: startedAt) <= maximumStartAge else {
             throw MirrorRejection(
-                .invalidArgument, field: "started_at_ms",
+                .invalidArgument, field: .startedAt,
                 "started_at_ms is more than \(maximumStartAge / Milliseconds.hour) hours ago; such an old timer is finished in the app."
             )
         }
 
         guard let zone = TimeZoneName(request.timeZone), timeZones.rules(for: zone) != nil else {
             throw MirrorRejection(
-                .invalidArgument, field: "timezone",
+                .invalidArgument, field: .timeZone,
                 "timezone must be an IANA time zone name known to this system, such as Europe/Berlin.")
         }
 
         guard request.revision >= 0 else {
-            throw MirrorRejection(.invalidArgument, field: "revision", "revision must not be negative.")
+            throw MirrorRejection(.invalidArgument, field: .revision, "revision must not be negative.")
         }
 
         return MirroredTimer(
@@ -191,12 +193,12 @@ public struct MirrorPolicy: Sendable {
     }
 
     private static func identifier<Kind>(
-        _ type: Identifier<Kind>.Type, _ text: String, field: String
+        _ type: Identifier<Kind>.Type, _ text: String, field: SleepTimers1.MirrorKey
     ) throws(MirrorRejection) -> Identifier<Kind> {
         guard let id = Identifier<Kind>(text) else {
             throw MirrorRejection(
                 .invalidArgument, field: field,
-                "\(field) must be a UUID such as 123e4567-e89b-12d3-a456-426614174000.")
+                "\(field.name) must be a UUID such as 123e4567-e89b-12d3-a456-426614174000.")
         }
         return id
     }

@@ -1,4 +1,4 @@
-import CDFLNotify
+import CDFLGLib
 import Testing
 import SleepTimerCore
 

@@ -1,0 +1,22 @@
+extension SleepTimers1 {
+    /// A timer was added or changed: one dictionary whose keys are `TimerKey`.
+    public enum TimerChanged: BusSignal {
+        public static let name = "TimerChanged"
+        public static let arguments = [BusArgument("timer", "a{sv}")]
+    }
+
+    /// A timer left the list, and why.
+    public enum TimerRemoved: BusSignal {
+        public static let name = "TimerRemoved"
+        public static let arguments = [BusArgument("timer_id", "s"), BusArgument("reason", "s")]
+    }
+
+    /// The outcome of a Complete, with the new activity's id when one was
+    /// created.
+    public enum CompletionFinished: BusSignal {
+        public static let name = "CompletionFinished"
+        public static let arguments = [
+            BusArgument("timer_id", "s"), BusArgument("outcome", "s"), BusArgument("activity_id", "s"),
+        ]
+    }
+}

@@ -1,19 +1,14 @@
 import AgentWorkflows
+import DFLTestSupport
 import SleepTimerCore
 
-/// Timers, servers and outbox entries for the workflows' tests.
+/// Timers, servers and outbox entries for the workflows' tests, built on
+/// the shared fixtures.
 enum WorkflowFixtures {
-    /// 2026-11-29T21:41:00Z
-    static let now = Instant(millisecondsSince1970: 1_795_988_460_000)
+    static let now = Fixtures.now
+    static let scope = Fixtures.scope
 
-    static func id(_ n: Int) -> TimerID {
-        TimerID("3f2504e0-4f89-41d3-9a0c-0305e82c33\(n < 10 ? "0" : "")\(n)")!
-    }
-
-    static let scope = TimerScope(
-        apiOrigin: try! APIOrigin(parsing: "https://api.dreamsforlittles.example"),
-        userID: UserID("9b2f5c8e-1d4a-4e6b-8c3f-2a7d9e0b1c4f")!,
-        familySubjectID: FamilySubjectID("c56a4180-65aa-42ec-a945-5fd21dec0538")!)
+    static func id(_ n: Int) -> TimerID { Fixtures.timerID(n) }
 
     /// A timer that started 83 minutes and 20 seconds before `now`, in UTC.
     static func timer(
@@ -23,9 +18,9 @@ enum WorkflowFixtures {
     ) -> StoredTimer {
         StoredTimer(
             timer: MirroredTimer(
-                id: id(n), scope: scope, babyID: BabyID("7d444840-9dc0-11d1-b245-5ffdce74fad2")!,
+                id: id(n), scope: scope, babyID: Fixtures.baby,
                 babyName: try! BabyName(validating: name), startedAt: startedAt, timeZone: TimeZoneName("Etc/UTC")!,
-                revision: revision, token: token ? ActionToken(unvalidated: "dflnat_CANARY_q8Zr2mXv0Lw9sT4kP1nB7cY3uH6eJ5dA") : nil,
+                revision: revision, token: token ? ActionToken(unvalidated: Fixtures.canary) : nil,
                 tokenExpiresAt: expiresAt),
             completionState: completion, completionAttempts: attempts)
     }

@@ -73,7 +73,7 @@ let package = Package(
 
         /// The process's one event loop (GLib's), with file-descriptor,
         /// timeout and signal sources.
-        .target(name: "EventLoop", dependencies: ["CDFLGLib"]),
+        .target(name: "EventLoop", dependencies: ["CDFLGLib", "CDFLLinux"]),
 
         /// libdbus in Swift: messages, values, and a connection driven by
         /// the event loop.
@@ -93,7 +93,7 @@ let package = Package(
         /// the bus.
         .target(
             name: "Notifications",
-            dependencies: ["SleepAgent", "AgentWorkflows", "SleepTimerCore", "DFLDBus", "CDFLNotify", "CDFLGLib"]
+            dependencies: ["SleepAgent", "AgentWorkflows", "SleepTimerCore", "DFLDBus", "EventLoop", "CDFLNotify", "CDFLGLib"]
         ),
 
         /// The agent's completion transport: recorded completions sent to
@@ -146,6 +146,7 @@ let package = Package(
         .testTarget(name: "SleepTimersAPITests", dependencies: ["SleepTimersAPI"]),
         .testTarget(name: "AgentWorkflowsTests", dependencies: ["AgentWorkflows", "DFLTestSupport"]),
         .testTarget(name: "EventLoopTests", dependencies: ["EventLoop"]),
+        .testTarget(name: "NotificationsTests", dependencies: ["Notifications", "DFLTestSupport"]),
         .testTarget(name: "DFLDBusTests", dependencies: ["DFLDBus"]),
         .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient"]),
         .testTarget(name: "SleepAgentTests", dependencies: ["SleepAgent", "AgentWorkflows", "SleepTimerStore", "SleepTimersAPI", "DFLTestSupport"]),

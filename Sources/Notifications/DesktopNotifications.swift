@@ -1,79 +1,100 @@
 import AgentWorkflows
-import CDFLNotify
 import DFLDBus
+import EventLoop
 import SleepAgent
 import SleepTimerCore
 
-/// The agent's notification surface on libnotify: one notification object
-/// per timer id, created, updated in place, closed and forgotten as the
-/// notification plan commands, and the server's answers (the id it gave,
-/// a click, a close) reported back. It decides nothing itself.
+/// The agent's notification surface: one notification per timer id,
+/// created, updated in place, closed and forgotten as the notification plan
+/// commands, and the server's answers (the id it gave, a click, a close)
+/// reported back. It decides nothing itself.
+///
+/// libnotify runs on a thread of its own (NotificationThread), so that a
+/// server that stops answering never holds up the agent's loop; this side,
+/// on the loop, follows the server on the bus and knows which object is
+/// current for each id, so that news of one forgotten since is dropped.
 public final class DesktopNotifications: NotificationSurface {
     private let watch: NotificationServerWatch
-    private var notifications: [TimerID: DesktopNotification] = [:]
+    private let loop: MainLoop
+    private let log: any LogSink
+    private var thread: NotificationThread?
+    private var reportBell: Bell?
+    private let reports = Mailbox<[NotificationReport]>([])
     private var report: ((NotificationSurfaceEvent) -> Void)?
+    /// The epoch of the object current for each id; none when there is no
+    /// object (never shown, closed, or forgotten).
+    private var current: [TimerID: UInt64] = [:]
+    private var lastEpoch: UInt64 = 0
 
-    public init(connection: BusConnection, log: any LogSink) {
+    public init(connection: BusConnection, loop: MainLoop, log: any LogSink) {
         watch = NotificationServerWatch(connection: connection, log: log)
+        self.loop = loop
+        self.log = log
     }
 
     public func start(reporting report: @escaping (NotificationSurfaceEvent) -> Void) {
         self.report = report
-        notify_init(DesktopNotification.appName)
+        do {
+            let bell = try Bell(on: loop) { [weak self] in self?.takeReports() }
+            thread = try NotificationThread(reports: reports, reportBell: bell.ringer)
+            reportBell = bell
+        } catch {
+            log.log(.error, "Could not start the notifications' thread (\(error)); no notification will be shown.")
+            return
+        }
         watch.onChange = { server in report(.serverChanged(server)) }
         watch.start()
     }
 
     public func show(_ id: TimerID, _ content: NotificationContent, replacing: UInt32) {
-        let notification: DesktopNotification
-        if let existing = notifications[id] {
-            notification = existing
-            notification.apply(content)
+        let epoch: UInt64
+        if let existing = current[id] {
+            epoch = existing
         } else {
-            notification = makeNotification(id, content)
-            // After a restart of the agent alone, replace what it showed
-            // before instead of adding a second notification.
-            if replacing != 0 { notification.id = replacing }
+            lastEpoch += 1
+            epoch = lastEpoch
+            current[id] = epoch
         }
-        do {
-            try notification.show()
-            report?(.shown(id, notificationID: notification.id))
-        } catch {
-            notifications[id] = nil
-            report?(.showFailed(id, reason: error.description))
-        }
+        thread?.submit(.show(id, epoch: epoch, content, replacing: replacing))
     }
 
     public func close(_ id: TimerID) {
-        guard let notification = notifications.removeValue(forKey: id) else { return }
-        notification.onClosed = nil
-        notification.close()
+        guard let epoch = current.removeValue(forKey: id) else { return }
+        thread?.submit(.close(id, epoch: epoch))
     }
 
     public func drop(_ id: TimerID) {
-        notifications[id] = nil
+        guard let epoch = current.removeValue(forKey: id) else { return }
+        thread?.submit(.drop(id, epoch: epoch))
     }
 
     public func dropAll() {
-        notifications.removeAll()
+        current.removeAll()
+        thread?.submit(.dropAll)
     }
 
-    private func makeNotification(_ id: TimerID, _ content: NotificationContent) -> DesktopNotification {
-        let notification = DesktopNotification(content)
-        notification.onAction = { [weak self] action, token in
-            self?.report?(.actionInvoked(id, action, activationToken: token))
+    /// Passes on what the thread reported about current objects only.
+    private func takeReports() {
+        for news in reports.with({ reports in defer { reports = [] }; return reports }) {
+            switch news {
+            case .shown(let id, let epoch, let notificationID):
+                guard current[id] == epoch else { continue }
+                report?(.shown(id, notificationID: notificationID))
+            case .showFailed(let id, let epoch, let reason):
+                guard current[id] == epoch else { continue }
+                current[id] = nil
+                report?(.showFailed(id, reason: reason))
+            case .closed(let id, let epoch, let reason):
+                guard current[id] == epoch else { continue }
+                current[id] = nil
+                report?(.closed(id, reason: reason))
+            case .actionInvoked(let id, let epoch, let action, let activationToken):
+                guard current[id] == epoch else { continue }
+                report?(.actionInvoked(id, action, activationToken: activationToken))
+            }
         }
-        notification.onClosed = { [weak self, weak notification] reason in
-            // Only the notification that is current for the id reports:
-            // one forgotten since has nothing more to say.
-            guard let self, let notification, self.notifications[id] === notification else { return }
-            self.notifications[id] = nil
-            self.report?(.closed(id, reason: UInt32(clamping: reason)))
-        }
-        notifications[id] = notification
-        return notification
     }
 }
 
-@available(*, unavailable, message: "libnotify's objects are confined to the main loop's thread.")
+@available(*, unavailable, message: "The surface is confined to the agent's loop; libnotify has its own thread.")
 extension DesktopNotifications: Sendable {}

@@ -211,7 +211,7 @@ public final class AgentApp {
             log.log(.warning, "This libcurl resolves names synchronously; a hung DNS server can delay completions.")
         }
         return Parts(
-            agent: agent, service: service, notifications: DesktopNotifications(connection: connection, log: log),
+            agent: agent, service: service, notifications: DesktopNotifications(connection: connection, loop: loop, log: log),
             transport: PlatformCompletionTransport(http: HTTPClient(loop: loop, settings: httpSettings), clock: clock),
             network: NetworkWatch())
     }

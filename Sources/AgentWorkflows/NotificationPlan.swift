@@ -241,7 +241,7 @@ public struct NotificationPlan: Sendable {
 
     static func phase(of timer: StoredTimer, now: Instant) -> NotificationPhase {
         switch timer.state {
-        case .running: return .running(canComplete: timer.canComplete(at: now))
+        case .running, .tokenExpired: return .running(canComplete: timer.canComplete(at: now))
         case .saving: return .saving(waitingForNetwork: timer.completionAttempts > 0)
         case .saveFailed, .needsApp: return .failed
         }

@@ -26,26 +26,40 @@ extension Agent {
         }
     }
 
-    /// Drops the timers whose token expired, and sets the wake-up for the
-    /// next expiry.
+    /// Carries out what the lifecycle finds due: tokens to renew, tokens
+    /// that ran out, timers past any sleep's length; and sets the wake-up
+    /// for the next of those moments.
     func applyLifecycle() {
         let now = clock.now()
-        let decision = TimerLifecycle.decide(timers.values, now: now)
-        guard !decision.expired.isEmpty else { return setWake(.tokenExpiry, at: decision.wakeAt) }
+        for action in lifecycle.check(timers.values, now: now) {
+            switch action {
+            case .renewalDue(let id, let expiresAt):
+                log.log(.info, "The action token of timer \(id) expires soon; asking the app for a new one.")
+                for observer in observers { observer.tokenExpiring(id, expiresAt: expiresAt) }
+            case .tokenExpired(let id):
+                log.log(.info, "The action token of timer \(id) ran out; it stays shown, to be finished in the app.")
+                announceChange(of: id)
+            case .remove(let ids):
+                drop(ids, now: now)
+            }
+        }
+        setWake(.tokenExpiry, at: lifecycle.wakeAt)
+    }
+
+    /// Drops timers no sleep could still be running for.
+    private func drop(_ ids: [TimerID], now: Instant) {
         let removed: [TimerID]
         do {
-            removed = try store.remove(decision.expired)
+            removed = try store.remove(ids)
         } catch {
             // Tried again a little later, not in a tight loop on a failing disk.
-            log.log(.error, "Could not drop expired timers: \(error)")
-            let retry = now.adding(milliseconds: Self.storeFailureRetry)
-            return setWake(.tokenExpiry, at: min(decision.wakeAt ?? retry, retry))
+            log.log(.error, "Could not drop finished timers: \(error)")
+            return setWake(.tokenExpiry, at: now.adding(milliseconds: Self.storeFailureRetry))
         }
         // Gone from the store now, or never there.
-        for id in decision.expired { timers[id] = nil }
-        if removed.isEmpty { return applyLifecycle() }
-        log.log(.info, "Dropped \(removed.count) timer(s) whose action token expired.")
-        // Applies the lifecycle again, for the timers left.
+        for id in ids { timers[id] = nil }
+        guard !removed.isEmpty else { return }
+        log.log(.info, "Dropped \(removed.count) timer(s) started longer ago than any sleep lasts.")
         announceRemoval(removed, reason: .expired)
     }
 

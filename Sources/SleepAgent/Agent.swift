@@ -36,6 +36,12 @@ public protocol AgentObserver: AnyObject {
     /// `sleptMinutes` is the length of the saved sleep, for outcome created.
     func completionFinished(_ id: TimerID, outcome: CompletionOutcome, activityID: String, sleptMinutes: Int64?)
     func propertiesChanged(_ properties: AgentProperties, previous: AgentProperties)
+    /// A running timer's token expires at `expiresAt`, soon: time to renew.
+    func tokenExpiring(_ id: TimerID, expiresAt: Instant)
+}
+
+extension AgentObserver {
+    public func tokenExpiring(_ id: TimerID, expiresAt: Instant) {}
 }
 
 /// What the agent does, independent of how it is asked: every call of the
@@ -71,15 +77,20 @@ public final class Agent {
     var flow: CompletionFlow
     var transport: CompletionTransport?
     var schedule = Schedule<AgentWake>()
+    var lifecycle: TimerLifecycle
 
     public init(
         store: SleepTimerStore, configuration: Configuration, timeZones: any TimeZoneResolving,
         hourCycle: HourCycle, clock: any WallClock, log: any LogSink, alarm: any WakeAlarm, opener: any LinkOpener,
         crashPoints: CrashPoints = .disarmed, completionFlow: CompletionFlow = CompletionFlow()
     ) {
+        lifecycle = TimerLifecycle(settings: TimerLifecycle.Settings(
+            renewalLead: configuration.renewalLead, longestSleep: MirrorPolicy.longestSleep))
         self.store = store
         self.configuration = configuration
-        self.policy = MirrorPolicy(allowedOrigins: configuration.allowedOrigins, timeZones: timeZones)
+        var policy = MirrorPolicy(allowedOrigins: configuration.allowedOrigins, timeZones: timeZones)
+        policy.maximumTokenLifetime = configuration.maximumTokenLifetime
+        self.policy = policy
         self.clock = clock
         self.log = log
         self.alarm = alarm

@@ -254,6 +254,10 @@ public final class TimerService: AgentObserver {
         signal(SleepTimers1.CompletionFinished.self, .string(id.string), .string(outcome.rawValue), .string(activityID))
     }
 
+    public func tokenExpiring(_ id: TimerID, expiresAt: Instant) {
+        signal(SleepTimers1.TokenExpiring.self, .string(id.string), .int64(expiresAt.millisecondsSince1970))
+    }
+
     public func propertiesChanged(_ properties: AgentProperties, previous: AgentProperties) {
         let now = propertyValues(properties)
         let before = propertyValues(previous)

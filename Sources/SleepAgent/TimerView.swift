@@ -8,12 +8,16 @@ import SleepTimersAPI
 /// Display data only; the token never enters it.
 public struct TimerView: Sendable, Equatable {
     public let stored: StoredTimer
+    /// What the desktop says of it now (a running timer whose token ran
+    /// out reads token-expired).
+    public let state: TimerState
     public let canComplete: Bool
     public let deepLink: DeepLink
     public let notification: NotificationStatus
 
     public init(stored: StoredTimer, now: Instant, deepLinkBase: DeepLinkBase, notification: NotificationStatus) {
         self.stored = stored
+        state = stored.state(at: now)
         canComplete = stored.canComplete(at: now)
         deepLink = stored.timer.deepLink(base: deepLinkBase)
         self.notification = notification
@@ -35,7 +39,7 @@ public struct TimerView: Sendable, Equatable {
         case .babyName: .string(timer.babyName.text)
         case .startedAt: .int64(timer.startedAt.millisecondsSince1970)
         case .timeZone: .string(timer.timeZone.identifier)
-        case .state: .string(stored.state.rawValue)
+        case .state: .string(state.rawValue)
         case .canComplete: .boolean(canComplete)
         case .deepLink: .string(deepLink.url)
         case .notification: .string(notification.rawValue)

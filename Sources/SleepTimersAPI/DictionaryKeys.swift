@@ -51,7 +51,7 @@ extension SleepTimers1 {
         case babyName = "baby_name"
         case startedAt = "started_at_ms"
         case timeZone = "timezone"
-        /// running | saving | save-failed | needs-app
+        /// running | token-expired | saving | save-failed | needs-app
         case state = "state"
         case canComplete = "can_complete"
         case deepLink = "deep_link"

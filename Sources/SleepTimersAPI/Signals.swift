@@ -19,4 +19,11 @@ extension SleepTimers1 {
             BusArgument("timer_id", "s"), BusArgument("outcome", "s"), BusArgument("activity_id", "s"),
         ]
     }
+
+    /// A running timer's token expires soon: an app with a live session
+    /// renews it by upserting the timer again and mirroring the new token.
+    public enum TokenExpiring: BusSignal {
+        public static let name = "TokenExpiring"
+        public static let arguments = [BusArgument("timer_id", "s"), BusArgument("expires_at_ms", "x")]
+    }
 }

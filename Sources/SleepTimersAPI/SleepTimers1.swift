@@ -20,7 +20,9 @@ public enum SleepTimers1 {
     ]
 
     /// Every signal of the interface, in the order of the introspection file.
-    public static let signals: [any BusSignal.Type] = [TimerChanged.self, TimerRemoved.self, CompletionFinished.self]
+    public static let signals: [any BusSignal.Type] = [
+        TimerChanged.self, TimerRemoved.self, CompletionFinished.self, TokenExpiring.self,
+    ]
 }
 
 /// One argument of a method or signal: its name and D-Bus type signature.

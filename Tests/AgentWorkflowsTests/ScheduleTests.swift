@@ -66,31 +66,3 @@ import Testing
         #expect(schedule.armedAt == nil)
     }
 }
-
-@Suite struct TimerLifecycleTests {
-    typealias F = WorkflowFixtures
-
-    @Test func aTokenThatExpiredDropsItsTimer() {
-        let decision = TimerLifecycle.decide([F.timer(2, expiresAt: F.now), F.timer(1, expiresAt: F.now.plus(seconds: -1))], now: F.now)
-        #expect(decision.expired == [F.id(1), F.id(2)])
-        #expect(decision.wakeAt == nil)
-    }
-
-    @Test func aPendingCompletionKeepsItsTimerPastExpiry() {
-        let decision = TimerLifecycle.decide([F.timer(1, expiresAt: F.now.plus(seconds: -60), completion: .pending)], now: F.now)
-        #expect(decision.expired.isEmpty)
-        #expect(decision.wakeAt == nil)
-    }
-
-    @Test func aFailedCompletionDoesNotKeepItsTimer() {
-        let decision = TimerLifecycle.decide([F.timer(1, expiresAt: F.now, completion: .needsApp)], now: F.now)
-        #expect(decision.expired == [F.id(1)])
-    }
-
-    @Test func theWakeUpIsTheEarliestExpiryToCome() {
-        let decision = TimerLifecycle.decide(
-            [F.timer(1, expiresAt: F.now.plus(seconds: 90)), F.timer(2, expiresAt: F.now.plus(seconds: 30))], now: F.now)
-        #expect(decision.expired.isEmpty)
-        #expect(decision.wakeAt == F.now.plus(seconds: 30))
-    }
-}

@@ -45,6 +45,17 @@ final class RecordingTransport: CompletionTransport {
     }
 }
 
+/// What the agent announced, as the D-Bus object hears it.
+final class RecordingObserver: AgentObserver {
+    var removed: [(TimerID, RemovalReason)] = []
+    var expiring: [(TimerID, Instant)] = []
+    func timerChanged(_ view: TimerView) {}
+    func timerRemoved(_ id: TimerID, reason: RemovalReason) { removed.append((id, reason)) }
+    func completionFinished(_ id: TimerID, outcome: CompletionOutcome, activityID: String, sleptMinutes: Int64?) {}
+    func propertiesChanged(_ properties: AgentProperties, previous: AgentProperties) {}
+    func tokenExpiring(_ id: TimerID, expiresAt: Instant) { expiring.append((id, expiresAt)) }
+}
+
 final class RecordingOpener: LinkOpener {
     var opened: [(String, String?)] = []
     func open(_ link: DeepLink, activationToken: String?) { opened.append((link.url, activationToken)) }
@@ -124,12 +135,40 @@ final class RecordingOpener: LinkOpener {
         withExtendedLifetime(agent) {}
     }
 
-    @Test func anExpiredTokenDropsTheTimerAndClosesItsNotification() throws {
+    @Test func anExpiredTokenKeepsTheSleepShownWithOpenOnly() throws {
         let agent = try agent()
         try agent.mirror(Fixtures.request { $0.tokenExpiresAtMilliseconds = Fixtures.now.millisecondsSince1970 + 30_000 })
-        #expect(alarm.moment == Fixtures.now.adding(milliseconds: 30_000))
-        alarm.fire(advancing: clock)
-        #expect(try agent.list().isEmpty)
+        let observer = RecordingObserver()
+        agent.addObserver(observer)
+        while let moment = alarm.moment, moment <= Fixtures.now.adding(milliseconds: 30_000) { alarm.fire(advancing: clock) }
+        let listed = try agent.list()
+        #expect(listed.first?.state == .tokenExpired)
+        #expect(listed.first?.canComplete == false)
+        #expect(surface.shown.last?.1.actions == [.open])
+        #expect(surface.closed.isEmpty)
+        #expect(observer.removed.isEmpty)
+    }
+
+    @Test func theTokenIsRenewedAheadOfItsExpiry() throws {
+        let agent = try agent()
+        let observer = RecordingObserver()
+        agent.addObserver(observer)
+        let expiresAt = Fixtures.now.adding(milliseconds: 2 * Milliseconds.hour)
+        try agent.mirror(Fixtures.request { $0.tokenExpiresAtMilliseconds = expiresAt.millisecondsSince1970 })
+        while observer.expiring.isEmpty, alarm.fire(advancing: clock) {}
+        #expect(observer.expiring.map(\.1) == [expiresAt])
+        #expect(clock.now() == expiresAt.adding(milliseconds: -30 * Milliseconds.minute))
+    }
+
+    @Test func aSleepIsDroppedOnlyWhenNoSleepCouldStillRun() throws {
+        let agent = try agent()
+        let observer = RecordingObserver()
+        agent.addObserver(observer)
+        try agent.mirror(Fixtures.request { $0.tokenExpiresAtMilliseconds = Fixtures.now.millisecondsSince1970 + 30_000 })
+        let end = Fixtures.now.adding(milliseconds: 48 * Milliseconds.hour - 83 * Milliseconds.minute)
+        while observer.removed.isEmpty, alarm.fire(advancing: clock) {}
+        #expect(clock.now() == end)
+        #expect(observer.removed.map(\.1) == [.expired])
         #expect(surface.closed == [Self.timer])
     }
 

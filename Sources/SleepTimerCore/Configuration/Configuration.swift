@@ -40,6 +40,12 @@ public struct Configuration: Sendable, Equatable {
     /// The program that opens deep links instead of xdg-open: an absolute
     /// path, called with the link as its one argument.
     public var urlOpener: String?
+    /// How long before a mirrored token expires the agent asks the app for
+    /// a new one ([timers] renew-before-expiry-minutes).
+    public var renewalLead: Int64 = 30 * Milliseconds.minute
+    /// The longest token lifetime a Mirror may bring ([timers]
+    /// max-token-lifetime-hours): the platform issues tokens for hours.
+    public var maximumTokenLifetime: Int64 = 24 * Milliseconds.hour
 
     /// The file's name inside each configuration directory.
     public static let relativePath = "dreamsforlittles/sleep-agent.conf"

@@ -72,12 +72,16 @@ public struct MirrorPolicy: Sendable {
     public var timeZones: any TimeZoneResolving
     /// How far ahead of the agent's clock a start may be (clock skew).
     public var maximumStartInFuture: Int64 = 5 * Milliseconds.minute
+    /// How long the longest sleep lasts: a timer started longer ago is a
+    /// forgotten one, finished in the app.
+    public static let longestSleep: Int64 = 48 * Milliseconds.hour
     /// How old a running Sleep timer may be before it is taken for a
     /// forgotten one.
-    public var maximumStartAge: Int64 = 48 * Milliseconds.hour
+    public var maximumStartAge: Int64 = MirrorPolicy.longestSleep
     /// How far away a token's expiry may be; the platform issues tokens for
-    /// hours, so anything much longer is not one of its tokens.
-    public var maximumTokenLifetime: Int64 = 30 * Milliseconds.day
+    /// hours, so anything longer is not one of its tokens, or one a leak
+    /// would keep useful for too long.
+    public var maximumTokenLifetime: Int64 = 24 * Milliseconds.hour
 
     public init(allowedOrigins: AllowedOrigins, timeZones: any TimeZoneResolving) {
         self.allowedOrigins = allowedOrigins
@@ -150,7 +154,7 @@ public struct MirrorPolicy: Sendable {
         guard expiresAt.milliseconds(since: now) <= maximumTokenLifetime else {
             throw MirrorRejection(
                 .invalidArgument, field: .tokenExpiresAt,
-                "token_expires_at_ms is more than \(maximumTokenLifetime / Milliseconds.day) days away, which no action token is."
+                "token_expires_at_ms is more than \(maximumTokenLifetime / Milliseconds.hour) hours away, longer than the platform's action tokens last."
             )
         }
 

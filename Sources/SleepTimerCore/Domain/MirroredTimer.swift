@@ -65,6 +65,8 @@ public struct MirroredTimer: Sendable, Equatable {
 public enum TimerState: String, Sendable, CaseIterable {
     /// Running; completing it is possible while its token is valid.
     case running
+    /// Still running, but its token ran out: the app has to finish it.
+    case tokenExpired = "token-expired"
     /// Completed on the desktop; the completion is recorded and being sent.
     case saving
     /// The completion was refused for good (a bad request, or the token ran

@@ -14,7 +14,14 @@ public struct StoredTimer: Sendable, Equatable {
         self.completionAttempts = completionAttempts
     }
 
+    /// Where its completion stands; running when none is recorded.
     public var state: TimerState { completionState?.timerState ?? .running }
+
+    /// What the desktop says of it at `now`: a running timer whose token
+    /// ran out can no longer be completed here.
+    public func state(at now: Instant) -> TimerState {
+        state == .running && !timer.canCompleteNatively(at: now) ? .tokenExpired : state
+    }
 
     /// Whether the desktop can complete it now: running, with a token that
     /// is still accepted.

@@ -107,7 +107,7 @@ let package = Package(
                 "DFLDBus", "EventLoop", "CDFLLinux",
             ]
         ),
-        .executableTarget(name: "dfl-sleep-agent", dependencies: ["SleepAgentDaemon"]),
+        .executableTarget(name: "dfl-sleep-agent", dependencies: ["SleepAgentDaemon", "SleepTimerCore"]),
 
         /// dfl-sleepctl: a client of the D-Bus API, as another app would be.
         .target(name: "SleepControl", dependencies: ["SleepTimersAPI", "SleepTimerCore", "DFLDBus", "EventLoop"]),
@@ -118,7 +118,7 @@ let package = Package(
             name: "WebViewBridge",
             dependencies: ["SleepTimersAPI", "SleepTimerCore", "DFLDBus", "EventLoop", "HTTPClient", "CDFLLinux"]
         ),
-        .executableTarget(name: "dfl-webview-bridge", dependencies: ["WebViewBridge"]),
+        .executableTarget(name: "dfl-webview-bridge", dependencies: ["WebViewBridge", "SleepTimerCore"]),
 
         /// dfl-bench: the agent measured beside floors built in the same run.
         .target(

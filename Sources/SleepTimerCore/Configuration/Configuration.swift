@@ -1,5 +1,3 @@
-import FoundationEssentials
-
 /// When the notification's elapsed time is updated in place.
 public enum LiveElapsedMode: String, Sendable, CaseIterable {
     /// Updated, except on servers that alert again on every update.
@@ -147,7 +145,7 @@ public struct Configuration: Sendable, Equatable {
     static func isPublicKeyPin(_ pin: String) -> Bool {
         guard pin.hasPrefix("sha256//") else { return false }
         let encoded = pin.dropFirst("sha256//".count)
-        guard encoded.utf8.count == 44, let digest = Data(base64Encoded: String(encoded)) else { return false }
+        guard encoded.utf8.count == 44, let digest = Base64.decode(encoded.utf8) else { return false }
         return digest.count == 32
     }
 }
@@ -192,10 +190,10 @@ extension Configuration {
     /// not exist and throws when it exists but cannot be read.
     public static func load(
         environment: [String: String],
-        contents: (String) throws -> Data? = Configuration.readFile
+        contents: (String) throws -> [UInt8]? = Configuration.readFile
     ) throws(ConfigurationError) -> (configuration: Configuration, file: String?) {
         for path in searchPaths(environment: environment) {
-            let data: Data?
+            let data: [UInt8]?
             do {
                 data = try contents(path)
             } catch {
@@ -216,9 +214,11 @@ extension Configuration {
         return (Configuration(), nil)
     }
 
-    /// A file's bytes, or nil when there is no file at `path`.
-    public static func readFile(_ path: String) throws -> Data? {
-        guard FileManager.default.fileExists(atPath: path) else { return nil }
-        return try Data(contentsOf: URL(filePath: path))
+    /// A file's bytes, or nil when there is no file at `path`. A file larger
+    /// than `maximumFileSize` is read only one byte beyond it, which is
+    /// enough for `load` to refuse it.
+    public static func readFile(_ path: String) throws(SystemError) -> [UInt8]? {
+        guard System.exists(path) else { return nil }
+        return try System.read(path, limit: maximumFileSize + 1)
     }
 }

@@ -61,7 +61,7 @@ public struct HTTPSettings: Sendable {
 /// timeouts; no signals, and a resolver (threaded) that the connect timeout
 /// bounds; CR or LF in any header value refused.
 ///
-/// Not Sendable: used on the loop's thread.
+/// Not Sendable, which the compiler holds: used on the loop's thread.
 public final class HTTPClient {
     private let loop: MainLoop
     private let settings: HTTPSettings
@@ -325,3 +325,7 @@ private final class Transfer {
         bodyPointer.deallocate()
     }
 }
+
+/// libcurl's multi handle is driven by one loop, on that loop's thread only: the compiler keeps it there.
+@available(*, unavailable)
+extension HTTPClient: Sendable {}

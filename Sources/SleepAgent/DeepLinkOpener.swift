@@ -75,3 +75,7 @@ public final class DeepLinkOpener {
         }
     }
 }
+
+/// Asks the bus and spawns on the agent's loop thread only: the compiler keeps it there.
+@available(*, unavailable)
+extension DeepLinkOpener: Sendable {}

@@ -40,3 +40,7 @@ final class NetworkWatch {
         connection = nil
     }
 }
+
+/// Watches the bus on the agent's loop thread only: the compiler keeps it there.
+@available(*, unavailable)
+extension NetworkWatch: Sendable {}

@@ -189,3 +189,10 @@ extension Optional where Wrapped == String {
 extension Optional where Wrapped == Int64 {
     var sqlite: SQLiteValue { map { .integer($0) } ?? .null }
 }
+
+/// A connection and its statements stay on the thread that opened them: the compiler keeps them there.
+@available(*, unavailable)
+extension SQLiteConnection: Sendable {}
+
+@available(*, unavailable)
+extension SQLiteStatement: Sendable {}

@@ -61,8 +61,8 @@ public enum UpsertOutcome: Sendable, Equatable {
 ///
 /// Every change is one transaction in WAL mode with synchronous=FULL, so a
 /// crash or power cut leaves either the state before a change or the state
-/// after it, and a recorded click survives both. The class is not Sendable:
-/// the agent confines it to its main loop.
+/// after it, and a recorded click survives both. The class is not Sendable,
+/// which the compiler holds: the agent keeps it on its main loop.
 public final class SleepTimerStore {
     public let location: StoreLocation
     private let connection: SQLiteConnection
@@ -595,3 +595,7 @@ public final class SleepTimerStore {
         }
     }
 }
+
+/// One connection, used on the loop's thread only: the compiler keeps it there (as SwiftPM does for its SQLite wrapper).
+@available(*, unavailable)
+extension SleepTimerStore: Sendable {}

@@ -140,3 +140,7 @@ struct BridgeLog: LogSink {
         FileDescriptorOutput.standardError.write(JournalLine.format(priority, "dfl-webview-bridge: " + message) + "\n")
     }
 }
+
+/// The bridge's parts run on its one loop's thread: the compiler keeps them there.
+@available(*, unavailable)
+extension BridgeProcess: Sendable {}

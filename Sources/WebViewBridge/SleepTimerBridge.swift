@@ -440,3 +440,7 @@ struct Parameters {
         return member
     }
 }
+
+/// The bridge's parts run on its one loop's thread: the compiler keeps them there.
+@available(*, unavailable)
+extension SleepTimerBridge: Sendable {}

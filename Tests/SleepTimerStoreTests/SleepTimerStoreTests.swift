@@ -136,6 +136,18 @@ import SleepTimerCore
         #expect(try store.pendingCompletionCount() == 1)
     }
 
+    @Test func aRefusedCompletionRollsBackWithoutReachingTheCommit() throws {
+        let store = try StoreFixtures.open(directory)
+        var commits = 0
+        store.beforeCommit = { commits += 1 }
+        #expect(throws: StoreError.self) {
+            try store.recordCompletion(of: Fixtures.timerID(9), completedAt: now, now: now)
+        }
+        #expect(commits == 0)
+        _ = try store.upsert(Fixtures.timer(1))
+        #expect(commits == 1)
+    }
+
     @Test func dueCompletionsAreLimitedAndOrdered() throws {
         let store = try StoreFixtures.open(directory)
         for index in 1...3 {

@@ -109,7 +109,7 @@ let package = Package(
                 "DFLDBus", "EventLoop", "CDFLLinux",
             ]
         ),
-        .executableTarget(name: "dfl-sleep-agent", dependencies: ["SleepAgentDaemon"]),
+        .executableTarget(name: "dfl-sleep-agent", dependencies: ["SleepAgentDaemon", "SleepTimerCore"]),
 
         /// dfl-sleepctl: a client of the D-Bus API, as another app would be.
         .target(name: "SleepControl", dependencies: ["SleepTimersAPI", "SleepTimerCore", "DFLDBus", "EventLoop"]),
@@ -120,7 +120,7 @@ let package = Package(
             name: "WebViewBridge",
             dependencies: ["SleepTimersAPI", "SleepTimerCore", "DFLDBus", "EventLoop", "HTTPClient", "CDFLLinux"]
         ),
-        .executableTarget(name: "dfl-webview-bridge", dependencies: ["WebViewBridge"]),
+        .executableTarget(name: "dfl-webview-bridge", dependencies: ["WebViewBridge", "SleepTimerCore"]),
 
         /// dfl-bench: the agent measured beside floors built in the same run.
         .target(
@@ -148,8 +148,11 @@ let package = Package(
         .testTarget(name: "EventLoopTests", dependencies: ["EventLoop"]),
         .testTarget(name: "NotificationsTests", dependencies: ["Notifications", "DFLTestSupport"]),
         .testTarget(name: "DFLDBusTests", dependencies: ["DFLDBus"]),
-        .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient"]),
-        .testTarget(name: "SleepAgentTests", dependencies: ["SleepAgent", "AgentWorkflows", "SleepTimerStore", "SleepTimersAPI", "DFLTestSupport"]),
+        .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient", "CDFLCurl"]),
+        .testTarget(
+            name: "SleepAgentTests",
+            dependencies: ["SleepAgent", "AgentWorkflows", "SleepTimerStore", "SleepTimersAPI", "DFLTestSupport"]
+        ),
         .testTarget(name: "SleepAgentDaemonTests", dependencies: ["SleepAgentDaemon"]),
         .testTarget(name: "SleepControlTests", dependencies: ["SleepControl"]),
         .testTarget(name: "WebViewBridgeTests", dependencies: ["WebViewBridge"]),

@@ -104,3 +104,6 @@ struct NotificationError: Error, CustomStringConvertible {
     let message: String
     var description: String { message }
 }
+
+@available(*, unavailable, message: "libnotify objects live on the notifications' thread only.")
+extension DesktopNotification: Sendable {}

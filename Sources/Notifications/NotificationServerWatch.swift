@@ -98,3 +98,6 @@ extension String {
         return String(text)
     }
 }
+
+@available(*, unavailable, message: "The watch is confined to the agent's loop, as its bus connection is.")
+extension NotificationServerWatch: Sendable {}

@@ -1,23 +1,13 @@
 import AgentWorkflows
 import SleepTimerCore
 import SleepTimerStore
+import SleepTimersAPI
 
 /// Why a timer left the list, as TimerRemoved reports it.
-public enum RemovalReason: String, Sendable {
-    case completed
-    case completedElsewhere = "completed-elsewhere"
-    case removed
-    case reconciled
-    case purged
-    case expired
-}
+public typealias RemovalReason = SleepTimers1.RemovalReason
 
 /// How a Complete ended, as CompletionFinished reports it.
-public enum CompletionOutcome: String, Sendable {
-    case created
-    case alreadyCompleted = "already-completed"
-    case failed
-}
+public typealias CompletionOutcome = SleepTimers1.CompletionOutcome
 
 /// The agent's published properties.
 public struct AgentProperties: Sendable, Equatable {

@@ -14,7 +14,13 @@ public final class DeepLinkOpener {
     let environment: [String: String]
     let log: any LogSink
 
-    static let portal = "org.freedesktop.portal.Desktop"
+    /// The desktop portal's OpenURI (xdg-desktop-portal).
+    enum Portal {
+        static let name = "org.freedesktop.portal.Desktop"
+        static let path = "/org/freedesktop/portal/desktop"
+        static let interface = "org.freedesktop.portal.OpenURI"
+        static let openURI = "OpenURI"
+    }
 
     public init(configuration: Configuration, connection: BusConnection, environment: [String: String], log: any LogSink) {
         configuredProgram = configuration.urlOpener
@@ -29,9 +35,9 @@ public final class DeepLinkOpener {
             return
         }
         let question = Message.methodCall(
-            destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
-            member: "NameHasOwner"
-        ).append(.string(Self.portal))
+            destination: StandardInterface.Bus.name, path: StandardInterface.Bus.path, interface: StandardInterface.Bus.name,
+            member: StandardInterface.Bus.nameHasOwner
+        ).append(.string(Portal.name))
         connection.call(question) { [self] result in
             guard case .success(let reply) = result, (try? reply.arguments())?.first?.booleanValue == true else {
                 spawn("xdg-open", link, activationToken: activationToken)
@@ -45,8 +51,7 @@ public final class DeepLinkOpener {
         var options: [(String, BusValue)] = []
         if let activationToken, !activationToken.isEmpty { options.append(("activation_token", .string(activationToken))) }
         let call = Message.methodCall(
-            destination: Self.portal, path: "/org/freedesktop/portal/desktop", interface: "org.freedesktop.portal.OpenURI",
-            member: "OpenURI"
+            destination: Portal.name, path: Portal.path, interface: Portal.interface, member: Portal.openURI
         ).append(.string(""), .string(link.url), .vardict(options))
         connection.call(call) { [self] result in
             switch result {
@@ -75,3 +80,7 @@ public final class DeepLinkOpener {
         }
     }
 }
+
+/// Asks the bus and spawns on the agent's loop thread only: the compiler keeps it there.
+@available(*, unavailable)
+extension DeepLinkOpener: Sendable {}

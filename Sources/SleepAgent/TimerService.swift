@@ -269,3 +269,7 @@ public final class TimerService: AgentObserver {
                 .append(.string(Self.interface), .vardict(changed), .strings([])))
     }
 }
+
+/// Serves the bus on the agent's loop thread only: the compiler keeps it there.
+@available(*, unavailable)
+extension TimerService: Sendable {}

@@ -50,3 +50,7 @@ public final class UnavailableService {
          (SleepTimers1.Property.notificationServer.name, .string(""))]
     }
 }
+
+/// Serves the bus on the agent's loop thread only: the compiler keeps it there.
+@available(*, unavailable)
+extension UnavailableService: Sendable {}

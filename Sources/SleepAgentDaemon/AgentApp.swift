@@ -8,6 +8,7 @@ import Notifications
 import SleepAgent
 import SleepTimerCore
 import SleepTimerStore
+import SleepTimersAPI
 
 /// The dfl-sleep-agent process: reads the configuration, opens the store,
 /// takes the bus name, and runs the one event loop until SIGTERM or SIGINT.
@@ -138,15 +139,15 @@ public final class AgentApp {
     /// Takes the bus name, or says why not (nil: taken).
     private func takeName(_ connection: BusConnection) -> Int32? {
         do {
-            switch try connection.requestName(TimerService.busName, queue: false) {
+            switch try connection.requestName(SleepTimers1.busName, queue: false) {
             case .primaryOwner, .alreadyOwner:
                 return nil
             case .exists, .inQueue:
-                log.log(.error, "Another program already owns \(TimerService.busName) on this session bus (is dfl-sleep-agent already running?); exiting.")
+                log.log(.error, "Another program already owns \(SleepTimers1.busName) on this session bus (is dfl-sleep-agent already running?); exiting.")
                 return Status.failure
             }
         } catch {
-            log.log(.error, "Cannot take the name \(TimerService.busName): \(error.message)")
+            log.log(.error, "Cannot take the name \(SleepTimers1.busName): \(error.message)")
             return Status.unavailable
         }
     }
@@ -160,15 +161,15 @@ public final class AgentApp {
             log.log(.info, "\(reason); shutting down.")
             systemd.send("STOPPING=1")
             exitStatus = status
-            connection.releaseName(TimerService.busName)
+            connection.releaseName(SleepTimers1.busName)
             connection.flush()
             loop.quit()
         }
         loop.onSignal(SIGTERM) { shutDown("SIGTERM received", status: Status.success) }
         loop.onSignal(SIGINT) { shutDown("SIGINT received", status: Status.success) }
         connection.addFilter { message in
-            guard message.kind == .signal, message.interface == "org.freedesktop.DBus.Local",
-                message.member == "Disconnected"
+            guard message.kind == .signal, message.interface == StandardInterface.Local.name,
+                message.member == StandardInterface.Local.disconnected
             else { return false }
             shutDown("The session bus went away", status: Status.failure)
             return true
@@ -176,7 +177,7 @@ public final class AgentApp {
         if let parts {
             parts.agent.start(surface: parts.notifications, transport: parts.transport)
             parts.network.start(loop: loop, log: log) { parts.agent.networkCameBack() }
-            log.log(.info, "dfl-sleep-agent \(AgentProperties.version) serves \(TimerService.busName) with \(parts.agent.properties.runningCount) timer(s).")
+            log.log(.info, "dfl-sleep-agent \(AgentProperties.version) serves \(SleepTimers1.busName) with \(parts.agent.properties.runningCount) timer(s).")
         }
         systemd.send("READY=1")
         loop.run()

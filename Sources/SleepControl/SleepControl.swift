@@ -141,3 +141,7 @@ public final class SleepControl {
         return HourCycle(posixTimeFormat: String(cString: nl_langinfo(nl_item(T_FMT))))
     }
 }
+
+/// Runs one command on its own loop's thread: the compiler keeps it there.
+@available(*, unavailable)
+extension SleepControl: Sendable {}

@@ -26,4 +26,22 @@ extension SleepTimers1 {
         public static let name = "TokenExpiring"
         public static let arguments = [BusArgument("timer_id", "s"), BusArgument("expires_at_ms", "x")]
     }
+
+    /// Why a timer left the list, TimerRemoved's `reason`.
+    public enum RemovalReason: String, CaseIterable, Sendable {
+        case completed
+        case completedElsewhere = "completed-elsewhere"
+        case removed
+        case reconciled
+        case purged
+        /// Started longer ago than any sleep lasts.
+        case expired
+    }
+
+    /// How a Complete ended, CompletionFinished's `outcome`.
+    public enum CompletionOutcome: String, CaseIterable, Sendable {
+        case created
+        case alreadyCompleted = "already-completed"
+        case failed
+    }
 }

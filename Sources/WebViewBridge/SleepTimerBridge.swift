@@ -168,107 +168,146 @@ public final class SleepTimerBridge: RPCMethods {
         }
     }
 
+    /// sleepTimer.upsert: the timer goes to the platform with the family's
+    /// bearer token; for the family in self-mode, a Sleep timer, and an agent
+    /// that answers, the platform is asked for a native action token, which
+    /// goes on to the agent in a pipe. The answer says whether the timer is
+    /// mirrored on the desktop and, if not, why.
     private func upsert(_ params: Parameters, _ reply: @escaping (Result<JSONValue, RPCError>) -> Void) throws(RPCError) {
         guard let session else { throw Self.noSession() }
-        let timer = try params.object("timer")
-        let id = try timer.identifier(TimerID.self, "id")
-        let baby = try timer.identifier(BabyID.self, "babyId")
-        let nameText = try timer.string("babyName")
+        let timer = try UpsertTimer(params)
+        let wanted = session.actorMode != .coach && timer.activity == "sleep"
+        agentVersion(if: wanted) { [weak self] agentVersion in
+            guard let self else { return }
+            let requestToken = wanted && agentVersion != nil
+            let reason = Self.reasonWithoutToken(session: session, timer: timer, agentAnswers: agentVersion != nil)
+            self.putTimer(timer, session: session, requestToken: requestToken) { [weak self] result in
+                guard let self else { return }
+                switch result {
+                case .failure(let error):
+                    reply(.failure(error))
+                case .success(let platform):
+                    let issued = requestToken ? MirrorData(issuedFor: timer, session: session, platform: platform) : nil
+                    self.handOver(issued, platformTimer: platform.timer, reason: reason, reply: reply)
+                }
+            }
+        }
+    }
+
+    /// The timer of a sleepTimer.upsert call, checked field by field.
+    private struct UpsertTimer {
+        let id: TimerID
+        let baby: BabyID
         let babyName: BabyName
-        do {
-            babyName = try BabyName(validating: nameText)
-        } catch {
-            throw .invalidParams("timer.babyName", "babyName \(error.explanation)")
-        }
-        let activity = try timer.string("activityType")
-        guard ["sleep", "breastfeeding", "pumping"].contains(activity) else {
-            throw .invalidParams("timer.activityType", "activityType must be sleep, breastfeeding or pumping")
-        }
-        let startedText = try timer.string("startedAt")
-        guard ISO8601.parse(startedText) != nil else {
-            throw .invalidParams("timer.startedAt", "startedAt must be an ISO-8601 time such as 2026-11-29T21:41:00.000Z")
-        }
-        let zone = try timer.string("timezone")
-        guard TimeZoneName(zone) != nil else {
-            throw .invalidParams("timer.timezone", "timezone must be an IANA time zone name such as Europe/Berlin")
-        }
-        let details = try timer.optional("details", default: .object([])) { value throws(RPCError) in
-            guard case .object = value else { throw RPCError.invalidParams("timer.details", "details must be an object") }
-        }
-        let note = try timer.optional("note", default: .null) { value throws(RPCError) in
-            switch value {
-            case .string, .null: break
-            default: throw RPCError.invalidParams("timer.note", "note must be a string or null")
+        let activity: String
+        let startedText: String
+        let zone: String
+        let details: JSONValue
+        let note: JSONValue
+
+        init(_ params: Parameters) throws(RPCError) {
+            let timer = try params.object("timer")
+            id = try timer.identifier(TimerID.self, "id")
+            baby = try timer.identifier(BabyID.self, "babyId")
+            let nameText = try timer.string("babyName")
+            do {
+                babyName = try BabyName(validating: nameText)
+            } catch {
+                throw .invalidParams("timer.babyName", "babyName \(error.explanation)")
+            }
+            activity = try timer.string("activityType")
+            guard ["sleep", "breastfeeding", "pumping"].contains(activity) else {
+                throw .invalidParams("timer.activityType", "activityType must be sleep, breastfeeding or pumping")
+            }
+            startedText = try timer.string("startedAt")
+            guard ISO8601.parse(startedText) != nil else {
+                throw .invalidParams("timer.startedAt", "startedAt must be an ISO-8601 time such as 2026-11-29T21:41:00.000Z")
+            }
+            zone = try timer.string("timezone")
+            guard TimeZoneName(zone) != nil else {
+                throw .invalidParams("timer.timezone", "timezone must be an IANA time zone name such as Europe/Berlin")
+            }
+            details = try timer.optional("details", default: .object([])) { value throws(RPCError) in
+                guard case .object = value else { throw RPCError.invalidParams("timer.details", "details must be an object") }
+            }
+            note = try timer.optional("note", default: .null) { value throws(RPCError) in
+                switch value {
+                case .string, .null: break
+                default: throw RPCError.invalidParams("timer.note", "note must be a string or null")
+                }
             }
         }
 
-        let wanted: Bool
-        if session.actorMode == .coach {
-            wanted = false
-        } else {
-            wanted = activity == "sleep"
-        }
-        let decide: (@escaping (String?) -> Void) -> Void = { [weak self] next in
-            guard wanted, let self else { return next(nil) }
-            self.agentVersion { version in next(version) }
-        }
-        decide { [weak self] agentVersion in
-            guard let self else { return }
-            let requestToken = wanted && agentVersion != nil
-            let reason: String
-            switch (session.actorMode, activity == "sleep", agentVersion != nil) {
-            case (.coach, _, _): reason = "coach-view-as"
-            case (_, false, _): reason = "not-sleep"
-            case (_, true, false): reason = "agent-unavailable"
-            default: reason = "token-not-issued"
-            }
+        /// The body of PUT /active-timers/{id}.
+        func body(session: Session, requestToken: Bool) -> [UInt8] {
             var body: [(String, JSONValue)] = [
                 ("familySubjectId", .string(session.familySubjectID.string)), ("babyId", .string(baby.string)),
                 ("activityType", .string(activity)), ("startedAt", .string(startedText)), ("timezone", .string(zone)),
                 ("details", details), ("note", note),
             ]
             if requestToken { body.append(("requestNativeActionToken", .bool(true))) }
-            self.http.send(
-                "PUT", origin: session.apiOrigin, path: "/active-timers/\(id.string)",
-                body: Array(JSONValue.object(body).serialized.utf8),
-                headers: [("Authorization", session.accessToken.authorization)]
-            ) { [weak self] result in
-                guard let self else { return }
-                let response: HTTPResponse
-                switch result {
-                case .failure(let error):
-                    self.log.log(.warning, "The platform could not be reached for timer \(id): \(error.description)")
-                    return reply(.failure(Self.platformUnreachable()))
-                case .success(let answer):
-                    response = answer
-                }
-                let document = try? JSONParser.parse(response.body, maximumDepth: JSONRPCServer.maximumDepth)
-                guard (200..<300).contains(response.status), let platformTimer = document?["timer"] else {
-                    let code = document?["error"]?["code"]?.stringValue ?? "unexpected_reply"
-                    return reply(.failure(Self.platformRefused(response.status, code: code)))
-                }
-                let answer: (Bool, String, String?) -> Void = { mirrored, reason, detail in
-                    var native: [(String, JSONValue)] = [("mirrored", .bool(mirrored)), ("reason", .string(reason))]
-                    if let detail { native.append(("detail", .string(detail))) }
-                    reply(.success(.object([("timer", platformTimer), ("native", .object(native))])))
-                }
-                guard requestToken, let issued = document?["nativeActionToken"], let tokenText = issued["token"]?.stringValue,
-                    let expires = issued["expiresAt"]?.stringValue.flatMap(ISO8601.parse)
-                else { return answer(false, reason, nil) }
-                let started = platformTimer["startedAt"]?.stringValue.flatMap(ISO8601.parse) ?? ISO8601.parse(startedText)!
-                let mirror = MirrorData(
-                    timerID: id, session: session, babyID: baby, babyName: babyName,
-                    startedAt: started, timeZone: platformTimer["timezone"]?.stringValue ?? zone,
-                    revision: platformTimer["revision"]?.int64Value ?? 0,
-                    token: ActionToken(unvalidated: tokenText), expiresAt: expires)
-                self.mirror(mirror) { refusal in
-                    if let refusal {
-                        answer(false, "agent-unavailable", refusal)
-                    } else {
-                        self.mirroredTimers.insert(id.string)
-                        answer(true, "mirrored", nil)
-                    }
-                }
+            return Array(JSONValue.object(body).serialized.utf8)
+        }
+    }
+
+    /// Why the timer is not mirrored when no token comes back.
+    private static func reasonWithoutToken(session: Session, timer: UpsertTimer, agentAnswers: Bool) -> String {
+        switch (session.actorMode, timer.activity == "sleep", agentAnswers) {
+        case (.coach, _, _): "coach-view-as"
+        case (_, false, _): "not-sleep"
+        case (_, true, false): "agent-unavailable"
+        default: "token-not-issued"
+        }
+    }
+
+    /// The timer as the platform stored it, and the whole reply (which holds
+    /// the native action token when one was issued).
+    private typealias PlatformTimer = (timer: JSONValue, document: JSONValue)
+
+    private func putTimer(_ timer: UpsertTimer, session: Session, requestToken: Bool,
+                          done: @escaping (Result<PlatformTimer, RPCError>) -> Void) {
+        http.send(
+            "PUT", origin: session.apiOrigin, path: "/active-timers/\(timer.id.string)",
+            body: timer.body(session: session, requestToken: requestToken),
+            headers: [("Authorization", session.accessToken.authorization)]
+        ) { [weak self] result in
+            guard let self else { return }
+            switch result {
+            case .failure(let error):
+                self.log.log(.warning, "The platform could not be reached for timer \(timer.id): \(error.description)")
+                done(.failure(Self.platformUnreachable()))
+            case .success(let response):
+                done(Self.platformTimer(in: response))
+            }
+        }
+    }
+
+    private static func platformTimer(in response: HTTPResponse) -> Result<PlatformTimer, RPCError> {
+        let document = try? JSONParser.parse(response.body, maximumDepth: JSONRPCServer.maximumDepth)
+        guard (200..<300).contains(response.status), let document, let timer = document["timer"] else {
+            let code = document?["error"]?["code"]?.stringValue ?? "unexpected_reply"
+            return .failure(platformRefused(response.status, code: code))
+        }
+        return .success((timer, document))
+    }
+
+    /// Gives the agent the timer with its token, when one was issued, and
+    /// answers the WebView with the platform's timer and what became of it
+    /// on the desktop.
+    private func handOver(_ issued: MirrorData?, platformTimer: JSONValue, reason: String,
+                          reply: @escaping (Result<JSONValue, RPCError>) -> Void) {
+        let answer: (Bool, String, String?) -> Void = { mirrored, reason, detail in
+            var native: [(String, JSONValue)] = [("mirrored", .bool(mirrored)), ("reason", .string(reason))]
+            if let detail { native.append(("detail", .string(detail))) }
+            reply(.success(.object([("timer", platformTimer), ("native", .object(native))])))
+        }
+        guard let issued else { return answer(false, reason, nil) }
+        mirror(issued) { refusal in
+            if let refusal {
+                answer(false, "agent-unavailable", refusal)
+            } else {
+                self.mirroredTimers.insert(issued.timerID.string)
+                answer(true, "mirrored", nil)
             }
         }
     }
@@ -309,6 +348,8 @@ public final class SleepTimerBridge: RPCMethods {
 
     // MARK: The agent
 
+    /// What the agent's Mirror needs: the timer's display data as the
+    /// platform stored it, and the token it issued.
     private struct MirrorData {
         let timerID: TimerID
         let session: Session
@@ -319,6 +360,22 @@ public final class SleepTimerBridge: RPCMethods {
         let revision: Int64
         let token: ActionToken
         let expiresAt: Instant
+
+        /// Nil when the platform's reply holds no usable token.
+        init?(issuedFor timer: UpsertTimer, session: Session, platform: PlatformTimer) {
+            guard let issued = platform.document["nativeActionToken"], let tokenText = issued["token"]?.stringValue,
+                let expires = issued["expiresAt"]?.stringValue.flatMap(ISO8601.parse)
+            else { return nil }
+            timerID = timer.id
+            self.session = session
+            babyID = timer.baby
+            babyName = timer.babyName
+            startedAt = platform.timer["startedAt"]?.stringValue.flatMap(ISO8601.parse) ?? ISO8601.parse(timer.startedText)!
+            timeZone = platform.timer["timezone"]?.stringValue ?? timer.zone
+            revision = platform.timer["revision"]?.int64Value ?? 0
+            token = ActionToken(unvalidated: tokenText)
+            expiresAt = expires
+        }
     }
 
     /// Hands the timer to the agent with the token in a pipe: the token
@@ -359,6 +416,13 @@ public final class SleepTimerBridge: RPCMethods {
             case .failure: done(nil)
             }
         }
+    }
+
+    /// The agent's version when `wanted` and the agent answers, else nil
+    /// (without asking).
+    private func agentVersion(if wanted: Bool, _ done: @escaping (String?) -> Void) {
+        guard wanted else { return done(nil) }
+        agentVersion(done)
     }
 
     /// The agent's version when it answers on the session bus, else nil.
@@ -440,3 +504,7 @@ struct Parameters {
         return member
     }
 }
+
+/// The bridge's parts run on its one loop's thread: the compiler keeps them there.
+@available(*, unavailable)
+extension SleepTimerBridge: Sendable {}

@@ -79,20 +79,17 @@ import SleepTimerCore
         #expect(try store.pendingCompletionCount() == 0)
     }
 
-    @Test func expiredTokensDropTheirMirrorsUnlessACompletionIsPending() throws {
-        let clock = ManualClock(Fixtures.now)
-        let store = try StoreFixtures.open(directory, clock: clock)
-        _ = try store.upsert(Fixtures.timer(1, expiresIn: 60_000))
-        _ = try store.upsert(Fixtures.timer(2, expiresIn: 60_000))
-        _ = try store.upsert(Fixtures.timer(3, expiresIn: 3_600_000))
+    @Test func removingSeveralKeepsAPendingCompletionAndSaysWhichWereThere() throws {
+        let store = try StoreFixtures.open(directory, clock: ManualClock(Fixtures.now))
+        _ = try store.upsert(Fixtures.timer(1))
+        _ = try store.upsert(Fixtures.timer(2))
+        _ = try store.upsert(Fixtures.timer(3))
         _ = try store.recordCompletion(of: Fixtures.timerID(2), completedAt: Fixtures.now, now: Fixtures.now)
-        #expect(try store.removeExpired(now: Fixtures.now).isEmpty)
-        #expect(try store.timerCount() == 3)
-        // Timer 2's completion is pending: its token no longer sets the next expiry.
-        #expect(try store.nextTokenExpiry() == Fixtures.now.adding(milliseconds: 60_000))
-        #expect(try store.removeExpired(now: Fixtures.now.adding(milliseconds: 60_000)) == [Fixtures.timerID(1)])
-        #expect(try store.timers().map(\.timer.id) == [Fixtures.timerID(2), Fixtures.timerID(3)])
-        #expect(try store.nextTokenExpiry() == Fixtures.now.adding(milliseconds: 3_600_000))
+        let removed = try store.remove([Fixtures.timerID(1), Fixtures.timerID(2), Fixtures.timerID(9)])
+        #expect(removed == [Fixtures.timerID(1), Fixtures.timerID(2)])
+        #expect(try store.timers().map(\.timer.id) == [Fixtures.timerID(3)])
+        // The click on timer 2 is still sent.
+        #expect(try store.pendingCompletionCount() == 1)
     }
 }
 
@@ -134,6 +131,18 @@ import SleepTimerCore
             }
         }
         #expect(try store.pendingCompletionCount() == 1)
+    }
+
+    @Test func aRefusedCompletionRollsBackWithoutReachingTheCommit() throws {
+        let store = try StoreFixtures.open(directory)
+        var commits = 0
+        store.beforeCommit = { commits += 1 }
+        #expect(throws: StoreError.self) {
+            try store.recordCompletion(of: Fixtures.timerID(9), completedAt: now, now: now)
+        }
+        #expect(commits == 0)
+        _ = try store.upsert(Fixtures.timer(1))
+        #expect(commits == 1)
     }
 
     @Test func dueCompletionsAreLimitedAndOrdered() throws {

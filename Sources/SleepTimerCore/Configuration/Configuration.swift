@@ -1,5 +1,3 @@
-import FoundationEssentials
-
 /// When the notification's elapsed time is updated in place.
 public enum LiveElapsedMode: String, Sendable, CaseIterable {
     /// Updated, except on servers that alert again on every update.
@@ -87,15 +85,62 @@ public struct Configuration: Sendable, Equatable {
     ]
 
     private mutating func apply(_ entry: KeyFile.Entry, group: String, fileName: String) throws(ConfigurationError) {
+        let value = EntryValue(entry: entry, group: group, fileName: fileName)
+        switch entry.key {
+        case "allowed-origins":
+            var origins: [APIOrigin] = []
+            for item in try value.list() {
+                do {
+                    origins.append(try APIOrigin(parsing: item))
+                } catch {
+                    throw value.fail("\(item) \(error.explanation)")
+                }
+            }
+            allowedOrigins = AllowedOrigins(origins)
+        case "pinned-public-keys":
+            let pins = try value.list()
+            for pin in pins where !Self.isPublicKeyPin(pin) {
+                throw value.fail("\(pin) is not a pin of the form sha256// followed by the base64 SHA-256 of a public key")
+            }
+            pinnedPublicKeys = pins
+        case "deep-link-base":
+            let text = try value.single()
+            do {
+                deepLinkBase = try DeepLinkBase(parsing: text)
+            } catch {
+                throw value.fail("\(text) \(error.explanation)")
+            }
+        case "url-opener":
+            urlOpener = try value.absolutePath("the absolute path of a program")
+        case "ca-file":
+            certificateAuthorities = try value.absolutePath("the absolute path of a PEM file of certificate authorities")
+        case "live-elapsed":
+            let text = try value.single()
+            guard let mode = LiveElapsedMode(rawValue: text) else { throw value.fail("must be auto, on or off, not \(text)") }
+            liveElapsed = mode
+        default:
+            throw value.fail("unknown key")
+        }
+    }
+
+    /// One entry's value read as a list, a single value or a path, with
+    /// errors that name the file, line, group and key.
+    private struct EntryValue {
+        let entry: KeyFile.Entry
+        let group: String
+        let fileName: String
+
         func fail(_ message: String) -> ConfigurationError {
             ConfigurationError(file: fileName, line: entry.line, group: group, key: entry.key, message: message)
         }
+
         func list() throws(ConfigurationError) -> [String] {
             guard let items = KeyFile.splitList(entry.rawValue) else {
                 throw fail("contains an escape other than \\s \\n \\t \\r \\\\ \\;")
             }
             return items
         }
+
         func single() throws(ConfigurationError) -> String {
             guard let value = KeyFile.unescape(entry.rawValue) else {
                 throw fail("contains an escape other than \\s \\n \\t \\r \\\\")
@@ -110,50 +155,12 @@ public struct Configuration: Sendable, Equatable {
             }
             return value
         }
-
-        switch entry.key {
-        case "allowed-origins":
-            var origins: [APIOrigin] = []
-            for item in try list() {
-                do {
-                    origins.append(try APIOrigin(parsing: item))
-                } catch {
-                    throw fail("\(item) \(error.explanation)")
-                }
-            }
-            allowedOrigins = AllowedOrigins(origins)
-        case "pinned-public-keys":
-            let pins = try list()
-            for pin in pins where !Self.isPublicKeyPin(pin) {
-                throw fail("\(pin) is not a pin of the form sha256// followed by the base64 SHA-256 of a public key")
-            }
-            pinnedPublicKeys = pins
-        case "deep-link-base":
-            let value = try single()
-            do {
-                deepLinkBase = try DeepLinkBase(parsing: value)
-            } catch {
-                throw fail("\(value) \(error.explanation)")
-            }
-        case "url-opener":
-            urlOpener = try absolutePath("the absolute path of a program")
-        case "ca-file":
-            certificateAuthorities = try absolutePath("the absolute path of a PEM file of certificate authorities")
-        case "live-elapsed":
-            let value = try single()
-            guard let mode = LiveElapsedMode(rawValue: value) else {
-                throw fail("must be auto, on or off, not \(value)")
-            }
-            liveElapsed = mode
-        default:
-            throw fail("unknown key")
-        }
     }
 
     static func isPublicKeyPin(_ pin: String) -> Bool {
         guard pin.hasPrefix("sha256//") else { return false }
         let encoded = pin.dropFirst("sha256//".count)
-        guard encoded.utf8.count == 44, let digest = Data(base64Encoded: String(encoded)) else { return false }
+        guard encoded.utf8.count == 44, let digest = Base64.decode(encoded.utf8) else { return false }
         return digest.count == 32
     }
 }
@@ -198,10 +205,10 @@ extension Configuration {
     /// not exist and throws when it exists but cannot be read.
     public static func load(
         environment: [String: String],
-        contents: (String) throws -> Data? = Configuration.readFile
+        contents: (String) throws -> [UInt8]? = Configuration.readFile
     ) throws(ConfigurationError) -> (configuration: Configuration, file: String?) {
         for path in searchPaths(environment: environment) {
-            let data: Data?
+            let data: [UInt8]?
             do {
                 data = try contents(path)
             } catch {
@@ -222,9 +229,11 @@ extension Configuration {
         return (Configuration(), nil)
     }
 
-    /// A file's bytes, or nil when there is no file at `path`.
-    public static func readFile(_ path: String) throws -> Data? {
-        guard FileManager.default.fileExists(atPath: path) else { return nil }
-        return try Data(contentsOf: URL(filePath: path))
+    /// A file's bytes, or nil when there is no file at `path`. A file larger
+    /// than `maximumFileSize` is read only one byte beyond it, which is
+    /// enough for `load` to refuse it.
+    public static func readFile(_ path: String) throws(SystemError) -> [UInt8]? {
+        guard System.exists(path) else { return nil }
+        return try System.read(path, limit: maximumFileSize + 1)
     }
 }

@@ -1,5 +1,3 @@
-import FoundationEssentials
-
 /// The narrow, expiring, one-time native action token the platform issues
 /// for one Sleep timer.
 ///
@@ -111,27 +109,14 @@ enum Base64URL {
             }
         }
         while standard.count % 4 != 0 { standard.append(UInt8(ascii: "=")) }
-        guard let data = Data(base64Encoded: Data(standard)) else { return nil }
-        return Array(data)
+        return Base64.decode(standard)
     }
 }
 
 /// Whether bytes hold a JSON object, without caring what is inside.
 enum JSONShape {
-    private struct AnyKey: CodingKey {
-        var stringValue: String
-        var intValue: Int? { nil }
-        init?(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { return nil }
-    }
-
-    private struct AnyObject: Decodable {
-        init(from decoder: any Decoder) throws {
-            _ = try decoder.container(keyedBy: AnyKey.self)
-        }
-    }
-
     static func isObject(_ bytes: [UInt8]) -> Bool {
-        (try? JSONDecoder().decode(AnyObject.self, from: Data(bytes))) != nil
+        guard case .object? = try? JSONParser.parse(bytes, maximumDepth: JSONParser.decoderDepth) else { return false }
+        return true
     }
 }

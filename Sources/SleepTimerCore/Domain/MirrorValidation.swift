@@ -92,6 +92,38 @@ public struct MirrorPolicy: Sendable {
     /// them: what kind of timer and whose it is first, then the token, then
     /// each field.
     public func validate(_ request: MirrorRequest, now: Instant) throws(MirrorRejection) -> MirroredTimer {
+        try Self.checkKind(request)
+        try Self.checkToken(request.actionToken)
+        let timerID = try Self.identifier(TimerID.self, request.timerID, field: .timerID)
+        let userID = try Self.identifier(UserID.self, request.userID, field: .userID)
+        let familyID = try Self.identifier(FamilySubjectID.self, request.familySubjectID, field: .familySubjectID)
+        let babyID = try Self.identifier(BabyID.self, request.babyID, field: .babyID)
+        let origin = try allowedOrigin(request.apiOrigin)
+        let expiresAt = try tokenExpiry(request.tokenExpiresAtMilliseconds, now: now)
+        let babyName: BabyName
+        do {
+            babyName = try BabyName(validating: request.babyName)
+        } catch {
+            throw MirrorRejection(.invalidArgument, field: .babyName, "baby_name \(error.explanation).")
+        }
+        let startedAt = try start(request.startedAtMilliseconds, now: now)
+        guard let zone = TimeZoneName(request.timeZone), timeZones.rules(for: zone) != nil else {
+            throw MirrorRejection(
+                .invalidArgument, field: .timeZone,
+                "timezone must be an IANA time zone name known to this system, such as Europe/Berlin.")
+        }
+        guard request.revision >= 0 else {
+            throw MirrorRejection(.invalidArgument, field: .revision, "revision must not be negative.")
+        }
+        return MirroredTimer(
+            id: timerID,
+            scope: TimerScope(apiOrigin: origin, userID: userID, familySubjectID: familyID),
+            babyID: babyID, babyName: babyName, startedAt: startedAt, timeZone: zone,
+            revision: request.revision, token: request.actionToken, tokenExpiresAt: expiresAt)
+    }
+
+    /// Only Sleep timers, and only a family member's own.
+    private static func checkKind(_ request: MirrorRequest) throws(MirrorRejection) {
         guard request.activityType == "sleep" else {
             let known = ["breastfeeding", "pumping"].contains(request.activityType)
             throw MirrorRejection(
@@ -105,9 +137,12 @@ public struct MirrorPolicy: Sendable {
                 .notSelfMode, field: .actorMode,
                 "Only a family member's own timers are mirrored; timers seen in coach view-as stay in the app.")
         }
-        switch request.actionToken.shapeProblem {
+    }
+
+    private static func checkToken(_ token: ActionToken) throws(MirrorRejection) {
+        switch token.shapeProblem {
         case nil:
-            break
+            return
         case .looksLikeBearerToken:
             throw MirrorRejection(
                 .bearerTokenRefused, field: .actionToken,
@@ -125,15 +160,12 @@ public struct MirrorPolicy: Sendable {
                 .invalidArgument, field: .actionToken,
                 "action_token may contain only letters, digits and the characters - _ . ~ + / =.")
         }
+    }
 
-        let timerID = try Self.identifier(TimerID.self, request.timerID, field: .timerID)
-        let userID = try Self.identifier(UserID.self, request.userID, field: .userID)
-        let familyID = try Self.identifier(FamilySubjectID.self, request.familySubjectID, field: .familySubjectID)
-        let babyID = try Self.identifier(BabyID.self, request.babyID, field: .babyID)
-
+    private func allowedOrigin(_ text: String) throws(MirrorRejection) -> APIOrigin {
         let origin: APIOrigin
         do {
-            origin = try APIOrigin(parsing: request.apiOrigin)
+            origin = try APIOrigin(parsing: text)
         } catch {
             throw MirrorRejection(.originNotAllowed, field: .apiOrigin, "api_origin \(error.explanation).")
         }
@@ -144,8 +176,11 @@ public struct MirrorPolicy: Sendable {
                     ? "No API origin is allowed yet: add the app's API origin to allowed-origins in the configuration."
                     : "api_origin is not one of the allowed API origins in the configuration.")
         }
+        return origin
+    }
 
-        let expiresAt = Instant(millisecondsSince1970: request.tokenExpiresAtMilliseconds)
+    private func tokenExpiry(_ milliseconds: Int64, now: Instant) throws(MirrorRejection) -> Instant {
+        let expiresAt = Instant(millisecondsSince1970: milliseconds)
         guard now < expiresAt else {
             throw MirrorRejection(
                 .tokenExpired, field: .tokenExpiresAt,
@@ -157,15 +192,11 @@ public struct MirrorPolicy: Sendable {
                 "token_expires_at_ms is more than \(maximumTokenLifetime / Milliseconds.hour) hours away, longer than the platform's action tokens last."
             )
         }
+        return expiresAt
+    }
 
-        let babyName: BabyName
-        do {
-            babyName = try BabyName(validating: request.babyName)
-        } catch {
-            throw MirrorRejection(.invalidArgument, field: .babyName, "baby_name \(error.explanation).")
-        }
-
-        let startedAt = Instant(millisecondsSince1970: request.startedAtMilliseconds)
+    private func start(_ milliseconds: Int64, now: Instant) throws(MirrorRejection) -> Instant {
+        let startedAt = Instant(millisecondsSince1970: milliseconds)
         guard startedAt.milliseconds(since: now) <= maximumStartInFuture else {
             throw MirrorRejection(
                 .invalidArgument, field: .startedAt,
@@ -178,22 +209,7 @@ public struct MirrorPolicy: Sendable {
                 "started_at_ms is more than \(maximumStartAge / Milliseconds.hour) hours ago; such an old timer is finished in the app."
             )
         }
-
-        guard let zone = TimeZoneName(request.timeZone), timeZones.rules(for: zone) != nil else {
-            throw MirrorRejection(
-                .invalidArgument, field: .timeZone,
-                "timezone must be an IANA time zone name known to this system, such as Europe/Berlin.")
-        }
-
-        guard request.revision >= 0 else {
-            throw MirrorRejection(.invalidArgument, field: .revision, "revision must not be negative.")
-        }
-
-        return MirroredTimer(
-            id: timerID,
-            scope: TimerScope(apiOrigin: origin, userID: userID, familySubjectID: familyID),
-            babyID: babyID, babyName: babyName, startedAt: startedAt, timeZone: zone,
-            revision: request.revision, token: request.actionToken, tokenExpiresAt: expiresAt)
+        return startedAt
     }
 
     private static func identifier<Kind>(

@@ -1,5 +1,3 @@
-import FoundationEssentials
-
 /// What to do after an attempt to complete a timer natively, decided from
 /// the platform's answer alone (docs/platform-contract.md).
 public enum CompletionVerdict: Sendable, Equatable {
@@ -19,14 +17,12 @@ public enum CompletionVerdict: Sendable, Equatable {
 }
 
 public enum CompletionReply {
-    private struct Success: Decodable {
-        struct Activity: Decodable { let id: String }
-        let activity: Activity
-    }
-
-    private struct Failure: Decodable {
-        struct Detail: Decodable { let code: String }
-        let error: Detail
+    /// `path` read in the reply's JSON, or nil when it is not there. Of a
+    /// name given twice the first counts, as it did for JSONDecoder.
+    private static func value(_ body: [UInt8], at path: String...) -> JSONValue? {
+        var value = try? JSONParser.parse(body, maximumDepth: JSONParser.decoderDepth)
+        for key in path { value = value?.objectMembers?.first { $0.0 == key }?.1 }
+        return value
     }
 
     /// The verdict on an HTTP answer. Reasons name the status and the
@@ -36,9 +32,9 @@ public enum CompletionReply {
         let named = code.map { "\(status) \($0)" } ?? "\(status)"
         switch status {
         case 200, 201:
-            guard let success = try? JSONDecoder().decode(Success.self, from: Data(body)), isPlausibleID(success.activity.id)
+            guard let id = value(body, at: "activity", "id")?.stringValue, isPlausibleID(id)
             else { return .retry(retryAfterMilliseconds: nil, reason: "the platform's success reply was not the documented JSON") }
-            return .created(activityID: success.activity.id)
+            return .created(activityID: id)
         case 409 where code == "already_completed", 404 where code == "timer_not_found":
             return .alreadyCompleted
         case 401, 410:
@@ -61,8 +57,7 @@ public enum CompletionReply {
     }
 
     private static func errorCode(_ body: [UInt8]) -> String? {
-        guard body.count <= 65536, let failure = try? JSONDecoder().decode(Failure.self, from: Data(body)) else { return nil }
-        let code = failure.error.code
+        guard body.count <= 65536, let code = value(body, at: "error", "code")?.stringValue else { return nil }
         let plain = code.utf8.count <= 64 && code.utf8.allSatisfy {
             ($0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z")) || $0 == UInt8(ascii: "_")
                 || ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9"))

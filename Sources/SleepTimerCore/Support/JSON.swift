@@ -133,6 +133,10 @@ public struct JSONParser {
     private var index = 0
     private let maximumDepth: Int
 
+    /// The nesting Foundation's JSONDecoder accepted, for the places that
+    /// read with it before, so that nothing it read is refused now.
+    public static let decoderDepth = 512
+
     public static func parse(_ bytes: [UInt8], maximumDepth: Int = 64) throws(Failure) -> JSONValue {
         var parser = JSONParser(bytes: bytes, maximumDepth: maximumDepth)
         parser.skipWhitespace()

@@ -1,5 +1,3 @@
-import FoundationEssentials
-
 /// A point in time in whole milliseconds since the Unix epoch: the unit the
 /// D-Bus API and the store use, with no floating-point rounding.
 public struct Instant: Hashable, Comparable, Sendable, CustomStringConvertible {
@@ -46,7 +44,7 @@ public struct SystemClock: WallClock {
     public init() {}
 
     public func now() -> Instant {
-        Instant(millisecondsSince1970: Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)))
+        Instant(millisecondsSince1970: System.realTimeMilliseconds())
     }
 }
 

@@ -1,4 +1,3 @@
-import FoundationEssentials
 import Synchronization
 
 /// Time zone rules from the system's zoneinfo directory ($TZDIR, or
@@ -25,10 +24,9 @@ public final class ZoneInfoDirectory: TimeZoneResolving {
 
     public func rules(for name: TimeZoneName) -> TimeZoneRules? {
         if let cached = cache.withLock({ $0[name] }) { return cached }
-        let url = URL(filePath: path).appending(path: name.identifier, directoryHint: .notDirectory)
-        guard let data = try? Data(contentsOf: url, options: .mappedIfSafe),
-            data.count <= Self.maximumFileSize,
-            let rules = try? TimeZoneRules(tzif: Array(data))
+        guard let bytes = try? System.read(path + "/" + name.identifier, limit: Self.maximumFileSize + 1),
+            bytes.count <= Self.maximumFileSize,
+            let rules = try? TimeZoneRules(tzif: bytes)
         else { return nil }
         cache.withLock { $0[name] = rules }
         return rules

@@ -20,6 +20,8 @@ import WebViewBridge
 /// A string that, sent as an access token, must never come back.
 let canary = "CANARY_SECRET"
 
+// libFuzzer calls the target on one thread only, the one these are made on,
+// so loop-confined globals are safe there; the compiler cannot know it.
 nonisolated(unsafe) let loop = MainLoop()
 nonisolated(unsafe) let http = HTTPClient(loop: loop, settings: HTTPSettings())
 nonisolated(unsafe) let bridge = SleepTimerBridge(

@@ -1,4 +1,3 @@
-import FoundationEssentials
 import Testing
 import SleepTimerCore
 
@@ -109,7 +108,7 @@ import SleepTimerCore
             "/b/dreamsforlittles/sleep-agent.conf": "[notifications]\nlive-elapsed=off\n",
         ]
         let loaded = try Configuration.load(environment: ["HOME": "/home/p", "XDG_CONFIG_DIRS": "/etc/xdg:/b"]) {
-            files[$0].map { Data($0.utf8) }
+            files[$0].map { Array($0.utf8) }
         }
         #expect(loaded.file == "/etc/xdg/dreamsforlittles/sleep-agent.conf")
         #expect(loaded.configuration.liveElapsed == .on)
@@ -124,10 +123,10 @@ import SleepTimerCore
             try Configuration.load(environment: ["HOME": "/h"]) { _ in throw Unreadable() }
         }
         #expect(throws: ConfigurationError.self) {
-            try Configuration.load(environment: ["HOME": "/h"]) { _ in Data(count: 65 * 1024) }
+            try Configuration.load(environment: ["HOME": "/h"]) { _ in [UInt8](repeating: 0, count: 65 * 1024) }
         }
         do {
-            _ = try Configuration.load(environment: ["HOME": "/h"]) { _ in Data([0xFF, 0xFE]) }
+            _ = try Configuration.load(environment: ["HOME": "/h"]) { _ in [0xFF, 0xFE] }
             Issue.record("invalid UTF-8 was accepted")
         } catch {
             #expect(error.file == "/h/.config/dreamsforlittles/sleep-agent.conf")

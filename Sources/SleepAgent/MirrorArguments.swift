@@ -109,6 +109,7 @@ enum MirrorArguments {
             babyName: strings[.babyName]!, activityType: strings[.activityType]!,
             actorMode: strings[.actorMode]!, startedAtMilliseconds: numbers[.startedAt]!,
             timeZone: strings[.timeZone]!, actionToken: token,
-            tokenExpiresAtMilliseconds: numbers[.tokenExpiresAt]!, revision: numbers[.revision] ?? 0)
+            tokenExpiresAtMilliseconds: numbers[.tokenExpiresAt]!, revision: numbers[.revision] ?? 0,
+            platformClockOffsetMilliseconds: numbers[.platformClockOffset])
     }
 }

@@ -19,13 +19,17 @@ extension SleepTimers1 {
         case actionTokenFD = "action_token_fd"
         case tokenExpiresAt = "token_expires_at_ms"
         case revision = "revision"
+        /// The platform's clock minus this desktop's, in milliseconds, as
+        /// the caller measured it (from the Date of the platform's answer to
+        /// its upsert): completion times are sent in the platform's clock.
+        case platformClockOffset = "platform_clock_offset_ms"
 
         public var name: String { rawValue }
 
         /// The type of the variant's value.
         public var signature: String {
             switch self {
-            case .startedAt, .tokenExpiresAt, .revision: "x"
+            case .startedAt, .tokenExpiresAt, .revision, .platformClockOffset: "x"
             case .actionTokenFD: "h"
             default: "s"
             }
@@ -35,7 +39,7 @@ extension SleepTimers1 {
         /// is required, which no single key says.
         public var isRequired: Bool {
             switch self {
-            case .actionToken, .actionTokenFD, .revision: false
+            case .actionToken, .actionTokenFD, .revision, .platformClockOffset: false
             default: true
             }
         }

@@ -12,6 +12,9 @@ extension SleepTimers1 {
         case cannotComplete = "CannotComplete"
         /// The agent's store failed (disk full, I/O error); nothing changed.
         case storageFailed = "StorageFailed"
+        /// A Mirror of a new timer beyond the agent's limits (per family, in
+        /// all); the message says the limit.
+        case tooManyTimers = "TooManyTimers"
 
         public static let prefix = SleepTimers1.interface + ".Error."
 

@@ -17,11 +17,14 @@ public struct MirrorRequest: Sendable {
     public var actionToken: ActionToken
     public var tokenExpiresAtMilliseconds: Int64
     public var revision: Int64
+    /// The platform's clock minus this desktop's, as the caller measured it.
+    public var platformClockOffsetMilliseconds: Int64?
 
     public init(
         timerID: String, apiOrigin: String, userID: String, familySubjectID: String, babyID: String,
         babyName: String, activityType: String, actorMode: String, startedAtMilliseconds: Int64,
-        timeZone: String, actionToken: ActionToken, tokenExpiresAtMilliseconds: Int64, revision: Int64 = 0
+        timeZone: String, actionToken: ActionToken, tokenExpiresAtMilliseconds: Int64, revision: Int64 = 0,
+        platformClockOffsetMilliseconds: Int64? = nil
     ) {
         self.timerID = timerID
         self.apiOrigin = apiOrigin
@@ -36,6 +39,7 @@ public struct MirrorRequest: Sendable {
         self.actionToken = actionToken
         self.tokenExpiresAtMilliseconds = tokenExpiresAtMilliseconds
         self.revision = revision
+        self.platformClockOffsetMilliseconds = platformClockOffsetMilliseconds
     }
 }
 
@@ -75,6 +79,8 @@ public struct MirrorPolicy: Sendable {
     /// How long the longest sleep lasts: a timer started longer ago is a
     /// forgotten one, finished in the app.
     public static let longestSleep: Int64 = 48 * Milliseconds.hour
+    /// The largest platform clock offset taken into account.
+    public static let largestClockOffset: Int64 = Milliseconds.day
     /// How old a running Sleep timer may be before it is taken for a
     /// forgotten one.
     public var maximumStartAge: Int64 = MirrorPolicy.longestSleep
@@ -111,6 +117,11 @@ public struct MirrorPolicy: Sendable {
             throw MirrorRejection(
                 .invalidArgument, field: .timeZone,
                 "timezone must be an IANA time zone name known to this system, such as Europe/Berlin.")
+        }
+        if let offset = request.platformClockOffsetMilliseconds, offset.magnitude > Self.largestClockOffset.magnitude {
+            throw MirrorRejection(
+                .invalidArgument, field: .platformClockOffset,
+                "platform_clock_offset_ms is more than a day; a clock that far off cannot be corrected for.")
         }
         guard request.revision >= 0 else {
             throw MirrorRejection(.invalidArgument, field: .revision, "revision must not be negative.")

@@ -129,6 +129,18 @@ import SleepTimersAPI
         #expect(rejection { $0.revision = 0 } == nil)
     }
 
+    @Test func aPlatformClockOffsetOfUpToADayIsTakenAndMoreIsRefused() {
+        #expect(rejection { $0.platformClockOffsetMilliseconds = -Milliseconds.day } == nil)
+        #expect(rejection { $0.platformClockOffsetMilliseconds = Milliseconds.day + 1 }?.field == .platformClockOffset)
+        #expect(rejection { $0.platformClockOffsetMilliseconds = .min }?.field == .platformClockOffset)
+    }
+
+    @Test func aTokenLongerThanTheLimitIsRefusedInHours() {
+        let refusal = rejection { $0.tokenExpiresAtMilliseconds = Fixtures.now.millisecondsSince1970 + 25 * Milliseconds.hour }
+        #expect(refusal?.field == .tokenExpiresAt)
+        #expect(refusal?.message.contains("24 hours") == true)
+    }
+
     @Test func noRefusalEverQuotesTheToken() {
         let changes: [(inout MirrorRequest) -> Void] = [
             { $0.activityType = "pumping" }, { $0.actorMode = "coach" }, { $0.timerID = "x" },

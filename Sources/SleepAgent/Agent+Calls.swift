@@ -11,6 +11,9 @@ extension Agent {
         } catch {
             throw ServiceError(error)
         }
+        if let refusal = limits.refusal(of: timer, held: timers.values) {
+            throw ServiceError(.tooManyTimers, refusal)
+        }
         let outcome = try storing { () throws(StoreError) in try store.upsert(timer) }
         switch outcome {
         case .ignoredStale(let stored):

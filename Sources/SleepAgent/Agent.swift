@@ -68,12 +68,15 @@ public final class Agent {
     var transport: CompletionTransport?
     var schedule = Schedule<AgentWake>()
     var lifecycle: TimerLifecycle
+    let limits: TimerLimits
 
     public init(
         store: SleepTimerStore, configuration: Configuration, timeZones: any TimeZoneResolving,
         hourCycle: HourCycle, clock: any WallClock, log: any LogSink, alarm: any WakeAlarm, opener: any LinkOpener,
-        crashPoints: CrashPoints = .disarmed, completionFlow: CompletionFlow = CompletionFlow()
+        crashPoints: CrashPoints = .disarmed, completionFlow: CompletionFlow = CompletionFlow(),
+        limits: TimerLimits = TimerLimits()
     ) {
+        self.limits = limits
         lifecycle = TimerLifecycle(settings: TimerLifecycle.Settings(
             renewalLead: configuration.renewalLead, longestSleep: MirrorPolicy.longestSleep))
         self.store = store

@@ -8,6 +8,17 @@ public enum LiveElapsedMode: String, Sendable, CaseIterable {
     case off
 }
 
+/// When the panel indicator (a StatusNotifierItem) is shown.
+public enum IndicatorVisibility: String, Sendable, CaseIterable {
+    /// While a Sleep timer is mirrored and a StatusNotifierWatcher (a panel
+    /// that shows such items) is on the bus.
+    case auto
+    /// Also with no timer (as a passive item) and with no watcher yet.
+    case always
+    /// Never: the agent publishes no item.
+    case never
+}
+
 /// The agent's settings, from `dreamsforlittles/sleep-agent.conf` in the
 /// XDG configuration directories.
 ///
@@ -23,6 +34,9 @@ public enum LiveElapsedMode: String, Sendable, CaseIterable {
 ///
 /// [notifications]
 /// live-elapsed=auto
+///
+/// [indicator]
+/// show=auto
 /// ```
 public struct Configuration: Sendable, Equatable {
     /// The platform origins timers (and their tokens) may come from. Empty
@@ -37,6 +51,7 @@ public struct Configuration: Sendable, Equatable {
     /// instead of the system's store: for a platform with a private CA.
     public var certificateAuthorities: String?
     public var liveElapsed: LiveElapsedMode = .auto
+    public var indicator: IndicatorVisibility = .auto
     /// The program that opens deep links instead of xdg-open: an absolute
     /// path, called with the link as its one argument.
     public var urlOpener: String?
@@ -61,7 +76,7 @@ public struct Configuration: Sendable, Equatable {
             guard let known = Self.knownKeys[group.name] else {
                 throw ConfigurationError(
                     file: fileName, line: group.line, group: group.name, key: nil,
-                    message: "unknown group; the groups are [platform], [app] and [notifications]")
+                    message: "unknown group; the groups are [platform], [app], [notifications] and [indicator]")
             }
             for entry in group.entries {
                 guard known.contains(entry.key) else {
@@ -78,6 +93,7 @@ public struct Configuration: Sendable, Equatable {
         "platform": ["allowed-origins", "pinned-public-keys", "ca-file"],
         "app": ["deep-link-base", "url-opener"],
         "notifications": ["live-elapsed"],
+        "indicator": ["show"],
     ]
 
     private mutating func apply(_ entry: KeyFile.Entry, group: String, fileName: String) throws(ConfigurationError) {
@@ -139,6 +155,12 @@ public struct Configuration: Sendable, Equatable {
                 throw fail("must be auto, on or off, not \(value)")
             }
             liveElapsed = mode
+        case "show":
+            let value = try single()
+            guard let visibility = IndicatorVisibility(rawValue: value) else {
+                throw fail("must be auto, always or never, not \(value)")
+            }
+            indicator = visibility
         default:
             throw fail("unknown key")
         }

@@ -8,6 +8,7 @@ import Notifications
 import SleepAgent
 import SleepTimerCore
 import SleepTimerStore
+import StatusNotifier
 
 /// The dfl-sleep-agent process: reads the configuration, opens the store,
 /// takes the bus name, and runs the one event loop until SIGTERM or SIGINT.
@@ -192,6 +193,14 @@ public final class AgentApp {
             agent: agent, connection: connection, loop: loop, hourCycle: Self.localHourCycle(), timeZones: timeZones,
             clock: clock, log: log)
         agent.addObserver(notifications)
+        // The panel indicator (a StatusNotifierItem while a panel shows one);
+        // its menu clicks go through the same agent calls as the buttons.
+        let indicator = IndicatorAgentObserver(
+            agent: agent, connection: connection, loop: loop,
+            opener: DeepLinkOpener(configuration: configuration, connection: connection, environment: environment, log: log),
+            clock: clock, log: log)
+        agent.addObserver(indicator)
+        indicator.start()
         let network = NetworkWatch()
         return Parts(agent: agent, notifications: notifications, sender: sender, network: network)
     }

@@ -45,7 +45,8 @@ public struct MenuNode: Sendable, Equatable {
 public struct Menu: Sendable, Equatable {
     public static let rootProperties: [String: MenuValue] = ["children-display": .string("submenu")]
 
-    public internal(set) var revision: UInt32 = 1
+    /// 1 for the first menu (the one built with the indicator).
+    public internal(set) var revision: UInt32 = 0
     public internal(set) var items: [MenuItem] = []
 
     public func item(_ id: Int32) -> MenuItem? {

@@ -34,8 +34,10 @@ enum BusEncoding {
         .array(elementSignature: "(ias)", removed.map { .structure([.int32($0.id), .strings($0.names)]) })
     }
 
-    /// `a(iiay)` with no image: the icon is named, not drawn here.
-    static let noPixmap = BusValue.array(elementSignature: "(iiay)", [])
+    /// `a(iiay)` with no image: the icon is named, not drawn here. Made
+    /// when asked rather than kept in a global: a BusValue's box is held
+    /// through a tagged pointer, which LeakSanitizer cannot follow.
+    static var noPixmap: BusValue { .array(elementSignature: "(iiay)", []) }
 
     /// `(sa(iiay)ss)`: icon name, icon pixmaps, title, description.
     static func toolTip(_ toolTip: PanelIndicator.ToolTip) -> BusValue {

@@ -88,8 +88,6 @@ public final class StatusNotifierIndicator {
 
     public func nextMinuteBoundary(after now: Instant) -> Instant? { model.nextMinuteBoundary(after: now) }
 
-    public var isPublished: Bool { model.isPublished }
-
     // MARK: Performing
 
     func apply(_ actions: [PanelIndicator.Action]) {

@@ -49,6 +49,12 @@ import SleepTimerCore
         #expect(Fixtures.labels(indicator).first == "Complete Mia__Rose's sleep")
     }
 
+    @Test func theFirstMenuIsRevisionOneAndOffersTheApp() {
+        let indicator = PanelIndicator(visibility: .auto)
+        #expect(indicator.menu.revision == 1)
+        #expect(Fixtures.labels(indicator) == ["Open Dreams for Littles"])
+    }
+
     @Test func aChangeOfItemsBumpsTheRevisionAndSaysLayoutUpdated() {
         var indicator = Fixtures.shown()
         let before = indicator.menu.revision

@@ -15,8 +15,9 @@ import SleepTimerCore
 /// of a saved sleep's moment in the menu (`farewells`).
 public final class IndicatorAgentObserver: AgentObserver {
     /// How long "Maya's sleep saved · 1 h 37 min" stays in the menu: as
-    /// long as the notification's "Sleep saved" at most stays.
-    static let savedMilliseconds = UInt32(NotificationContent.transientTimeout) + 4000
+    /// long as the notification's "Sleep saved" at most stays (its 6 s
+    /// timeout, and 4 s for a server that ignores it).
+    static let savedMilliseconds: UInt32 = 10_000
 
     public let indicator: StatusNotifierIndicator
     private let agent: Agent

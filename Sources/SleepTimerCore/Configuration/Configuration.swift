@@ -6,6 +6,17 @@ public enum LiveElapsedMode: String, Sendable, CaseIterable {
     case off
 }
 
+/// When the panel indicator (a StatusNotifierItem) is shown.
+public enum IndicatorVisibility: String, Sendable, CaseIterable {
+    /// While a Sleep timer is mirrored and a StatusNotifierWatcher (a panel
+    /// that shows such items) is on the bus.
+    case auto
+    /// Also with no timer (as a passive item) and with no watcher yet.
+    case always
+    /// Never: the agent publishes no item.
+    case never
+}
+
 /// The agent's settings, from `dreamsforlittles/sleep-agent.conf` in the
 /// XDG configuration directories.
 ///
@@ -21,6 +32,9 @@ public enum LiveElapsedMode: String, Sendable, CaseIterable {
 ///
 /// [notifications]
 /// live-elapsed=auto
+///
+/// [indicator]
+/// show=auto
 /// ```
 public struct Configuration: Sendable, Equatable {
     /// The platform origins timers (and their tokens) may come from. Empty
@@ -35,6 +49,7 @@ public struct Configuration: Sendable, Equatable {
     /// instead of the system's store: for a platform with a private CA.
     public var certificateAuthorities: String?
     public var liveElapsed: LiveElapsedMode = .auto
+    public var indicator: IndicatorVisibility = .auto
     /// The program that opens deep links instead of xdg-open: an absolute
     /// path, called with the link as its one argument.
     public var urlOpener: String?
@@ -65,7 +80,7 @@ public struct Configuration: Sendable, Equatable {
             guard let known = Self.knownKeys[group.name] else {
                 throw ConfigurationError(
                     file: fileName, line: group.line, group: group.name, key: nil,
-                    message: "unknown group; the groups are [platform], [app] and [notifications]")
+                    message: "unknown group; the groups are [platform], [app], [notifications] and [indicator]")
             }
             for entry in group.entries {
                 guard known.contains(entry.key) else {
@@ -82,6 +97,7 @@ public struct Configuration: Sendable, Equatable {
         "platform": ["allowed-origins", "pinned-public-keys", "ca-file"],
         "app": ["deep-link-base", "url-opener"],
         "notifications": ["live-elapsed"],
+        "indicator": ["show"],
     ]
 
     private mutating func apply(_ entry: KeyFile.Entry, group: String, fileName: String) throws(ConfigurationError) {
@@ -118,6 +134,12 @@ public struct Configuration: Sendable, Equatable {
             let text = try value.single()
             guard let mode = LiveElapsedMode(rawValue: text) else { throw value.fail("must be auto, on or off, not \(text)") }
             liveElapsed = mode
+        case "show":
+            let text = try value.single()
+            guard let visibility = IndicatorVisibility(rawValue: text) else {
+                throw value.fail("must be auto, always or never, not \(text)")
+            }
+            indicator = visibility
         default:
             throw value.fail("unknown key")
         }

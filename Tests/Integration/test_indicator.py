@@ -3,6 +3,7 @@ menu) against a StatusNotifierWatcher and host written from the
 specifications (sni_panel.py) on the session's private bus, with the
 reference platform behind the menu's Complete."""
 
+import json
 import os
 import time
 
@@ -11,7 +12,7 @@ import dbus
 import unittest
 
 from dbus_client import Client
-from desktop import SpecPanel, wait_for_name
+from desktop import RecordingServer, SpecPanel, wait_for_name
 from harness import (LEO, MAYA, AgentProcess, PlatformTestCase, Session, eventually, iso_ms, now_ms, timer_dict,
                      voluntary_switches)
 
@@ -394,6 +395,41 @@ class WakeUpTests(unittest.TestCase):
         print("\n%d wake-up(s) of the agent for %d minute boundaries (a host, three timers)" % (woken, boundaries))
         self.assertEqual(boundaries, 3)
         self.assertEqual(woken, boundaries)
+
+    def test_one_wake_up_of_the_loop_per_boundary_serves_notifications_and_indicator(self):
+        server = RecordingServer(self.session)
+        self.addCleanup(server.stop)
+        panel = SpecPanel(self.session, quiet=True)
+        self.addCleanup(panel.stop)
+        agent = AgentProcess(self.session)
+        client = Client(self.session)
+        self.addCleanup(client.close)
+        # Three babies asleep since the same second, whose minute turns 8 s from now.
+        start = now_ms() - 10 * 60_000 + 8_000
+        for name in ("Maya", "Leo", "Zoë"):
+            client.mirror(timer_dict(baby_name=name, started_at_ms=start))
+        key = "org.kde.StatusNotifierItem-%d-1/StatusNotifierItem" % agent.pid
+        panel.wait_for(lambda events: [e for e in events if e["event"] == "layout" and e["key"] == key
+                                       and len(e["layout"][2]) == 8], "three timers in the menu")
+        self.assertTrue(server.wait_for(lambda calls: len([c for c in calls if c["method"] == "Notify"]) >= 3))
+        time.sleep(0.5)
+        loop_before = voluntary_switches(agent.pid, main_thread_only=True)
+        all_before = voluntary_switches(agent.pid)
+        since = time.time_ns()
+        self.assertLess(now_ms() - start, 10 * 60_000 - 1_000, "the setup took too long for the boundary to be counted")
+
+        def updates(calls):
+            return [c for c in calls if c["method"] == "Notify" and "10 min" in json.dumps(c)]
+
+        self.assertTrue(server.wait_for(lambda calls: len(updates(calls)) == 3), "three notifications moved on")
+        panel.wait_for(lambda events: [e for e in events if e.get("member") == "NewToolTip" and e["ns"] > since],
+                       "the tooltip moved on")
+        time.sleep(1.5)
+        loop_woken = voluntary_switches(agent.pid, main_thread_only=True) - loop_before
+        all_woken = voluntary_switches(agent.pid) - all_before
+        print("\n%d wake-up(s) of the agent's loop, %d of all its threads, for one minute boundary of three "
+              "timers with notifications and the indicator" % (loop_woken, all_woken))
+        self.assertEqual(loop_woken, 1)
 
 
 if __name__ == "__main__":

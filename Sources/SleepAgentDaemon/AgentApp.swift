@@ -216,7 +216,7 @@ public final class AgentApp {
             log.log(.warning, "This libcurl resolves names synchronously; a hung DNS server can delay completions.")
         }
         return Parts(
-            agent: agent, service: service, notifications: DesktopNotifications(connection: connection, loop: loop, log: log),
+            agent: agent, service: service, notifications: DesktopNotifications(connection: connection, loop: loop, clock: clock, log: log),
             transport: PlatformCompletionTransport(http: HTTPClient(loop: loop, settings: httpSettings), clock: clock),
             indicator: panel(agent: agent, connection: connection, opener: opener, clock: clock),
             network: NetworkWatch())

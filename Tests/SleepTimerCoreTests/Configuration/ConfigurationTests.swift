@@ -1,3 +1,4 @@
+import FoundationEssentials
 import Testing
 import SleepTimerCore
 
@@ -89,6 +90,20 @@ import SleepTimerCore
         #expect(error.line == 4)
         let fine = try parse("[timers]\nmax-token-lifetime-hours=1\nrenew-before-expiry-minutes=59\n")
         #expect(fine.renewalLead == 59 * Milliseconds.minute)
+    }
+
+    @Test func theShippedFileWithEverySettingUncommentedParses() throws {
+        let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().appending(path: "packaging/config/sleep-agent.conf")
+        let shipped = try String(contentsOf: path, encoding: .utf8)
+        let settings = shipped.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+            line.hasPrefix("#") && line.contains("=") && !line.hasPrefix("# ") ? String(line.dropFirst()) : String(line)
+        }
+        let configuration = try parse(settings.joined(separator: "\n"))
+        #expect(configuration.renewalLead == 30 * Milliseconds.minute)
+        #expect(configuration.maximumTokenLifetime == 24 * Milliseconds.hour)
+        #expect(configuration.liveElapsed == .auto)
+        #expect(!configuration.allowedOrigins.origins.isEmpty)
     }
 
     @Test func anEmptyFileKeepsTheDefaults() throws {

@@ -31,6 +31,7 @@ public enum StandardInterface {
         public static let name = "org.freedesktop.DBus"
         public static let path = "/org/freedesktop/DBus"
         public static let nameHasOwner = "NameHasOwner"
+        public static let getNameOwner = "GetNameOwner"
         public static let nameOwnerChanged = "NameOwnerChanged"
     }
 }

@@ -211,10 +211,11 @@ public struct NotificationPlan: Sendable {
             records[id] = cleared
             commands.append(.saveRecord(id, cleared))
         }
+        let live = server.traits.updatesElapsedTime(settings.liveElapsed)
         let content = NotificationContent.make(
             babyName: timer.timer.babyName, phase: Self.phase(of: timer, now: now), startedAt: timer.timer.startedAt,
-            now: now, rules: rules, hourCycle: settings.hourCycle, server: server.traits)
-        let refreshAt = timer.state == .running && server.traits.updatesElapsedTime(settings.liveElapsed)
+            now: now, rules: rules, hourCycle: settings.hourCycle, server: server.traits, liveElapsed: live)
+        let refreshAt = timer.state == .running && live
             ? NotificationContent.nextMinuteBoundary(after: now, startedAt: timer.timer.startedAt) : nil
         if var entry = entries[id] {
             entry.timer = timer
@@ -304,7 +305,7 @@ public struct NotificationPlan: Sendable {
         let content = NotificationContent.make(
             babyName: entry.timer.timer.babyName, phase: .saved(minutes: sleptMinutes),
             startedAt: entry.timer.timer.startedAt, now: now, rules: rules, hourCycle: settings.hourCycle,
-            server: server.traits)
+            server: server.traits, liveElapsed: false)
         commands.append(.show(id, content, replacing: 0))
     }
 

@@ -59,4 +59,6 @@ public enum AgentWake: Hashable, Sendable, CaseIterable {
     case notifications
     /// A completion is due to be sent (again), or a hold on one ends.
     case completions
+    /// The panel indicator's elapsed times move on, or a saved moment ends.
+    case panel
 }

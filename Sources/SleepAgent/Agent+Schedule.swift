@@ -22,6 +22,7 @@ extension Agent {
             case .tokenExpiry: applyLifecycle()
             case .notifications: runPlan(.wake(now: now))
             case .completions: lookAtOutbox()
+            case .panel: wakePanel(now: now)
             }
         }
     }

@@ -66,6 +66,7 @@ public final class Agent {
     var surface: NotificationSurface?
     var flow: CompletionFlow
     var transport: CompletionTransport?
+    weak var panel: PanelSurface?
     var schedule = Schedule<AgentWake>()
     var lifecycle: TimerLifecycle
     let limits: TimerLimits

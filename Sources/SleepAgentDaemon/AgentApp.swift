@@ -9,6 +9,7 @@ import SleepAgent
 import SleepTimerCore
 import SleepTimerStore
 import SleepTimersAPI
+import StatusNotifier
 
 /// The dfl-sleep-agent process: reads the configuration, opens the store,
 /// takes the bus name, and runs the one event loop until SIGTERM or SIGINT.
@@ -176,6 +177,7 @@ public final class AgentApp {
         }
         if let parts {
             parts.agent.start(surface: parts.notifications, transport: parts.transport)
+            parts.indicator.start()
             parts.network.start(loop: loop, log: log) { parts.agent.networkCameBack() }
             log.log(.info, "dfl-sleep-agent \(AgentProperties.version) serves \(SleepTimers1.busName) with \(parts.agent.properties.runningCount) timer(s).")
         }
@@ -190,17 +192,19 @@ public final class AgentApp {
         let service: TimerService
         let notifications: DesktopNotifications
         let transport: PlatformCompletionTransport
+        /// The panel indicator (a StatusNotifierItem while a panel shows one).
+        let indicator: IndicatorAgentObserver
         let network: NetworkWatch
     }
 
     private func wire(
         store: SleepTimerStore, configuration: Configuration, connection: BusConnection, loop: MainLoop, clock: SystemClock
     ) -> Parts {
+        let opener = DeepLinkOpener(configuration: configuration, connection: connection, environment: environment, log: log)
         let agent = Agent(
             store: store, configuration: configuration, timeZones: ZoneInfoDirectory(environment: environment),
             hourCycle: Self.localHourCycle(), clock: clock, log: log, alarm: LoopAlarm(loop: loop, clock: clock),
-            opener: DeepLinkOpener(configuration: configuration, connection: connection, environment: environment, log: log),
-            crashPoints: CrashPoints(environment: environment))
+            opener: opener, crashPoints: CrashPoints(environment: environment))
         let service = TimerService(connection: connection, agent: agent, log: log)
         agent.addObserver(service)
         service.register()
@@ -214,7 +218,18 @@ public final class AgentApp {
         return Parts(
             agent: agent, service: service, notifications: DesktopNotifications(connection: connection, loop: loop, log: log),
             transport: PlatformCompletionTransport(http: HTTPClient(loop: loop, settings: httpSettings), clock: clock),
+            indicator: panel(agent: agent, connection: connection, opener: opener, clock: clock),
             network: NetworkWatch())
+    }
+
+    /// The panel indicator, its menu's clicks going through the same agent
+    /// calls as the notification's buttons.
+    private func panel(agent: Agent, connection: BusConnection, opener: DeepLinkOpener, clock: SystemClock)
+        -> IndicatorAgentObserver
+    {
+        let indicator = IndicatorAgentObserver(agent: agent, connection: connection, opener: opener, clock: clock, log: log)
+        agent.addPanel(indicator)
+        return indicator
     }
 
     /// The locale's clock, from LC_TIME as glibc reads it.

@@ -249,6 +249,12 @@ import Testing
         #expect(showing([F.timer()], on: F.gnome).wakeAt == nil)
     }
 
+    @Test func textNotUpdatedInPlaceCarriesNoElapsedTime() {
+        var plan = NotificationPlan(settings: settings, timeZones: UTCZones())
+        let content = shows(plan.handle(.serverChanged(F.gnome, timers: [F.timer()], now: now))).first
+        #expect(content?.body == "Asleep since 20:17")
+    }
+
     @Test func liveUpdatesWhereTheConfigurationSaysOn() {
         #expect(showing([F.timer()], on: F.gnome, live: .on).wakeAt == now.plus(seconds: 40))
     }

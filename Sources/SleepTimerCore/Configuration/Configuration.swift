@@ -6,6 +6,17 @@ public enum LiveElapsedMode: String, Sendable, CaseIterable {
     case off
 }
 
+/// When the panel indicator (a StatusNotifierItem) is shown.
+public enum IndicatorVisibility: String, Sendable, CaseIterable {
+    /// While a Sleep timer is mirrored and a StatusNotifierWatcher (a panel
+    /// that shows such items) is on the bus.
+    case auto
+    /// Also with no timer (as a passive item) and with no watcher yet.
+    case always
+    /// Never: the agent publishes no item.
+    case never
+}
+
 /// The agent's settings, from `dreamsforlittles/sleep-agent.conf` in the
 /// XDG configuration directories.
 ///
@@ -21,6 +32,9 @@ public enum LiveElapsedMode: String, Sendable, CaseIterable {
 ///
 /// [notifications]
 /// live-elapsed=auto
+///
+/// [indicator]
+/// show=auto
 ///
 /// [timers]
 /// renew-before-expiry-minutes=30
@@ -39,6 +53,7 @@ public struct Configuration: Sendable, Equatable {
     /// instead of the system's store: for a platform with a private CA.
     public var certificateAuthorities: String?
     public var liveElapsed: LiveElapsedMode = .auto
+    public var indicator: IndicatorVisibility = .auto
     /// The program that opens deep links instead of xdg-open: an absolute
     /// path, called with the link as its one argument.
     public var urlOpener: String?
@@ -69,7 +84,7 @@ public struct Configuration: Sendable, Equatable {
             guard let known = Self.knownKeys[group.name] else {
                 throw ConfigurationError(
                     file: fileName, line: group.line, group: group.name, key: nil,
-                    message: "unknown group; the groups are [platform], [app], [notifications] and [timers]")
+                    message: "unknown group; the groups are [platform], [app], [notifications], [indicator] and [timers]")
             }
             for entry in group.entries {
                 guard known.contains(entry.key) else {
@@ -99,6 +114,7 @@ public struct Configuration: Sendable, Equatable {
         "platform": ["allowed-origins", "pinned-public-keys", "ca-file"],
         "app": ["deep-link-base", "url-opener"],
         "notifications": ["live-elapsed"],
+        "indicator": ["show"],
         "timers": ["renew-before-expiry-minutes", "max-token-lifetime-hours"],
     ]
 
@@ -142,6 +158,12 @@ public struct Configuration: Sendable, Equatable {
             let text = try value.single()
             guard let mode = LiveElapsedMode(rawValue: text) else { throw value.fail("must be auto, on or off, not \(text)") }
             liveElapsed = mode
+        case "show":
+            let text = try value.single()
+            guard let visibility = IndicatorVisibility(rawValue: text) else {
+                throw value.fail("must be auto, always or never, not \(text)")
+            }
+            indicator = visibility
         case "renew-before-expiry-minutes":
             renewalLead = try value.wholeNumber(in: Self.renewalLeadMinutes, of: "minutes") * Milliseconds.minute
         case "max-token-lifetime-hours":

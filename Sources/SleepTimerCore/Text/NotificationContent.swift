@@ -77,16 +77,20 @@ public struct NotificationContent: Sendable, Equatable {
 
     /// The notification for a timer in `phase`. The summary is plain text
     /// (servers show it literally); the body is escaped where the server
-    /// reads markup.
+    /// reads markup. `liveElapsed` says whether the text is updated on the
+    /// minute: where it is not, it carries no elapsed time, which would be
+    /// wrong a minute later, only what stays true.
     public static func make(
         babyName: BabyName, phase: NotificationPhase, startedAt: Instant, now: Instant, rules: TimeZoneRules,
-        hourCycle: HourCycle, server: NotificationServerTraits
+        hourCycle: HourCycle, server: NotificationServerTraits, liveElapsed: Bool
     ) -> NotificationContent {
         let name = babyName.text
         var content: NotificationContent
         switch phase {
         case .running(let canComplete):
-            var body = DisplayText.runningBody(start: startedAt, now: now, rules: rules, hourCycle: hourCycle)
+            var body = liveElapsed
+                ? DisplayText.runningBody(start: startedAt, now: now, rules: rules, hourCycle: hourCycle)
+                : DisplayText.staticRunningBody(start: startedAt, now: now, rules: rules, hourCycle: hourCycle)
             var actions: [NotificationAction] = [.open]
             if canComplete && server.actions {
                 actions.append(.complete)

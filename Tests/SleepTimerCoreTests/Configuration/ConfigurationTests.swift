@@ -33,6 +33,9 @@ import SleepTimerCore
             [notifications]
             live-elapsed=off
 
+            [indicator]
+            show=never
+
             [timers]
             renew-before-expiry-minutes=20
             max-token-lifetime-hours=12
@@ -44,6 +47,7 @@ import SleepTimerCore
         #expect(configuration.deepLinkBase.description == "https://app.dreamsforlittles.example")
         #expect(configuration.liveElapsed == .off)
         #expect(configuration.urlOpener == "/usr/local/bin/open-in-app")
+        #expect(configuration.indicator == .never)
         #expect(configuration.renewalLead == 20 * Milliseconds.minute)
         #expect(configuration.maximumTokenLifetime == 12 * Milliseconds.hour)
     }
@@ -111,6 +115,7 @@ import SleepTimerCore
         #expect(configuration == Configuration())
         #expect(configuration.deepLinkBase == .default)
         #expect(configuration.liveElapsed == .auto)
+        #expect(configuration.indicator == .auto)
         #expect(configuration.allowedOrigins.origins.isEmpty)
     }
 
@@ -119,6 +124,12 @@ import SleepTimerCore
         #expect(error.line == 5)
         #expect(error.key == "live-elapsed")
         #expect(error.description == "/home/p/.config/dreamsforlittles/sleep-agent.conf:5: [notifications] live-elapsed: must be auto, on or off, not maybe")
+    }
+
+    @Test func theIndicatorSettingNamesItsValues() throws {
+        #expect(try parse("[indicator]\nshow=always\n").indicator == .always)
+        let error = try #require(failure("[indicator]\nshow=sometimes\n"))
+        #expect(error.description.hasSuffix(":2: [indicator] show: must be auto, always or never, not sometimes"))
     }
 
     @Test(arguments: [
@@ -134,6 +145,8 @@ import SleepTimerCore
         ("[platform]\nallowed-origins=https://a.example\\q\n", 2, "allowed-origins"),
         ("[app]\nurl-opener=xdg-open\n", 2, "url-opener"),
         ("[platform]\nca-file=ca.pem\n", 2, "ca-file"),
+        ("[indicator]\nshow=yes\n", 2, "show"),
+        ("[indicator]\nshow=auto\nhide=always\n", 3, "hide"),
     ] as [(String, Int, String?)])
     func badValuesAreRefusedAtTheirLine(_ text: String, _ line: Int, _ key: String?) throws {
         let error = try #require(failure(text))

@@ -59,6 +59,8 @@ struct TokenRenewals {
         timer.issuedAt = now
         timer.expiresAt = expiresAt
         timer.failures = 0
+        // A renewal planned for the earlier token is moot.
+        timer.plannedAt = nil
         timers[id] = timer
     }
 

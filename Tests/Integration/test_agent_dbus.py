@@ -373,8 +373,8 @@ class LifecycleTests(AgentTestCase):
                          [[timer["timer_id"], expires]])
 
     def test_the_renewal_lead_comes_from_the_configuration(self):
-        self.session.write_config(open(os.path.join(self.session.config_dir, "sleep-agent.conf")).read()
-                                  + "\n[timers]\nrenew-before-expiry-minutes=60\n")
+        with open(os.path.join(self.session.config_dir, "sleep-agent.conf")) as handle:
+            self.session.write_config(handle.read() + "\n[timers]\nrenew-before-expiry-minutes=60\n")
         AgentProcess(self.session)
         client = Client(self.session)
         self.addCleanup(client.close)

@@ -89,6 +89,15 @@ import Testing
         #expect(plan.expiring(timer, expiresAt: firstExpiry, now: at(seconds: 11 * 3600 + 60)) == .nothing)
     }
 
+    @Test func aFreshTokenFromTheAppCancelsAPlannedRenewal() {
+        var plan = plan()
+        let late = at(seconds: 11 * 3600)
+        #expect(plan.expiring(timer, expiresAt: firstExpiry, now: late) == .renewNow)
+        #expect(plan.failed(timer, .passing, now: late) == .renewAt(late.adding(milliseconds: 30_000)))
+        plan.issued(timer, at: late.adding(milliseconds: 10_000), expiresAt: at(seconds: 23 * 3600))
+        #expect(plan.due(timer, now: late.adding(milliseconds: 30_000)) == .nothing)
+    }
+
     @Test func anExpiringAboutAnOlderTokenChangesNothing() {
         var plan = plan()
         plan.issued(timer, at: at(seconds: 3600), expiresAt: at(seconds: 13 * 3600))

@@ -66,6 +66,9 @@ public struct NotificationPlan: Sendable {
         case actionInvoked(TimerID, NotificationAction, activationToken: String?)
         /// The moment `wakeAt` named has come.
         case wake(now: Instant)
+        /// The clock was set or the machine woke: every text is made again
+        /// for the time it is now.
+        case clockChanged(now: Instant)
     }
 
     public enum Command: Sendable, Equatable {
@@ -175,6 +178,8 @@ public struct NotificationPlan: Sendable {
             commands.append(action == .complete ? .complete(id) : .open(id, activationToken: activationToken))
         case .wake(let now):
             wake(now: now, into: &commands)
+        case .clockChanged(let now):
+            wake(now: now, everything: true, into: &commands)
         }
         return commands
     }
@@ -309,12 +314,12 @@ public struct NotificationPlan: Sendable {
         commands.append(.show(id, content, replacing: 0))
     }
 
-    private mutating func wake(now: Instant, into commands: inout [Command]) {
+    private mutating func wake(now: Instant, everything: Bool = false, into commands: inout [Command]) {
         for (id, farewell) in farewells where farewell.closeAt.map({ $0 <= now }) == true {
             farewells[id] = nil
             commands.append(.close(id))
         }
-        let due = entries.filter { $0.value.refreshAt.map { $0 <= now } == true }.map(\.value.timer)
+        let due = entries.filter { everything || $0.value.refreshAt.map { $0 <= now } == true }.map(\.value.timer)
         for timer in due.sorted(by: { $0.timer.id.string < $1.timer.id.string }) {
             refresh(timer, now: now, into: &commands)
         }

@@ -178,7 +178,9 @@ public final class AgentApp {
         if let parts {
             parts.agent.start(surface: parts.notifications, transport: parts.transport)
             parts.indicator.start()
-            parts.network.start(loop: loop, log: log) { parts.agent.networkCameBack() }
+            parts.network.start(
+                loop: loop, log: log, networkBack: { parts.agent.networkCameBack() },
+                resumed: { parts.agent.clockChanged(reason: "the machine woke from a suspend") })
             log.log(.info, "dfl-sleep-agent \(AgentProperties.version) serves \(SleepTimers1.busName) with \(parts.agent.properties.runningCount) timer(s).")
         }
         systemd.send("READY=1")
@@ -194,17 +196,23 @@ public final class AgentApp {
         let transport: PlatformCompletionTransport
         /// The panel indicator (a StatusNotifierItem while a panel shows one).
         let indicator: IndicatorAgentObserver
-        let network: NetworkWatch
+        let network: SystemWatch
     }
 
     private func wire(
         store: SleepTimerStore, configuration: Configuration, connection: BusConnection, loop: MainLoop, clock: SystemClock
     ) -> Parts {
         let opener = DeepLinkOpener(configuration: configuration, connection: connection, environment: environment, log: log)
+        let wallClock = try? WallClockAlarm(on: loop)
+        if wallClock == nil {
+            log.log(.warning, "No wall-clock timer could be made; waits run on the monotonic clock, and a set clock goes unnoticed until the next change.")
+        }
         let agent = Agent(
             store: store, configuration: configuration, timeZones: ZoneInfoDirectory(environment: environment),
-            hourCycle: Self.localHourCycle(), clock: clock, log: log, alarm: LoopAlarm(loop: loop, clock: clock),
-            opener: opener, crashPoints: CrashPoints(environment: environment))
+            hourCycle: Self.localHourCycle(), clock: clock, log: log,
+            alarm: wallClock ?? LoopAlarm(loop: loop, clock: clock), opener: opener,
+            crashPoints: CrashPoints(environment: environment))
+        wallClock?.clockChanged = { [weak agent] in agent?.clockChanged(reason: "the clock was set") }
         let service = TimerService(connection: connection, agent: agent, log: log)
         agent.addObserver(service)
         service.register()
@@ -216,10 +224,10 @@ public final class AgentApp {
             log.log(.warning, "This libcurl resolves names synchronously; a hung DNS server can delay completions.")
         }
         return Parts(
-            agent: agent, service: service, notifications: DesktopNotifications(connection: connection, loop: loop, log: log),
+            agent: agent, service: service, notifications: DesktopNotifications(connection: connection, loop: loop, clock: clock, log: log),
             transport: PlatformCompletionTransport(http: HTTPClient(loop: loop, settings: httpSettings), clock: clock),
             indicator: panel(agent: agent, connection: connection, opener: opener, clock: clock),
-            network: NetworkWatch())
+            network: SystemWatch())
     }
 
     /// The panel indicator, its menu's clicks going through the same agent

@@ -17,6 +17,24 @@ import SleepTimerCore
             liveElapsed: live)
     }
 
+    @Test func aRunningSleepIsNormalAndASavedOneLowNeverCritical() {
+        #expect(content(.running(canComplete: true)).urgency == .normal)
+        #expect(content(.saving(waitingForNetwork: false)).urgency == .normal)
+        #expect(content(.failed).urgency == .normal)
+        #expect(content(.saved(minutes: 83)).urgency == .low)
+    }
+
+    @Test func completeIsAnIconWhereTheServerDrawsActionIcons() {
+        let icons = NotificationServerTraits(capabilities: ["actions", "action-icons", "body"], serverName: "plasma")
+        #expect(content(.running(canComplete: true), server: icons).actionIcons)
+        #expect(!content(.running(canComplete: true)).actionIcons)
+        #expect(!content(.running(canComplete: false), server: icons).actionIcons)
+        #expect(NotificationAction(key: "object-select-symbolic") == .complete)
+        #expect(NotificationAction(key: "complete") == .complete)
+        #expect(NotificationAction(key: "default") == .open)
+        #expect(NotificationAction(key: "unknown") == nil)
+    }
+
     @Test func textThatIsNotUpdatedSaysOnlyWhatStaysTrue() {
         #expect(content(.running(canComplete: true), live: false).body == "Asleep since 9:41 PM")
     }

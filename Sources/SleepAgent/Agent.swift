@@ -45,8 +45,8 @@ extension AgentObserver {
 /// transport.
 public final class Agent {
     let store: SleepTimerStore
-    public let configuration: Configuration
-    let policy: MirrorPolicy
+    public internal(set) var configuration: Configuration
+    var policy: MirrorPolicy
     let clock: any WallClock
     let log: any LogSink
     let alarm: any WakeAlarm

@@ -106,7 +106,9 @@ let package = Package(
         /// the bus.
         .target(
             name: "Notifications",
-            dependencies: ["SleepAgent", "AgentWorkflows", "SleepTimerCore", "DFLDBus", "EventLoop", "CDFLNotify", "CDFLGLib"]
+            dependencies: [
+                "SleepAgent", "AgentWorkflows", "SleepTimerCore", "DFLDBus", "EventLoop", "CDFLNotify", "CDFLGLib", "CDFLLinux",
+            ]
         ),
 
         /// The agent's completion transport: recorded completions sent to

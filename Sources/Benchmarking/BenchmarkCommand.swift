@@ -58,7 +58,7 @@ public enum BenchmarkCommand {
             return 1
         }
         let path = output ?? repository + "/docs/BENCHMARKS.md"
-        let report = Report.render(benchmark.rows, notes: benchmark.notes, quick: quick,
+        let report = Report.render(benchmark.rows, notes: benchmark.notes, quick: quick, rounds: benchmark.counts.rounds,
                                    seconds: Date().timeIntervalSince(started),
                                    keeping: try? String(contentsOfFile: path, encoding: .utf8))
         do {

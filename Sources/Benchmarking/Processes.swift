@@ -94,37 +94,98 @@ struct BenchmarkError: Error, CustomStringConvertible {
 struct ProcessStatus {
     /// Resident set size, in KiB.
     let residentKiB: Int
-    /// Anonymous resident memory (heap, stacks), in KiB.
+    /// Anonymous resident memory (heap, stacks, private copies of
+    /// relocated data), in KiB.
     let anonymousKiB: Int
     /// Voluntary context switches of all its threads: how often it went to
     /// sleep, so how often something woke it.
     let voluntarySwitches: Int
     /// Those of the main thread alone, where the event loop runs.
     let mainThreadSwitches: Int
+    /// Those of the other threads, by thread name (threads of one name summed).
+    let threadSwitches: [String: Int]
 
     init(pid: Int32) throws {
-        func field(_ text: String, _ name: String) -> Int {
-            for line in text.split(separator: "\n") where line.hasPrefix(name + ":") {
-                return Int(line.dropFirst(name.count + 1).split(whereSeparator: { $0 == " " || $0 == "\t" }).first ?? "") ?? 0
-            }
-            return 0
-        }
         let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
-        residentKiB = field(status, "VmRSS")
-        anonymousKiB = field(status, "RssAnon")
+        residentKiB = Self.field(status, "VmRSS")
+        anonymousKiB = Self.field(status, "RssAnon")
         var switches = 0
         var main = 0
+        var byName: [String: Int] = [:]
         for task in (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? [] {
-            if let text = try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/status", encoding: .utf8) {
-                let count = field(text, "voluntary_ctxt_switches")
-                switches += count
-                if task == String(pid) { main = count }
+            guard let text = try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/status", encoding: .utf8) else { continue }
+            let count = Self.field(text, "voluntary_ctxt_switches")
+            switches += count
+            if task == String(pid) {
+                main = count
+            } else {
+                let name = text.split(separator: "\n").first { $0.hasPrefix("Name:") }
+                    .map { $0.dropFirst(5).trimmingCharacters(in: .whitespaces) } ?? "?"
+                byName[name, default: 0] += count
             }
         }
         voluntarySwitches = switches
         mainThreadSwitches = main
+        threadSwitches = byName
+    }
+
+    static func field(_ text: String, _ name: String) -> Int {
+        for line in text.split(separator: "\n") where line.hasPrefix(name + ":") {
+            return Int(line.dropFirst(name.count + 1).split(whereSeparator: { $0 == " " || $0 == "\t" }).first ?? "") ?? 0
+        }
+        return 0
     }
 }
+
+/// Where a process's resident pages come from, from /proc/PID/smaps: the
+/// executable's own file, the shared libraries' files, and anonymous memory
+/// (heap, stacks, and the private copies of file pages that relocation
+/// wrote to). The three add up to the RSS.
+struct MemoryMap {
+    let executableKiB: Int
+    let librariesKiB: Int
+    let anonymousKiB: Int
+    /// Resident KiB of each shared library (file pages and their private copies), by path.
+    let libraries: [String: Int]
+
+    /// nil when smaps cannot be read (a process that is not dumpable, read
+    /// by another user).
+    init?(pid: Int32) {
+        // Read to the end: a file of /proc says its size is 0.
+        guard let handle = FileHandle(forReadingAtPath: "/proc/\(pid)/smaps"),
+            let data = try? handle.readToEnd(), (try? handle.close()) != nil
+        else { return nil }
+        let text = String(decoding: data, as: UTF8.self)
+        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/exe")) ?? ""
+        var executableKiB = 0, librariesKiB = 0, total = 0
+        var libraries: [String: Int] = [:]
+        var path = ""
+        var resident = 0
+        for line in text.split(separator: "\n") {
+            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+            if let first = fields.first, first.contains("-"), !first.hasSuffix(":") {
+                path = fields.count >= 6 ? fields[5...].joined(separator: " ") : ""
+            } else if first(of: line, is: "Rss:") {
+                resident = Int(fields[1]) ?? 0
+                total += resident
+            } else if first(of: line, is: "Anonymous:") {
+                let filePages = resident - (Int(fields[1]) ?? 0)
+                if path == executable {
+                    executableKiB += filePages
+                } else if path.hasPrefix("/") {
+                    librariesKiB += filePages
+                    libraries[path, default: 0] += resident
+                }
+            }
+        }
+        self.executableKiB = executableKiB
+        self.librariesKiB = librariesKiB
+        anonymousKiB = total - executableKiB - librariesKiB
+        self.libraries = libraries
+    }
+}
+
+private func first(of line: Substring, is prefix: String) -> Bool { line.hasPrefix(prefix) }
 
 /// A plain HTTP GET to the reference platform's control API on loopback.
 func controlGet(_ baseURL: String, _ path: String) throws -> [UInt8] {

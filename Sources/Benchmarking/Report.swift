@@ -29,8 +29,8 @@ enum Report {
         return String(earlier[earlier.index(after: start.lowerBound)...])
     }
 
-    static func render(_ rows: [Row], notes: [String], quick: Bool, seconds: Double, keeping earlier: String? = nil)
-        -> String
+    static func render(_ rows: [Row], notes: [String], quick: Bool, rounds: Int, seconds: Double,
+                       keeping earlier: String? = nil) -> String
     {
         let date = ISO8601DateFormatter().string(from: Date())
         var text = """
@@ -39,22 +39,18 @@ enum Report {
             One run of `make bench` (\(quick ? "quick mode, tiny counts: not a measurement" : "full counts")), \(date), \(Int(seconds)) s.
             Machine: \(machineLine()).
 
-            Every figure is measured in the same run as its floor, on a private session bus, against the
-            release binaries. Floors are small C programs built by the benchmark itself from
-            `Sources/Benchmarking/floors/`, linking the same libraries. Times are medians with the
-            range of all samples; the ratio is median ÷ floor.
+            Every figure is measured in \(rounds) interleaved rounds, on a private session bus, against the
+            release binaries: in each round the floor is measured, then the agent, then the next
+            floor. Floors are small C programs built by the benchmark itself from
+            `Sources/Benchmarking/floors/`, linking the same libraries. A round's value is the median
+            of its samples; the ratio is the median of the per-round ratios (figure ÷ floor of the
+            same round), with their spread (lowest–highest) in brackets, and a goal is judged on it.
 
-            | Figure | Median | Min–max | Floor | Ratio | Goal | Met |
-            |---|---|---|---|---|---|---|
+            | Figure | Agent, per round | Floor, per round | Ratio (spread) | Goal | Met |
+            |---|---|---|---|---|---|
 
             """
-        for row in rows {
-            let range = row.samples.count > 1 ? "\(format(row.samples.minimum))–\(format(row.samples.maximum))" : "—"
-            let floor = row.floor.map { "\(format($0)) \(row.unit) (\(row.floorName))" } ?? row.floorName
-            let ratio = row.ratio.map { String(format: "%.2f", $0) } ?? "—"
-            let met = row.met.map { $0 ? "yes" : "**no**" } ?? "—"
-            text += "| \(row.figure) | \(format(row.samples.median)) \(row.unit) | \(range) | \(floor) | \(ratio) | \(row.goal) | \(met) |\n"
-        }
+        for row in rows { text += line(row) }
         if !notes.isEmpty {
             text += "\n" + notes.map { "- " + $0 }.joined(separator: "\n") + "\n"
         }
@@ -62,5 +58,21 @@ enum Report {
             text += "\n" + kept
         }
         return text
+    }
+
+    /// "185 · 190 · 201 µs"
+    static func values(_ values: [Double], unit: String) -> String {
+        values.isEmpty ? "—" : values.map(format).joined(separator: " · ") + " " + unit
+    }
+
+    private static func line(_ row: Row) -> String {
+        let floor = row.floors.isEmpty ? row.floorName : "\(values(row.floors, unit: row.unit)) (\(row.floorName))"
+        let ratio = row.ratio.map { ratios in
+            ratios.count > 1
+                ? String(format: "%.2f (%.2f–%.2f)", ratios.median, ratios.minimum, ratios.maximum)
+                : String(format: "%.2f", ratios.median)
+        } ?? "—"
+        let met = row.met.map { $0 ? "yes" : "**no**" } ?? "—"
+        return "| \(row.figure) | \(values(row.rounds, unit: row.unit)) | \(floor) | \(ratio) | \(row.goalText ?? row.goal.text) | \(met) |\n"
     }
 }

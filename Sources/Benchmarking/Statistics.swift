@@ -58,3 +58,12 @@ enum Clock {
         return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
     }
 }
+
+/// A number as a person reads it: whole above 100, one decimal above 10,
+/// two below.
+func format(_ value: Double) -> String {
+    if value.isNaN { return "—" }
+    if abs(value) >= 100 { return String(Int(value.rounded())) }
+    if abs(value) >= 10 { return String(format: "%.1f", value) }
+    return String(format: "%.2f", value)
+}

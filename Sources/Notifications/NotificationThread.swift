@@ -1,4 +1,5 @@
 import CDFLGLib
+import CDFLLinux
 import CDFLNotify
 import EventLoop
 import Glibc
@@ -52,8 +53,12 @@ final class NotificationThread: Sendable {
         requestBell.with { $0 }?.ring()
     }
 
+    /// The thread's name, as ps, top and /proc show it.
+    static let name = "notifications"
+
     /// The thread's body: its own loop, libnotify, and the objects.
     fileprivate func serve(ready: UnsafeMutablePointer<sem_t>) {
+        dfl_name_thread(Self.name)
         let loop = MainLoop()
         let objects = NotificationObjects { [reports, reportBell] report in
             reports.with { $0.append(report) }

@@ -11,6 +11,10 @@
  * /proc/PID/mem access by other processes of the same user. */
 int dfl_disable_core_dumps(void);
 
+/* Names the calling thread (at most 15 bytes are kept), as ps, top and
+ * /proc/PID/task/TID/comm show it. */
+int dfl_name_thread(const char *name);
+
 /* A non-blocking eventfd: one thread writes to wake a loop that polls it. */
 int dfl_eventfd(void);
 

@@ -50,9 +50,15 @@ final class Benchmark {
         var idleSeconds: UInt32 = 60
         /// The agent holds at most 64 timers (TimerLimits): the scale runs up to that.
         var scaleSizes = [1, 4, 16, 64]
+        var sections = Set(Section.allCases)
 
         static let quick = Counts(rounds: 2, roundTrips: 50, mirrorsToNotify: 10, completions: 5, startups: 2, cycles: 100,
                                   idleSeconds: 2, scaleSizes: [1, 4])
+    }
+
+    /// The parts of a run, for measuring some alone (dfl-bench --only).
+    enum Section: String, CaseIterable {
+        case trips, notify, complete, startup, idle, cycles, scale
     }
 
     let environment: BenchEnvironment
@@ -89,24 +95,27 @@ final class Benchmark {
         for round in 1...counts.rounds {
             self.round = round
             let label = "round \(round) of \(counts.rounds)"
-            log("\(label): round trips")
-            try roundTrips()
-            log("\(label): Mirror to Notify")
-            try mirrorToNotify()
-            log("\(label): Complete to POST")
-            try completeToPost()
-            log("\(label): start-up")
-            try startup()
-            log("\(label): memory and wake-ups")
-            try idle()
+            try section(.trips, "\(label): round trips", roundTrips)
+            try section(.notify, "\(label): Mirror to Notify", mirrorToNotify)
+            try section(.complete, "\(label): Complete to POST", completeToPost)
+            try section(.startup, "\(label): start-up", startup)
+            try section(.idle, "\(label): memory and wake-ups", idle)
         }
-        log("memory under 10,000 changes")
-        try cycles()
-        log("scale")
-        try scale()
+        try section(.cycles, "memory under \(counts.cycles) changes", cycles)
+        try section(.scale, "scale", scale)
     }
 
-    var rows: [Row] { Self.rows(measured, scale: scalePoints, counts: counts) }
+    private func section(_ section: Section, _ label: String, _ body: () throws -> Void) throws {
+        guard counts.sections.contains(section) else { return }
+        log(label)
+        try body()
+    }
+
+    /// The report's lines; with some sections only, those they measured.
+    var rows: [Row] {
+        let all = Self.rows(measured, scale: scalePoints, counts: counts)
+        return counts.sections == Set(Section.allCases) ? all : all.filter { !$0.rounds.isEmpty }
+    }
 
     var notes: [String] {
         [

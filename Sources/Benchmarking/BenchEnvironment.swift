@@ -93,7 +93,7 @@ final class BenchEnvironment {
             return (try? connection.callAndWait(call).arguments().first?.booleanValue) == true
         }
         if hasOwner() == present { return Clock.monotonicNanoseconds() }
-        let filter = connection.addFilter { [loop] message in
+        let filter = connection.addSignalFilter { [loop] message in
             guard seenAt == nil, message.member == StandardInterface.Bus.nameOwnerChanged, let arguments = try? message.arguments(),
                 arguments.count == 3, arguments[0].stringValue == name
             else { return false }
@@ -109,7 +109,7 @@ final class BenchEnvironment {
         }
         loop.run()
         guardTimer.cancel()
-        connection.removeFilter(filter)
+        connection.removeSignalFilter(filter)
         guard let seenAt else { throw BenchmarkError("\(name) did not \(present ? "appear" : "go away")") }
         return seenAt
     }

@@ -10,6 +10,10 @@ public final class BusConnection {
     let raw: OpaquePointer
     let loop: MainLoop
     private var objectHandlers: [String: Unmanaged<Callback<Message, Bool>>] = [:]
+    private var signalFilters: [(id: Int, body: (Message) -> Bool)] = []
+    private var nextFilterID = 0
+    /// Whether the one libdbus filter, which holds this object unretained, is in place.
+    private var filterInstalled = false
     private var pendingDispatch: MainLoop.Source?
     /// Set while a libdbus handle call runs that a dispatch follows.
     private var dispatchFollows = false
@@ -66,6 +70,11 @@ public final class BusConnection {
         closed = true
         if dbus_connection_get_is_connected(raw) != 0 { dbus_connection_flush(raw) }
         detachFromLoop()
+        if filterInstalled {
+            dbus_connection_remove_filter(raw, Self.filterFunction, Unmanaged.passUnretained(self).toOpaque())
+            filterInstalled = false
+        }
+        signalFilters = []
         for (path, handler) in objectHandlers {
             dbus_connection_unregister_object_path(raw, path)
             handler.release()
@@ -193,32 +202,46 @@ public final class BusConnection {
         guard registered != 0 else { Message.outOfMemory() }
     }
 
-    /// A filter added with `addFilter`, to remove it again.
-    public struct Filter {
-        fileprivate let data: UnsafeMutableRawPointer
+    /// A filter added with `addSignalFilter`, to remove it again.
+    public struct Filter: Equatable {
+        fileprivate let id: Int
     }
 
-    /// The C function every filter goes through; the filter's closure is
-    /// its user data.
+    /// The one libdbus filter of the connection: it sees every incoming
+    /// message before object dispatch, and passes signals alone on to the
+    /// Swift filters, wrapped once. A method call or a reply leaves C at
+    /// once: every filter of this project follows signals only, and each
+    /// call the agent answers passes through here.
     private static let filterFunction: DBusHandleMessageFunction = { _, message, data in
-        let filter = Unmanaged<Callback<Message, Bool>>.fromOpaque(data!).takeUnretainedValue()
-        return filter.body(Message(retaining: message!)) ? DBUS_HANDLER_RESULT_HANDLED : DBUS_HANDLER_RESULT_NOT_YET_HANDLED
+        guard dbus_message_get_type(message) == DBUS_MESSAGE_TYPE_SIGNAL else { return DBUS_HANDLER_RESULT_NOT_YET_HANDLED }
+        return BusConnection.from(data).filter(signal: message!) ? DBUS_HANDLER_RESULT_HANDLED : DBUS_HANDLER_RESULT_NOT_YET_HANDLED
     }
 
-    /// Sees every incoming message before object dispatch (signals among
-    /// them). The filter returns true when it consumed the message.
+    private func filter(signal raw: OpaquePointer) -> Bool {
+        // A copy: a filter may add or remove filters while they run.
+        let filters = signalFilters
+        guard !filters.isEmpty else { return false }
+        let message = Message(retaining: raw)
+        return filters.contains { $0.body(message) }
+    }
+
+    /// Sees every incoming signal before object dispatch, in the order the
+    /// filters were added. The filter returns true when it consumed the
+    /// signal; the later filters then do not see it.
     @discardableResult
-    public func addFilter(_ filter: @escaping (Message) -> Bool) -> Filter {
-        let box = Unmanaged.passRetained(Callback<Message, Bool>(filter)).toOpaque()
-        let added = dbus_connection_add_filter(raw, Self.filterFunction, box) {
-            Unmanaged<Callback<Message, Bool>>.fromOpaque($0!).release()
+    public func addSignalFilter(_ filter: @escaping (Message) -> Bool) -> Filter {
+        if !filterInstalled {
+            guard dbus_connection_add_filter(raw, Self.filterFunction, Unmanaged.passUnretained(self).toOpaque(), nil) != 0
+            else { Message.outOfMemory() }
+            filterInstalled = true
         }
-        guard added != 0 else { Message.outOfMemory() }
-        return Filter(data: box)
+        nextFilterID += 1
+        signalFilters.append((nextFilterID, filter))
+        return Filter(id: nextFilterID)
     }
 
-    public func removeFilter(_ filter: Filter) {
-        dbus_connection_remove_filter(raw, Self.filterFunction, filter.data)
+    public func removeSignalFilter(_ filter: Filter) {
+        signalFilters.removeAll { $0.id == filter.id }
     }
 
     // MARK: Loop integration

@@ -69,7 +69,7 @@ public final class NameOwnerWatch {
     }
 
     deinit {
-        if let filter { connection.removeFilter(filter) }
+        if let filter { connection.removeSignalFilter(filter) }
     }
 
     public var name: String { ownership.name }
@@ -82,7 +82,7 @@ public final class NameOwnerWatch {
         try connection.addMatch(
             "type='signal',sender='\(bus.name)',path='\(bus.path)',interface='\(bus.name)',member='\(bus.nameOwnerChanged)',arg0='\(name)'")
         // Never consumes the message: other watches may follow the same name.
-        filter = connection.addFilter { [weak self] message in
+        filter = connection.addSignalFilter { [weak self] message in
             self?.ownership.observe(message)
             return false
         }

@@ -38,7 +38,7 @@ final class NotificationServerWatch {
         } catch {
             log.log(.warning, "Cannot follow the notification server: \(error.message)")
         }
-        connection.addFilter { [weak self] message in
+        connection.addSignalFilter { [weak self] message in
             guard let self, message.kind == .signal, message.sender == StandardInterface.Bus.name,
                 message.member == StandardInterface.Bus.nameOwnerChanged, let arguments = try? message.arguments(),
                 arguments.count == 3, arguments[0].stringValue == Self.name, let newOwner = arguments[2].stringValue

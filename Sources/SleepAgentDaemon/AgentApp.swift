@@ -169,7 +169,7 @@ public final class AgentApp {
         loop.onSignal(SIGTERM) { shutDown("SIGTERM received", status: Status.success) }
         loop.onSignal(SIGINT) { shutDown("SIGINT received", status: Status.success) }
         loop.onSignal(SIGHUP) { [self] in reload(parts, systemd: systemd) }
-        connection.addFilter { message in
+        connection.addSignalFilter { message in
             guard message.kind == .signal, message.interface == StandardInterface.Local.name,
                 message.member == StandardInterface.Local.disconnected
             else { return false }

@@ -45,7 +45,7 @@ final class SystemWatch {
             log.log(.info, "Not following the network and suspends (no system bus: \(error.message)).")
             return
         }
-        connection.addFilter { [weak self] message in
+        connection.addSignalFilter { [weak self] message in
             guard let self, message.kind == .signal else { return false }
             if message.interface == NetworkManager.name, message.member == NetworkManager.stateChanged,
                 let state = (try? message.arguments())?.first?.uint32Value

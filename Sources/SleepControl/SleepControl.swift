@@ -117,7 +117,7 @@ public final class SleepControl {
         } catch {
             return failure(error)
         }
-        connection.addFilter { [output] message in
+        connection.addSignalFilter { [output] message in
             guard message.kind == .signal, message.path == SleepTimers1.objectPath, let line = WatchLine.render(message) else { return false }
             output.write(line + "\n")
             return true
@@ -125,7 +125,7 @@ public final class SleepControl {
         var status = Status.success
         loop.onSignal(SIGINT) { loop.quit() }
         loop.onSignal(SIGTERM) { loop.quit() }
-        connection.addFilter { message in
+        connection.addSignalFilter { message in
             guard message.interface == StandardInterface.Local.name, message.member == StandardInterface.Local.disconnected
             else { return false }
             status = Status.unavailable

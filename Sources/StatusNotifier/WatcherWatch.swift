@@ -36,7 +36,7 @@ final class WatcherWatch {
         } catch {
             log.log(.warning, "Cannot follow the panel's StatusNotifierWatcher: \(error.message)")
         }
-        connection.addFilter { [weak self] message in
+        connection.addSignalFilter { [weak self] message in
             guard let self, message.kind == .signal else { return false }
             if message.sender == "org.freedesktop.DBus", message.member == "NameOwnerChanged",
                 let arguments = try? message.arguments(), arguments.count == 3, arguments[0].stringValue == Self.name,

@@ -27,7 +27,7 @@ extension SleepTimerBridge {
             return
         }
         agentOwner = owner
-        connection.addFilter { [weak self] message in
+        connection.addSignalFilter { [weak self] message in
             guard let self, message.kind == .signal, message.interface == SleepTimers1.interface,
                 message.path == SleepTimers1.objectPath, self.agentOwner?.sent(message) == true,
                 let arguments = try? message.arguments()

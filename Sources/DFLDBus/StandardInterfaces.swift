@@ -40,3 +40,36 @@ public enum StandardInterface {
         }
     }
 }
+
+extension StandardInterface {
+    /// The XML of Introspectable, Properties and Peer, which every object of
+    /// this project also implements (libdbus answers Peer itself).
+    static let standardInterfacesXML = """
+          <interface name="org.freedesktop.DBus.Introspectable">
+            <method name="Introspect"><arg name="xml_data" type="s" direction="out"/></method>
+          </interface>
+          <interface name="org.freedesktop.DBus.Properties">
+            <method name="Get"><arg name="interface_name" type="s" direction="in"/><arg name="property_name" type="s" direction="in"/><arg name="value" type="v" direction="out"/></method>
+            <method name="GetAll"><arg name="interface_name" type="s" direction="in"/><arg name="properties" type="a{sv}" direction="out"/></method>
+            <method name="Set"><arg name="interface_name" type="s" direction="in"/><arg name="property_name" type="s" direction="in"/><arg name="value" type="v" direction="in"/></method>
+            <signal name="PropertiesChanged"><arg name="interface_name" type="s"/><arg name="changed_properties" type="a{sv}"/><arg name="invalidated_properties" type="as"/></signal>
+          </interface>
+          <interface name="org.freedesktop.DBus.Peer">
+            <method name="Ping"/>
+            <method name="GetMachineId"><arg name="machine_uuid" type="s" direction="out"/></method>
+          </interface>
+
+        """
+
+    /// An interface file (as shipped in /usr/share/dbus-1/interfaces) with
+    /// the standard interfaces added before its last `</node>`: the answer
+    /// to Introspect. Built when first asked for, not at start.
+    public static func introspection(of interfaceFile: [UInt8]) -> String {
+        let closing = Array("</node>".utf8)
+        var end = interfaceFile.count - closing.count
+        while end >= 0 && !interfaceFile[end..<end + closing.count].elementsEqual(closing) { end -= 1 }
+        guard end >= 0 else { return String(decoding: interfaceFile, as: UTF8.self) }
+        return String(decoding: interfaceFile[..<end], as: UTF8.self) + standardInterfacesXML
+            + String(decoding: interfaceFile[end...], as: UTF8.self)
+    }
+}

@@ -35,28 +35,9 @@ public final class TimerService: AgentObserver {
     // MARK: Introspection
 
     /// The interface file shipped in /usr/share/dbus-1/interfaces, with the
-    /// standard interfaces this object also implements.
-    static let introspection: String = {
-        let file = String(decoding: PackageResources.com_dreamsforlittles_SleepTimers1_xml, as: UTF8.self)
-        let standard = """
-              <interface name="org.freedesktop.DBus.Introspectable">
-                <method name="Introspect"><arg name="xml_data" type="s" direction="out"/></method>
-              </interface>
-              <interface name="org.freedesktop.DBus.Properties">
-                <method name="Get"><arg name="interface_name" type="s" direction="in"/><arg name="property_name" type="s" direction="in"/><arg name="value" type="v" direction="out"/></method>
-                <method name="GetAll"><arg name="interface_name" type="s" direction="in"/><arg name="properties" type="a{sv}" direction="out"/></method>
-                <method name="Set"><arg name="interface_name" type="s" direction="in"/><arg name="property_name" type="s" direction="in"/><arg name="value" type="v" direction="in"/></method>
-                <signal name="PropertiesChanged"><arg name="interface_name" type="s"/><arg name="changed_properties" type="a{sv}"/><arg name="invalidated_properties" type="as"/></signal>
-              </interface>
-              <interface name="org.freedesktop.DBus.Peer">
-                <method name="Ping"/>
-                <method name="GetMachineId"><arg name="machine_uuid" type="s" direction="out"/></method>
-              </interface>
-
-            """
-        guard let end = file.ranges(of: "</node>").last else { return file }
-        return String(file[..<end.lowerBound]) + standard + String(file[end.lowerBound...])
-    }()
+    /// standard interfaces this object also implements; made when first
+    /// asked for.
+    static let introspection = StandardInterface.introspection(of: PackageResources.com_dreamsforlittles_SleepTimers1_xml)
 
     /// Introspection of "/", "/com" and "/com/dreamsforlittles", so that
     /// tools can walk down to the object.

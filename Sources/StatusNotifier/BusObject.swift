@@ -12,7 +12,9 @@ final class BusObject {
     let connection: BusConnection
     let path: String
     let interface: String
-    private let introspection: String
+    private let introspectionFile: [UInt8]
+    /// Made when first asked for, not at start.
+    private lazy var introspection = StandardInterface.introspection(of: introspectionFile)
     /// Input signature of each method of `interface`.
     private let methods: [String: String]
     private let properties: () -> [(String, BusValue)]
@@ -26,7 +28,7 @@ final class BusObject {
         self.connection = connection
         self.path = path
         self.interface = interface
-        self.introspection = Self.withStandardInterfaces(String(decoding: introspectionFile, as: UTF8.self))
+        self.introspectionFile = introspectionFile
         self.methods = methods
         self.properties = properties
         self.call = call
@@ -125,27 +127,5 @@ final class BusObject {
 
     func signal(_ member: String, _ values: BusValue...) {
         connection.send(Message.signal(path: path, interface: interface, member: member).append(contentsOf: values))
-    }
-
-    /// The interface file with the standard interfaces this object also
-    /// implements, before its closing tag.
-    static func withStandardInterfaces(_ file: String) -> String {
-        let standard = """
-              <interface name="org.freedesktop.DBus.Introspectable">
-                <method name="Introspect"><arg name="xml_data" type="s" direction="out"/></method>
-              </interface>
-              <interface name="org.freedesktop.DBus.Properties">
-                <method name="Get"><arg name="interface_name" type="s" direction="in"/><arg name="property_name" type="s" direction="in"/><arg name="value" type="v" direction="out"/></method>
-                <method name="GetAll"><arg name="interface_name" type="s" direction="in"/><arg name="properties" type="a{sv}" direction="out"/></method>
-                <method name="Set"><arg name="interface_name" type="s" direction="in"/><arg name="property_name" type="s" direction="in"/><arg name="value" type="v" direction="in"/></method>
-              </interface>
-              <interface name="org.freedesktop.DBus.Peer">
-                <method name="Ping"/>
-                <method name="GetMachineId"><arg name="machine_uuid" type="s" direction="out"/></method>
-              </interface>
-
-            """
-        guard let end = file.ranges(of: "</node>").last else { return file }
-        return String(file[..<end.lowerBound]) + standard + String(file[end.lowerBound...])
     }
 }

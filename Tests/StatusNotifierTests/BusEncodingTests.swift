@@ -63,10 +63,4 @@ import Testing
     @Test func theMenuServesExactlyTheMethodsItDescribes() {
         #expect(methods(in: PackageResources.com_canonical_dbusmenu_xml) == StatusNotifierIndicator.menuMethods)
     }
-
-    @Test func theStandardInterfacesAreAddedBeforeTheEnd() {
-        let xml = BusObject.withStandardInterfaces("<node>\n  <interface name=\"x\"/>\n</node>\n")
-        #expect(xml.contains("org.freedesktop.DBus.Properties"))
-        #expect(xml.hasSuffix("</node>\n"))
-    }
 }

@@ -11,8 +11,8 @@ import SleepTimerStore
 import SleepTimersAPI
 import StatusNotifier
 
-/// The dfl-sleep-agent process: reads the configuration, opens the store,
-/// takes the bus name, and runs the one event loop until SIGTERM or SIGINT.
+/// The dfl-sleep-agent process: reads the configuration, takes the bus
+/// name, opens the store, and runs the one event loop until SIGTERM or SIGINT.
 public final class AgentApp {
     let arguments: [String]
     let environment: [String: String]
@@ -57,8 +57,6 @@ public final class AgentApp {
             log.log(.error, "Neither XDG_STATE_HOME nor HOME is set to an absolute path; there is nowhere to keep the timer store.")
             return Status.configuration
         }
-        let clock = SystemClock()
-        let store = openStore(location, clock: clock)
         let loop = MainLoop()
         let connection: BusConnection
         do {
@@ -67,9 +65,16 @@ public final class AgentApp {
             log.log(.error, "Cannot connect to the session bus: \(error.message)")
             return Status.unavailable
         }
+        // The name first, the store and the parts after: a second agent
+        // leaves without touching the store, and a caller that started the
+        // agent waits only for what its own call needs. A call that arrives
+        // meanwhile waits in the connection's queue: nothing is dispatched
+        // before the loop runs, and by then every object is registered.
+        if let failure = takeName(connection) { return failure }
+        let clock = SystemClock()
+        let store = openStore(location, clock: clock)
         let served = serve(store: store, location: location, configuration: configuration, connection: connection,
                            loop: loop, clock: clock)
-        if let failure = takeName(connection) { return failure }
         let status = runLoop(loop, connection: connection, parts: served.parts)
         served.parts?.network.stop()
         connection.close()

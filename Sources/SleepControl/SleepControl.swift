@@ -108,17 +108,24 @@ public final class SleepControl {
     /// Prints every signal of the agent as one JSON line until SIGINT or
     /// SIGTERM. The agent is pinged first, so that a missing agent is
     /// reported (or started by bus activation) instead of watched in silence.
+    /// Only the current owner of the agent's name is heard: any connection
+    /// can send a signal that looks like the agent's, to everyone or to this
+    /// client alone.
     private func watch(_ connection: BusConnection, loop: MainLoop) -> Int32 {
+        let agent = NameOwnerWatch(name: SleepTimers1.busName, connection: connection)
         do {
             _ = try connection.callAndWait(
                 Message.methodCall(destination: SleepTimers1.busName, path: SleepTimers1.objectPath,
                                    interface: StandardInterface.Peer.name, member: StandardInterface.Peer.ping))
+            try agent.start()
             try connection.addMatch("type='signal',sender='\(SleepTimers1.busName)',path='\(SleepTimers1.objectPath)'")
         } catch {
             return failure(error)
         }
         connection.addFilter { [output] message in
-            guard message.kind == .signal, message.path == SleepTimers1.objectPath, let line = WatchLine.render(message) else { return false }
+            guard message.kind == .signal, message.path == SleepTimers1.objectPath, agent.sent(message),
+                let line = WatchLine.render(message)
+            else { return false }
             output.write(line + "\n")
             return true
         }

@@ -16,8 +16,9 @@ packages=(
     # The notification tests: a headless X server, two real notification
     # servers, a way to press their buttons, and screenshots.
     xvfb xfce4-notifyd dunst xdotool imagemagick
-    # The crash-safety tests ask the running agent whether it is dumpable.
-    gdb
+    # The crash-safety tests ask the running agent whether it is dumpable;
+    # the configuration tests measure its peak memory with GNU time.
+    gdb time
     # The contract test reads the introspection file with FoundationXML,
     # which loads libxml2.
     libxml2

@@ -211,6 +211,8 @@ extension Configuration {
             let data: [UInt8]?
             do {
                 data = try contents(path)
+            } catch let error as FileReadError {
+                throw ConfigurationError(file: path, line: nil, group: nil, key: nil, message: error.description)
             } catch {
                 throw ConfigurationError(
                     file: path, line: nil, group: nil, key: nil, message: "cannot be read (\(error))")
@@ -231,9 +233,10 @@ extension Configuration {
 
     /// A file's bytes, or nil when there is no file at `path`. A file larger
     /// than `maximumFileSize` is read only one byte beyond it, which is
-    /// enough for `load` to refuse it.
-    public static func readFile(_ path: String) throws(SystemError) -> [UInt8]? {
-        guard System.exists(path) else { return nil }
-        return try System.read(path, limit: maximumFileSize + 1)
+    /// enough for `load` to refuse it. The file must be a regular file at
+    /// the path itself: a symbolic link is refused, not followed, so that
+    /// what configures the agent is the file its directory holds.
+    public static func readFile(_ path: String) throws(FileReadError) -> [UInt8]? {
+        try System.readRegularFile(path, limit: maximumFileSize + 1)
     }
 }

@@ -1,3 +1,5 @@
+import DFLTestSupport
+import Foundation
 import Testing
 import SleepTimerCore
 
@@ -115,6 +117,41 @@ import SleepTimerCore
         let none = try Configuration.load(environment: ["HOME": "/home/p"]) { _ in nil }
         #expect(none.file == nil)
         #expect(none.configuration == Configuration())
+    }
+
+    @Test func aSymbolicallyLinkedFileIsRefusedInWords() throws {
+        let directory = TemporaryDirectory()
+        let target = "\(directory.path)/real.conf"
+        try Data("[notifications]\nlive-elapsed=on\n".utf8).write(to: URL(filePath: target))
+        try FileManager.default.createDirectory(atPath: "\(directory.path)/dreamsforlittles", withIntermediateDirectories: true)
+        let path = "\(directory.path)/dreamsforlittles/sleep-agent.conf"
+        try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: target)
+        do {
+            _ = try Configuration.load(environment: ["HOME": "/h", "XDG_CONFIG_HOME": directory.path])
+            Issue.record("a symbolic link was followed")
+        } catch {
+            #expect(error.description == "\(path): is a symbolic link, which is not followed; put the file itself there")
+        }
+    }
+
+    @Test func aFileOfTwoHundredMegabytesIsRefusedAfterReadingJustPastTheLimit() throws {
+        let directory = TemporaryDirectory()
+        try FileManager.default.createDirectory(atPath: "\(directory.path)/dreamsforlittles", withIntermediateDirectories: true)
+        let path = "\(directory.path)/dreamsforlittles/sleep-agent.conf"
+        #expect(FileManager.default.createFile(atPath: path, contents: nil))
+        #expect(truncate(path, 200 << 20) == 0)
+        var largest = 0
+        do {
+            _ = try Configuration.load(environment: ["HOME": "/h", "XDG_CONFIG_HOME": directory.path]) { path in
+                let bytes = try Configuration.readFile(path)
+                largest = max(largest, bytes?.count ?? 0)
+                return bytes
+            }
+            Issue.record("an oversized file was accepted")
+        } catch {
+            #expect(error.message.contains("larger than 64 KiB"))
+        }
+        #expect(largest == Configuration.maximumFileSize + 1)
     }
 
     @Test func unreadableOversizedAndNonUTF8FilesNameTheFile() {

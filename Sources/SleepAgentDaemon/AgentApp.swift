@@ -44,6 +44,7 @@ public final class AgentApp {
     }
 
     public func run() -> Int32 {
+        NetworkEnvironment.clear(log: log)
         if let early = handleArguments() { return early }
         // The token lives in this process's memory: no core dumps, no
         // ptrace by other processes of the user.
@@ -204,10 +205,7 @@ public final class AgentApp {
         let service = TimerService(connection: connection, agent: agent, log: log)
         agent.addObserver(service)
         service.register()
-        var httpSettings = HTTPSettings()
-        httpSettings.pinnedPublicKeys = configuration.pinnedPublicKeys
-        httpSettings.certificateAuthorities = configuration.certificateAuthorities
-        httpSettings.userAgent = "dfl-sleep-agent/\(AgentProperties.version)"
+        let httpSettings = HTTPSettings(platform: configuration, userAgent: "dfl-sleep-agent/\(AgentProperties.version)")
         if !HTTPClient.resolvesAsynchronously {
             log.log(.warning, "This libcurl resolves names synchronously; a hung DNS server can delay completions.")
         }

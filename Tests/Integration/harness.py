@@ -292,11 +292,12 @@ LEO = "b7d2e9f4-1c3a-4e6b-8f2d-9a4c6e8b1d22"
 
 
 class Platform:
-    """The reference platform with the demo family, over TLS."""
+    """The reference platform with the demo family, over TLS (or, with
+    `tls=False`, plain http on loopback, which the agent allows there)."""
 
-    def __init__(self, session, db=None):
+    def __init__(self, session, db=None, tls=True):
         self.session = session
-        self.certs = make_certs(os.path.join(session.root, "certs-%s" % uuid.uuid4().hex[:6]))
+        self.certs = make_certs(os.path.join(session.root, "certs-%s" % uuid.uuid4().hex[:6])) if tls else None
         self.db = db or os.path.join(session.root, "platform-%s.sqlite3" % uuid.uuid4().hex[:6])
         self.process = PlatformProcess(certs=self.certs, db=self.db, fixtures="demo").start()
         self.origin = self.process.ready["api"]
@@ -311,11 +312,13 @@ class Platform:
         self.process = PlatformProcess(certs=self.certs, db=self.db, fixtures="demo",
                                        extra_args=("--port", str(self.port))).start()
 
-    def configure(self, extra=""):
-        """Writes the agent's configuration for this platform."""
+    def configure(self, extra="", platform_extra=""):
+        """Writes the agent's configuration for this platform, with more
+        lines for [platform] and after [app]."""
+        ca = "ca-file=%s\n" % os.path.join(str(self.certs), "ca.pem") if self.certs else ""
         self.session.write_config(
-            "[platform]\nallowed-origins=%s\nca-file=%s\n\n[app]\nurl-opener=%s\n%s" % (
-                self.origin, os.path.join(str(self.certs), "ca.pem"), self.session.opener_path(), extra))
+            "[platform]\nallowed-origins=%s\n%s%s\n[app]\nurl-opener=%s\n%s" % (
+                self.origin, ca, platform_extra, self.session.opener_path(), extra))
 
     def start_sleep(self, baby=MAYA, started_ago_s=83 * 60, user=None, request_token=True, timer_id=None):
         """Starts a Sleep timer as the parent (self-mode), asking for a native
@@ -429,11 +432,13 @@ class PlatformTestCase(unittest.TestCase):
     (plus `extra_config`, more lines of sleep-agent.conf)."""
 
     extra_config = ""
+    # False: the platform speaks plain http on loopback.
+    platform_tls = True
 
     def setUp(self):
         self.session = Session()
         self.addCleanup(self.session.close)
-        self.platform = Platform(self.session)
+        self.platform = Platform(self.session, tls=self.platform_tls)
         self.addCleanup(self.platform.stop)
         self.platform.configure(self.extra_config)
         self.agent = None

@@ -14,6 +14,7 @@ public enum LiveElapsedMode: String, Sendable, CaseIterable {
 /// allowed-origins=https://api.example.com;
 /// pinned-public-keys=sha256//…=;
 /// ca-file=/etc/ssl/private-ca.pem
+/// proxy=http://proxy.example.com:3128
 ///
 /// [app]
 /// deep-link-base=dreamsforlittles://
@@ -34,6 +35,11 @@ public struct Configuration: Sendable, Equatable {
     /// A PEM file of certificate authorities to trust for the platform
     /// instead of the system's store: for a platform with a private CA.
     public var certificateAuthorities: String?
+    /// The proxy the platform is reached through, an http or https
+    /// origin; nil (the default): none. Only this setting chooses one: the
+    /// proxy variables of the environment are never read, since any
+    /// process of the user can set them for the whole session.
+    public var proxy: APIOrigin?
     public var liveElapsed: LiveElapsedMode = .auto
     /// The program that opens deep links instead of xdg-open: an absolute
     /// path, called with the link as its one argument.
@@ -79,7 +85,7 @@ public struct Configuration: Sendable, Equatable {
     }
 
     private static let knownKeys: [String: [String]] = [
-        "platform": ["allowed-origins", "pinned-public-keys", "ca-file"],
+        "platform": ["allowed-origins", "pinned-public-keys", "ca-file", "proxy"],
         "app": ["deep-link-base", "url-opener"],
         "notifications": ["live-elapsed"],
     ]
@@ -114,6 +120,18 @@ public struct Configuration: Sendable, Equatable {
             urlOpener = try value.absolutePath("the absolute path of a program")
         case "ca-file":
             certificateAuthorities = try value.absolutePath("the absolute path of a PEM file of certificate authorities")
+        case "proxy":
+            let text = try value.single()
+            guard !text.isEmpty else {
+                proxy = nil
+                return
+            }
+            do {
+                proxy = try APIOrigin(parsing: text, plainHTTPAnywhere: true)
+            } catch {
+                // The value is not repeated: it may hold a password.
+                throw value.fail("must be a proxy of the form http://host:port or https://host:port, without a user name, password or path")
+            }
         case "live-elapsed":
             let text = try value.single()
             guard let mode = LiveElapsedMode(rawValue: text) else { throw value.fail("must be auto, on or off, not \(text)") }

@@ -26,6 +26,7 @@ import SleepTimerCore
             allowed-origins = https://api.dreamsforlittles.example;http://127.0.0.1:8443;
             pinned-public-keys=\(Self.pin)
             ca-file=/etc/dreamsforlittles/ca.pem
+            proxy=http://Proxy.Example.com:3128
 
             [app]
             deep-link-base=https://app.dreamsforlittles.example
@@ -38,6 +39,7 @@ import SleepTimerCore
             == ["https://api.dreamsforlittles.example", "http://127.0.0.1:8443"])
         #expect(configuration.pinnedPublicKeys == [Self.pin])
         #expect(configuration.certificateAuthorities == "/etc/dreamsforlittles/ca.pem")
+        #expect(configuration.proxy?.description == "http://proxy.example.com:3128")
         #expect(configuration.deepLinkBase.description == "https://app.dreamsforlittles.example")
         #expect(configuration.liveElapsed == .off)
         #expect(configuration.urlOpener == "/usr/local/bin/open-in-app")
@@ -49,6 +51,21 @@ import SleepTimerCore
         #expect(configuration.deepLinkBase == .default)
         #expect(configuration.liveElapsed == .auto)
         #expect(configuration.allowedOrigins.origins.isEmpty)
+        #expect(configuration.proxy == nil)
+    }
+
+    @Test func aProxyIsAnHTTPOrHTTPSOriginAndAnEmptyOneIsNone() throws {
+        #expect(try parse("[platform]\nproxy=https://proxy.example:443\n").proxy?.description == "https://proxy.example")
+        #expect(try parse("[platform]\nproxy=http://10.0.0.1:8080\n").proxy?.description == "http://10.0.0.1:8080")
+        #expect(try parse("[platform]\nproxy=\n").proxy == nil)
+        let error = try #require(failure("[platform]\nproxy=socks5://proxy.example:1080\n"))
+        #expect(error.description.hasSuffix(
+            "[platform] proxy: must be a proxy of the form http://host:port or https://host:port, without a user name, password or path"))
+    }
+
+    @Test func aProxyWithAPasswordIsRefusedWithoutRepeatingIt() throws {
+        let error = try #require(failure("[platform]\nproxy=http://user:s3cret@proxy.example:3128\n"))
+        #expect(!error.description.contains("s3cret"))
     }
 
     @Test func errorsNameTheFileTheLineAndTheKey() throws {
@@ -71,6 +88,8 @@ import SleepTimerCore
         ("[platform]\nallowed-origins=https://a.example\\q\n", 2, "allowed-origins"),
         ("[app]\nurl-opener=xdg-open\n", 2, "url-opener"),
         ("[platform]\nca-file=ca.pem\n", 2, "ca-file"),
+        ("[platform]\nproxy=http://proxy.example:3128/path\n", 2, "proxy"),
+        ("[platform]\nproxy=proxy.example:3128\n", 2, "proxy"),
     ] as [(String, Int, String?)])
     func badValuesAreRefusedAtTheirLine(_ text: String, _ line: Int, _ key: String?) throws {
         let error = try #require(failure(text))

@@ -86,6 +86,19 @@ let package = Package(
             resources: [.embedInCode("com.dreamsforlittles.SleepTimers1.xml")]
         ),
 
+        /// The panel indicator's decisions as values: what the item and its
+        /// menu show, which signals say so, what a click does. Pure Swift.
+        .target(name: "PanelIndicator", dependencies: ["SleepTimerCore"]),
+
+        /// The panel indicator on the bus: an org.kde.StatusNotifierItem
+        /// with a com.canonical.dbusmenu menu, registered with the panel's
+        /// org.kde.StatusNotifierWatcher.
+        .target(
+            name: "StatusNotifier",
+            dependencies: ["PanelIndicator", "SleepAgent", "SleepTimerCore", "DFLDBus", "EventLoop"],
+            resources: [.embedInCode("org.kde.StatusNotifierItem.xml"), .embedInCode("com.canonical.dbusmenu.xml")]
+        ),
+
         /// HTTPS on libcurl's multi interface, driven by the event loop.
         .target(name: "HTTPClient", dependencies: ["CDFLCurl", "EventLoop", "SleepTimerCore"]),
 
@@ -105,8 +118,8 @@ let package = Package(
         .target(
             name: "SleepAgentDaemon",
             dependencies: [
-                "SleepAgent", "Notifications", "CompletionSender", "HTTPClient", "SleepTimerCore", "SleepTimerStore",
-                "DFLDBus", "EventLoop", "CDFLLinux",
+                "SleepAgent", "Notifications", "CompletionSender", "StatusNotifier", "HTTPClient", "SleepTimerCore",
+                "SleepTimerStore", "DFLDBus", "EventLoop", "CDFLLinux",
             ]
         ),
         .executableTarget(name: "dfl-sleep-agent", dependencies: ["SleepAgentDaemon", "SleepTimerCore"]),
@@ -153,6 +166,8 @@ let package = Package(
             name: "SleepAgentTests",
             dependencies: ["SleepAgent", "AgentWorkflows", "SleepTimerStore", "SleepTimersAPI", "DFLTestSupport"]
         ),
+        .testTarget(name: "PanelIndicatorTests", dependencies: ["PanelIndicator", "SleepTimerCore"]),
+        .testTarget(name: "StatusNotifierTests", dependencies: ["StatusNotifier", "PanelIndicator", "DFLDBus"]),
         .testTarget(name: "SleepAgentDaemonTests", dependencies: ["SleepAgentDaemon"]),
         .testTarget(name: "SleepControlTests", dependencies: ["SleepControl"]),
         .testTarget(name: "WebViewBridgeTests", dependencies: ["WebViewBridge"]),

@@ -16,6 +16,10 @@ packages=(
     # The notification tests: a headless X server, two real notification
     # servers, a way to press their buttons, and screenshots.
     xvfb xfce4-notifyd dunst xdotool imagemagick
+    # The panel indicator's tests: a real StatusNotifierItem host (the
+    # systray of xfce4-panel, with its settings daemon xfconfd), and
+    # tesseract to read what it shows off the screen.
+    xfce4-panel xfconf tesseract-ocr tesseract-ocr-eng
     # The crash-safety tests ask the running agent whether it is dumpable;
     # the configuration tests measure its peak memory with GNU time.
     gdb time

@@ -54,8 +54,8 @@ public struct CompletionFlow: Sendable {
         /// `readLimit` of them, read at `now`.
         case outbox([CompletionRecord], now: Instant)
         /// The platform's answer (or the transport's failure) to an entry in
-        /// flight.
-        case answered(CompletionRecord, CompletionVerdict, now: Instant)
+        /// flight, with the platform's clock offset its Date gave, if any.
+        case answered(CompletionRecord, CompletionVerdict, now: Instant, platformClockOffset: Int64? = nil)
         /// The store could not take the outcome of an entry; it is still
         /// pending there.
         case outcomeNotStored(TimerID, now: Instant)
@@ -68,6 +68,9 @@ public struct CompletionFlow: Sendable {
         case send(CompletionRecord)
         /// Write how the entry ended (or when it is tried again).
         case settle(CompletionRecord, CompletionSettlement)
+        /// Send the entry again at once with this completion time, in the
+        /// platform's clock: the platform refused the time it had.
+        case retime(CompletionRecord, completedAt: Instant)
         /// Make every pending entry due at this moment.
         case bringPendingForward(to: Instant)
         /// Read the first `readLimit` pending entries and pass them in as
@@ -84,8 +87,15 @@ public struct CompletionFlow: Sendable {
         switch event {
         case .outbox(let records, let now):
             return sweep(records, now: now)
-        case .answered(let record, let verdict, let now):
+        case .answered(let record, let verdict, let now, let offset):
             inFlight.remove(record.timerID)
+            if case .clockRejected(let reason) = verdict {
+                // Once, and only with the platform's clock to go by.
+                guard !record.retimed, let offset else {
+                    return [.settle(record, .failed(.failed, reason: reason)), .readOutbox]
+                }
+                return [.retime(record, completedAt: record.completedAt.adding(milliseconds: offset)), .readOutbox]
+            }
             // A place is free: the next due entry may go now.
             return [.settle(record, settlement(of: verdict, for: record, now: now)), .readOutbox]
         case .outcomeNotStored(let id, let now):
@@ -139,7 +149,7 @@ public struct CompletionFlow: Sendable {
             return .alreadyCompleted
         case .needsApp(let reason):
             return .failed(.needsApp, reason: reason)
-        case .failed(let reason):
+        case .failed(let reason), .clockRejected(let reason):
             return .failed(.failed, reason: reason)
         case .retry(let retryAfter, let reason):
             let attempt = record.attempts + 1

@@ -66,6 +66,9 @@ public struct NotificationPlan: Sendable {
         case actionInvoked(TimerID, NotificationAction, activationToken: String?)
         /// The moment `wakeAt` named has come.
         case wake(now: Instant)
+        /// The clock was set or the machine woke: every text is made again
+        /// for the time it is now.
+        case clockChanged(now: Instant)
     }
 
     public enum Command: Sendable, Equatable {
@@ -175,6 +178,8 @@ public struct NotificationPlan: Sendable {
             commands.append(action == .complete ? .complete(id) : .open(id, activationToken: activationToken))
         case .wake(let now):
             wake(now: now, into: &commands)
+        case .clockChanged(let now):
+            wake(now: now, everything: true, into: &commands)
         }
         return commands
     }
@@ -211,10 +216,11 @@ public struct NotificationPlan: Sendable {
             records[id] = cleared
             commands.append(.saveRecord(id, cleared))
         }
+        let live = server.traits.updatesElapsedTime(settings.liveElapsed)
         let content = NotificationContent.make(
             babyName: timer.timer.babyName, phase: Self.phase(of: timer, now: now), startedAt: timer.timer.startedAt,
-            now: now, rules: rules, hourCycle: settings.hourCycle, server: server.traits)
-        let refreshAt = timer.state == .running && server.traits.updatesElapsedTime(settings.liveElapsed)
+            now: now, rules: rules, hourCycle: settings.hourCycle, server: server.traits, liveElapsed: live)
+        let refreshAt = timer.state == .running && live
             ? NotificationContent.nextMinuteBoundary(after: now, startedAt: timer.timer.startedAt) : nil
         if var entry = entries[id] {
             entry.timer = timer
@@ -304,16 +310,16 @@ public struct NotificationPlan: Sendable {
         let content = NotificationContent.make(
             babyName: entry.timer.timer.babyName, phase: .saved(minutes: sleptMinutes),
             startedAt: entry.timer.timer.startedAt, now: now, rules: rules, hourCycle: settings.hourCycle,
-            server: server.traits)
+            server: server.traits, liveElapsed: false)
         commands.append(.show(id, content, replacing: 0))
     }
 
-    private mutating func wake(now: Instant, into commands: inout [Command]) {
+    private mutating func wake(now: Instant, everything: Bool = false, into commands: inout [Command]) {
         for (id, farewell) in farewells where farewell.closeAt.map({ $0 <= now }) == true {
             farewells[id] = nil
             commands.append(.close(id))
         }
-        let due = entries.filter { $0.value.refreshAt.map { $0 <= now } == true }.map(\.value.timer)
+        let due = entries.filter { everything || $0.value.refreshAt.map { $0 <= now } == true }.map(\.value.timer)
         for timer in due.sorted(by: { $0.timer.id.string < $1.timer.id.string }) {
             refresh(timer, now: now, into: &commands)
         }

@@ -42,6 +42,13 @@ public struct Schedule<Reason: Hashable & Sendable>: Sendable {
         return (due, rearm())
     }
 
+    /// The shell's timer was disarmed from outside (the clock was set):
+    /// how to arm it again for what waits.
+    public mutating func timerLost() -> Arm? {
+        armedAt = nil
+        return rearm()
+    }
+
     private mutating func rearm() -> Arm? {
         let wanted = next
         guard wanted != armedAt else { return nil }
@@ -59,4 +66,6 @@ public enum AgentWake: Hashable, Sendable, CaseIterable {
     case notifications
     /// A completion is due to be sent (again), or a hold on one ends.
     case completions
+    /// The panel indicator's elapsed times move on, or a saved moment ends.
+    case panel
 }

@@ -15,18 +15,21 @@ public final class PlatformCompletionTransport: CompletionTransport {
         self.clock = clock
     }
 
-    public func send(_ record: CompletionRecord, answered: @escaping (CompletionVerdict) -> Void) {
+    public func send(_ record: CompletionRecord, answered: @escaping (CompletionVerdict, Int64?) -> Void) {
         guard let body = record.requestBody else { return }
         body.withRevealedBytes { bytes in
             http.post(origin: record.scope.apiOrigin, path: NativeCompletion.path(for: record.timerID), body: bytes) {
                 [clock] result in
+                let now = clock.now()
                 switch result {
                 case .success(let response):
-                    answered(CompletionReply.verdict(
-                        status: response.status, body: response.body, retryAfter: response.header("retry-after"),
-                        now: clock.now()))
+                    answered(
+                        CompletionReply.verdict(
+                            status: response.status, body: response.body, retryAfter: response.header("retry-after"),
+                            now: now),
+                        CompletionReply.platformClockOffset(date: response.header("date"), receivedAt: now))
                 case .failure(let error):
-                    answered(CompletionReply.transportFailure(error.description))
+                    answered(CompletionReply.transportFailure(error.description), nil)
                 }
             }
         }

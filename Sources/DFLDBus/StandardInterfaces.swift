@@ -33,5 +33,11 @@ public enum StandardInterface {
         public static let nameHasOwner = "NameHasOwner"
         public static let getNameOwner = "GetNameOwner"
         public static let nameOwnerChanged = "NameOwnerChanged"
+        public static let getNameOwner = "GetNameOwner"
+
+        /// The match rule for NameOwnerChanged of one name.
+        public static func ownerChangedMatch(of name: String) -> String {
+            "type='signal',sender='\(Bus.name)',interface='\(Bus.name)',member='\(nameOwnerChanged)',arg0='\(name)'"
+        }
     }
 }

@@ -26,8 +26,8 @@ public final class DesktopNotifications: NotificationSurface {
     private var current: [TimerID: UInt64] = [:]
     private var lastEpoch: UInt64 = 0
 
-    public init(connection: BusConnection, loop: MainLoop, log: any LogSink) {
-        watch = NotificationServerWatch(connection: connection, log: log)
+    public init(connection: BusConnection, loop: MainLoop, clock: any WallClock, log: any LogSink) {
+        watch = NotificationServerWatch(connection: connection, loop: loop, clock: clock, log: log)
         self.loop = loop
         self.log = log
     }

@@ -114,18 +114,23 @@ private final class NotificationObjects {
 
     private func show(_ id: TimerID, epoch: UInt64, _ content: NotificationContent, replacing: UInt32) {
         let notification: DesktopNotification
+        let idBefore: UInt32?
         if let object = objects[id], object.epoch == epoch {
             notification = object.notification
+            idBefore = notification.id
             notification.apply(content)
         } else {
             notification = make(id, epoch: epoch, content)
+            idBefore = nil
             // After a restart of the agent alone, replace what it showed
             // before instead of adding a second notification.
             if replacing != 0 { notification.id = replacing }
         }
         do {
             try notification.show()
-            report(.shown(id, epoch: epoch, notificationID: notification.id))
+            // An update in place that kept its id tells the agent nothing
+            // new: it is not woken for it.
+            if notification.id != idBefore { report(.shown(id, epoch: epoch, notificationID: notification.id)) }
         } catch {
             objects[id] = nil
             report(.showFailed(id, epoch: epoch, reason: error.description))

@@ -15,6 +15,7 @@ extension Agent {
             throw ServiceError(.tooManyTimers, refusal)
         }
         let outcome = try storing { () throws(StoreError) in try store.upsert(timer) }
+        if let offset = request.platformClockOffsetMilliseconds { platformClockOffsets[timer.scope.apiOrigin] = offset }
         switch outcome {
         case .ignoredStale(let stored):
             log.log(.info, "Ignored a Mirror of timer \(timer.id) with revision \(timer.revision); revision \(stored) is stored.")
@@ -74,17 +75,25 @@ extension Agent {
         guard completedAtMilliseconds >= 0 else {
             throw ServiceError(.invalidArgument, "completed_at_ms must be 0 (now) or a time in milliseconds since 1970.")
         }
-        guard completedAt >= stored.timer.startedAt else {
-            throw ServiceError(.invalidArgument, "completed_at_ms is before the timer started.")
-        }
         guard completedAt.milliseconds(since: now) <= Self.completionClockSkew else {
             throw ServiceError(.invalidArgument, "completed_at_ms is in the future.")
+        }
+        // The platform reads the time by its own clock, and the start is in it.
+        let offset = platformClockOffsets[stored.timer.scope.apiOrigin] ?? 0
+        var sentAs = completedAt.adding(milliseconds: offset)
+        if sentAs < stored.timer.startedAt {
+            // "Now" on a desktop whose clock is behind the app's: the sleep
+            // ends as it starts rather than before.
+            guard completedAtMilliseconds == 0 else {
+                throw ServiceError(.invalidArgument, "completed_at_ms is before the timer started.")
+            }
+            sentAs = stored.timer.startedAt
         }
         if crashPoints.isArmed(.beforeOutboxCommit) {
             store.beforeCommit = { [crashPoints, log] in crashPoints.reach(.beforeOutboxCommit, log: log) }
         }
         defer { store.beforeCommit = nil }
-        _ = try storing { () throws(StoreError) in try store.recordCompletion(of: id, completedAt: completedAt, now: now) }
+        _ = try storing { () throws(StoreError) in try store.recordCompletion(of: id, completedAt: completedAt, sentAs: sentAs, now: now) }
         log.log(.info, "Recorded the completion of timer \(id).")
         crashPoints.reach(.afterOutboxCommit, log: log)
         announceChange(of: id)

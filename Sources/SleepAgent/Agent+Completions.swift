@@ -6,7 +6,9 @@ import SleepTimerStore
 /// transport sends the record's bytes to its origin and says what the
 /// answer means; it never touches the store.
 public protocol CompletionTransport: AnyObject {
-    func send(_ record: CompletionRecord, answered: @escaping (CompletionVerdict) -> Void)
+    /// `answered` gets the verdict, and the platform's clock minus ours as
+    /// the answer's Date showed it (nil without an answer or a Date).
+    func send(_ record: CompletionRecord, answered: @escaping (CompletionVerdict, _ platformClockOffset: Int64?) -> Void)
 }
 
 extension Agent {
@@ -64,16 +66,34 @@ extension Agent {
             }
         case .readOutbox:
             runCompletions(.outbox(readOutbox(), now: clock.now()))
+        case .retime(let record, let completedAt):
+            retime(record, to: completedAt)
+        }
+    }
+
+    /// Sends the completion again with its time in the platform's clock.
+    private func retime(_ record: CompletionRecord, to completedAt: Instant) {
+        let reason = "the platform refused the completion's time, and it could not be corrected"
+        guard let body = record.requestBody.flatMap({ NativeCompletion.retimed($0, completedAt: completedAt) }) else {
+            return perform(.settle(record, .failed(.failed, reason: reason)))
+        }
+        do {
+            guard try store.retimeCompletion(of: record.timerID, body: body, now: clock.now()) else { return }
+            log.log(.notice, "The platform's clock differs from this desktop's; the completion of timer \(record.timerID) is sent again with its time in the platform's clock.")
+        } catch {
+            log.log(.error, "Could not correct the time of the completion of timer \(record.timerID): \(error.message)")
+            runCompletions(.outcomeNotStored(record.timerID, now: clock.now()))
         }
     }
 
     private func send(_ record: CompletionRecord) {
         guard let transport else { return }
         log.log(.info, "Sending the completion of timer \(record.timerID) to \(record.scope.apiOrigin) (attempt \(record.attempts + 1)).")
-        transport.send(record) { [weak self] verdict in
+        transport.send(record) { [weak self] verdict, offset in
             guard let self else { return }
             self.crashPoints.reach(.afterReply, log: self.log)
-            self.runCompletions(.answered(record, verdict, now: self.clock.now()))
+            if let offset { self.platformClockOffsets[record.scope.apiOrigin] = offset }
+            self.runCompletions(.answered(record, verdict, now: self.clock.now(), platformClockOffset: offset))
         }
     }
 

@@ -13,6 +13,19 @@ extension Agent {
         alarm.set(at: moment) { [weak self] in self?.woke() }
     }
 
+    /// The wall clock was set, or the machine woke from a suspend: every
+    /// text, expiry, renewal and retry computed from the old time is done
+    /// again now, and the alarm armed again.
+    public func clockChanged(reason: String) {
+        let now = clock.now()
+        log.log(.info, "Bringing every timer up to date: \(reason).")
+        if let arm = schedule.timerLost() { apply(arm) }
+        applyLifecycle()
+        runPlan(.clockChanged(now: now))
+        lookAtOutbox()
+        if let panel { panel.wake(now: now); setWake(.panel, at: panel.wakeAt) }
+    }
+
     private func woke() {
         let now = clock.now()
         let (due, arm) = schedule.fire(at: now)
@@ -22,6 +35,7 @@ extension Agent {
             case .tokenExpiry: applyLifecycle()
             case .notifications: runPlan(.wake(now: now))
             case .completions: lookAtOutbox()
+            case .panel: wakePanel(now: now)
             }
         }
     }

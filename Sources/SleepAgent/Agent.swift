@@ -66,6 +66,11 @@ public final class Agent {
     var surface: NotificationSurface?
     var flow: CompletionFlow
     var transport: CompletionTransport?
+    weak var panel: PanelSurface?
+    /// Each platform's clock minus this desktop's, as last measured (by the
+    /// app at its upsert, or from the Date of the platform's own answer):
+    /// completion times are sent in the platform's clock.
+    var platformClockOffsets: [APIOrigin: Int64] = [:]
     var schedule = Schedule<AgentWake>()
     var lifecycle: TimerLifecycle
     let limits: TimerLimits

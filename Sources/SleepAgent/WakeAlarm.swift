@@ -43,3 +43,11 @@ public final class LoopAlarm: WakeAlarm {
 
 @available(*, unavailable, message: "The alarm is confined to its main loop's thread.")
 extension LoopAlarm: Sendable {}
+
+/// The agent's alarm in the process: on the wall clock, so that what came
+/// due during a suspend fires on resume, and a set clock is noticed.
+extension WallClockAlarm: WakeAlarm {
+    public func set(at moment: Instant, _ fire: @escaping () -> Void) {
+        set(atMillisecondsSince1970: moment.millisecondsSince1970, fire)
+    }
+}

@@ -9,6 +9,7 @@ import SleepAgent
 import SleepTimerCore
 import SleepTimerStore
 import SleepTimersAPI
+import StatusNotifier
 
 /// The dfl-sleep-agent process: reads the configuration, opens the store,
 /// takes the bus name, and runs the one event loop until SIGTERM or SIGINT.
@@ -177,7 +178,10 @@ public final class AgentApp {
         }
         if let parts {
             parts.agent.start(surface: parts.notifications, transport: parts.transport)
-            parts.network.start(loop: loop, log: log) { parts.agent.networkCameBack() }
+            parts.indicator.start()
+            parts.network.start(
+                loop: loop, log: log, networkBack: { parts.agent.networkCameBack() },
+                resumed: { parts.agent.clockChanged(reason: "the machine woke from a suspend") })
             log.log(.info, "dfl-sleep-agent \(AgentProperties.version) serves \(SleepTimers1.busName) with \(parts.agent.properties.runningCount) timer(s).")
         }
         systemd.send("READY=1")
@@ -191,17 +195,25 @@ public final class AgentApp {
         let service: TimerService
         let notifications: DesktopNotifications
         let transport: PlatformCompletionTransport
-        let network: NetworkWatch
+        /// The panel indicator (a StatusNotifierItem while a panel shows one).
+        let indicator: IndicatorAgentObserver
+        let network: SystemWatch
     }
 
     private func wire(
         store: SleepTimerStore, configuration: Configuration, connection: BusConnection, loop: MainLoop, clock: SystemClock
     ) -> Parts {
+        let opener = DeepLinkOpener(configuration: configuration, connection: connection, environment: environment, log: log)
+        let wallClock = try? WallClockAlarm(on: loop)
+        if wallClock == nil {
+            log.log(.warning, "No wall-clock timer could be made; waits run on the monotonic clock, and a set clock goes unnoticed until the next change.")
+        }
         let agent = Agent(
             store: store, configuration: configuration, timeZones: ZoneInfoDirectory(environment: environment),
-            hourCycle: Self.localHourCycle(), clock: clock, log: log, alarm: LoopAlarm(loop: loop, clock: clock),
-            opener: DeepLinkOpener(configuration: configuration, connection: connection, environment: environment, log: log),
+            hourCycle: Self.localHourCycle(), clock: clock, log: log,
+            alarm: wallClock ?? LoopAlarm(loop: loop, clock: clock), opener: opener,
             crashPoints: CrashPoints(environment: environment))
+        wallClock?.clockChanged = { [weak agent] in agent?.clockChanged(reason: "the clock was set") }
         let service = TimerService(connection: connection, agent: agent, log: log)
         agent.addObserver(service)
         service.register()
@@ -210,9 +222,20 @@ public final class AgentApp {
             log.log(.warning, "This libcurl resolves names synchronously; a hung DNS server can delay completions.")
         }
         return Parts(
-            agent: agent, service: service, notifications: DesktopNotifications(connection: connection, loop: loop, log: log),
+            agent: agent, service: service, notifications: DesktopNotifications(connection: connection, loop: loop, clock: clock, log: log),
             transport: PlatformCompletionTransport(http: HTTPClient(loop: loop, settings: httpSettings), clock: clock),
-            network: NetworkWatch())
+            indicator: panel(agent: agent, connection: connection, opener: opener, clock: clock),
+            network: SystemWatch())
+    }
+
+    /// The panel indicator, its menu's clicks going through the same agent
+    /// calls as the notification's buttons.
+    private func panel(agent: Agent, connection: BusConnection, opener: DeepLinkOpener, clock: SystemClock)
+        -> IndicatorAgentObserver
+    {
+        let indicator = IndicatorAgentObserver(agent: agent, connection: connection, opener: opener, clock: clock, log: log)
+        agent.addPanel(indicator)
+        return indicator
     }
 
     /// The locale's clock, from LC_TIME as glibc reads it.

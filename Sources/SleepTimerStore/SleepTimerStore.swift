@@ -438,7 +438,7 @@ public final class SleepTimerStore {
 
     private static let completionColumns = """
         timer_id, api_origin, user_id, family_subject_id, completed_at_ms, request_body, token_expires_at_ms,
-        attempts, next_attempt_at_ms, last_error, state
+        attempts, next_attempt_at_ms, last_error, state, retimed
         """
 
     /// The pending entries due by a time, in the order they are sent; the
@@ -461,13 +461,17 @@ public final class SleepTimerStore {
             completedAt: Instant(millisecondsSince1970: row.integer(4)),
             requestBody: row.blob(5).map(CompletionRequestBody.init(bytes:)),
             tokenExpiresAt: Instant(millisecondsSince1970: row.integer(6)), attempts: Int(row.integer(7)),
-            nextAttemptAt: Instant(millisecondsSince1970: row.integer(8)), lastError: row.optionalText(9), state: state)
+            nextAttemptAt: Instant(millisecondsSince1970: row.integer(8)), lastError: row.optionalText(9), state: state,
+            retimed: row.integer(11) != 0)
     }
 
     /// Records a click on Complete, durably, before anything is sent: the
-    /// completion time is the click's, and the request body is built now
-    /// and never again.
-    public func recordCompletion(of id: TimerID, completedAt: Instant, now: Instant) throws(StoreError) -> CompletionRecord {
+    /// completion time is the click's (`completedAt`, by this desktop's
+    /// clock), and the request body, carrying `sentAs` (the same moment in
+    /// the platform's clock), is built now and never again.
+    public func recordCompletion(of id: TimerID, completedAt: Instant, sentAs: Instant? = nil, now: Instant)
+        throws(StoreError) -> CompletionRecord
+    {
         try transaction("record a completion", refusable: { () throws(SQLiteError) -> Result<CompletionRecord, StoreError> in
             guard let stored = try readTimer(id) else {
                 return .failure(StoreError(.unknownTimer, "No Sleep timer with id \(id) is mirrored on this desktop."))
@@ -481,12 +485,25 @@ public final class SleepTimerStore {
             }
             let record = CompletionRecord(
                 timerID: id, scope: stored.timer.scope, completedAt: completedAt,
-                requestBody: NativeCompletion.requestBody(token: token, completedAt: completedAt),
+                requestBody: NativeCompletion.requestBody(token: token, completedAt: sentAs ?? completedAt),
                 tokenExpiresAt: stored.timer.tokenExpiresAt, attempts: 0, nextAttemptAt: now, lastError: nil,
                 state: .pending)
             try insert(record)
             return .success(record)
         })
+    }
+
+    /// The platform refused the completion's time: the entry gets a body
+    /// with the corrected time, marked so that it is corrected only once,
+    /// and is due at once. False when the entry is no longer pending.
+    public func retimeCompletion(of id: TimerID, body: CompletionRequestBody, now: Instant) throws(StoreError) -> Bool {
+        try transaction("correct a completion's time") { () throws(SQLiteError) -> Bool in
+            try connection.statement("""
+                UPDATE completions SET request_body = ?, retimed = 1, next_attempt_at_ms = ?
+                WHERE timer_id = ? AND state = 'pending' AND retimed = 0
+                """).bind(.blob(body.withRevealedBytes { $0 }), .integer(now.millisecondsSince1970), .text(id.string)).run()
+            return connection.changes > 0
+        }
     }
 
     private func insert(_ record: CompletionRecord) throws(SQLiteError) {

@@ -122,4 +122,29 @@ import Testing
         var flow = flow()
         #expect(flow.handle(.networkBack(now: now)) == [.bringPendingForward(to: now), .readOutbox])
     }
+
+    @Test func aRefusedTimeIsCorrectedByThePlatformsClockOnce() {
+        var flow = flow()
+        _ = flow.handle(.outbox([F.record(1)], now: now))
+        #expect(flow.handle(.answered(F.record(1), .clockRejected(reason: "400"), now: now, platformClockOffset: -90_000)) == [
+            .retime(F.record(1), completedAt: now.adding(milliseconds: -90_000)), .readOutbox,
+        ])
+        #expect(flow.inFlight.isEmpty)
+    }
+
+    @Test func aSecondRefusalOfTheTimeIsFinal() {
+        var flow = flow()
+        let retimed = CompletionRecord(
+            timerID: F.id(1), scope: F.scope, completedAt: now, requestBody: F.record(1).requestBody,
+            tokenExpiresAt: F.record(1).tokenExpiresAt, attempts: 0, nextAttemptAt: now, lastError: nil, state: .pending,
+            retimed: true)
+        #expect(flow.handle(.answered(retimed, .clockRejected(reason: "400"), now: now, platformClockOffset: -90_000)).first
+            == .settle(retimed, .failed(.failed, reason: "400")))
+    }
+
+    @Test func aRefusedTimeWithoutThePlatformsClockCannotBeCorrected() {
+        var flow = flow()
+        #expect(flow.handle(.answered(F.record(1), .clockRejected(reason: "400"), now: now)).first
+            == .settle(F.record(1), .failed(.failed, reason: "400")))
+    }
 }

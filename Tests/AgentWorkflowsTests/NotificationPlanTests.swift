@@ -240,6 +240,14 @@ import Testing
         #expect(plan.wakeAt == now.plus(seconds: 50))
     }
 
+    @Test func aSetClockRemakesEveryTextForTheTimeItIsNow() {
+        var plan = showing([F.timer(1), F.timer(2, name: "Noah", startedAt: now.plus(seconds: -10))])
+        let later = now.plus(seconds: 3 * 3600)
+        let commands = plan.handle(.clockChanged(now: later))
+        #expect(shows(commands).map(\.body).sorted() == ["Asleep since 20:17 · 4 h 23 min", "Asleep since 21:40 · 3 h"])
+        #expect(plan.wakeAt == later.plus(seconds: 40))
+    }
+
     @Test func timersSharingABoundaryAreRefreshedInOneWakeUp() {
         var plan = showing([F.timer(1), F.timer(2, name: "Noah")])
         #expect(shows(plan.handle(.wake(now: now.plus(seconds: 40)))).count == 2)
@@ -247,6 +255,12 @@ import Testing
 
     @Test func aServerThatAlertsOnEveryUpdateGetsNoLiveUpdates() {
         #expect(showing([F.timer()], on: F.gnome).wakeAt == nil)
+    }
+
+    @Test func textNotUpdatedInPlaceCarriesNoElapsedTime() {
+        var plan = NotificationPlan(settings: settings, timeZones: UTCZones())
+        let content = shows(plan.handle(.serverChanged(F.gnome, timers: [F.timer()], now: now))).first
+        #expect(content?.body == "Asleep since 20:17")
     }
 
     @Test func liveUpdatesWhereTheConfigurationSaysOn() {

@@ -65,4 +65,11 @@ import Testing
         #expect(arm == nil)
         #expect(schedule.armedAt == nil)
     }
+
+    @Test func aTimerLostToASetClockIsArmedAgainForWhatWaits() {
+        var schedule = Schedule<AgentWake>()
+        _ = schedule.update(.tokenExpiry, to: t0)
+        #expect(schedule.update(.tokenExpiry, to: t0) == nil)
+        #expect(schedule.timerLost() == .at(t0))
+    }
 }

@@ -154,6 +154,8 @@ paths=(
     /usr/share/dbus-1/interfaces/$bus_name.xml
     /usr/share/applications/com.dreamsforlittles.SleepAgent.desktop
     /usr/share/icons/hicolor/scalable/apps/com.dreamsforlittles.SleepAgent.svg
+    /usr/share/icons/hicolor/scalable/apps/com.dreamsforlittles.App.svg
+    /usr/share/icons/hicolor/symbolic/apps/com.dreamsforlittles.App-symbolic.svg
     /usr/share/bash-completion/completions/dfl-sleepctl
     /usr/share/man/man1/dfl-sleep-agent.1.gz
     /usr/share/man/man1/dfl-sleepctl.1.gz

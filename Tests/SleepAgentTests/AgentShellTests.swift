@@ -33,15 +33,24 @@ final class RecordingSurface: NotificationSurface {
 /// The platform as a queue of requests the test answers by hand.
 final class RecordingTransport: CompletionTransport {
     var sent: [CompletionRecord] = []
-    private var answers: [(CompletionVerdict) -> Void] = []
+    private var answers: [(CompletionVerdict, Int64?) -> Void] = []
 
-    func send(_ record: CompletionRecord, answered: @escaping (CompletionVerdict) -> Void) {
+    func send(_ record: CompletionRecord, answered: @escaping (CompletionVerdict, Int64?) -> Void) {
         sent.append(record)
         answers.append(answered)
     }
 
-    func answer(_ verdict: CompletionVerdict) {
-        answers.removeFirst()(verdict)
+    /// Answers the oldest request; `platformClockOffset` as its Date says.
+    func answer(_ verdict: CompletionVerdict, platformClockOffset: Int64? = nil) {
+        answers.removeFirst()(verdict, platformClockOffset)
+    }
+
+    /// The completedAt of a request body, as the platform reads it.
+    func completedAt(_ record: CompletionRecord) -> String? {
+        record.requestBody?.withRevealedBytes { bytes in
+            let text = String(decoding: bytes, as: UTF8.self)
+            return text.split(separator: "\"").dropFirst(7).first.map(String.init)
+        }
     }
 }
 
@@ -170,6 +179,44 @@ final class RecordingOpener: LinkOpener {
         #expect(clock.now() == end)
         #expect(observer.removed.map(\.1) == [.expired])
         #expect(surface.closed == [Self.timer])
+    }
+
+    @Test func aSetClockBringsTextAndExpiryUpToDateAtOnce() throws {
+        let agent = try agent()
+        try agent.mirror(Fixtures.request { $0.tokenExpiresAtMilliseconds = Fixtures.now.millisecondsSince1970 + Milliseconds.hour })
+        // Two hours pass while the machine sleeps; nothing fires.
+        clock.advance(milliseconds: 2 * Milliseconds.hour)
+        agent.clockChanged(reason: "the machine woke from a suspend")
+        #expect(try agent.list().first?.state == .tokenExpired)
+        #expect(surface.bodies.last == "Asleep since 21:18 · 3 h 23 min\nOpen the app to finish it.")
+        #expect(surface.shown.last?.1.actions == [.open])
+        #expect(alarm.moment != nil)
+    }
+
+    @Test func aTimeThePlatformRefusesIsCorrectedOnceByItsClock() throws {
+        let agent = try agent()
+        try agent.mirror(Fixtures.request())
+        _ = try agent.complete(Fixtures.timerID, completedAtMilliseconds: 0)
+        #expect(transport.completedAt(transport.sent[0]) == "2026-11-29T21:41:00.000Z")
+        // The platform's clock is 90 s behind: the time is in its future.
+        transport.answer(.clockRejected(reason: "400 invalid_request"), platformClockOffset: -90_000)
+        #expect(transport.sent.count == 2)
+        #expect(transport.completedAt(transport.sent[1]) == "2026-11-29T21:39:30.000Z")
+        #expect(transport.sent[1].retimed)
+        // A second refusal is final.
+        transport.answer(.clockRejected(reason: "400 invalid_request"), platformClockOffset: -90_000)
+        #expect(transport.sent.count == 2)
+        #expect(try agent.list().first?.state == .saveFailed)
+    }
+
+    @Test func theAppsMeasureOfThePlatformsClockShiftsTheTimeSent() throws {
+        let agent = try agent()
+        try agent.mirror(Fixtures.request { $0.platformClockOffsetMilliseconds = 90_000 })
+        _ = try agent.complete(Fixtures.timerID, completedAtMilliseconds: 0)
+        #expect(transport.completedAt(transport.sent[0]) == "2026-11-29T21:42:30.000Z")
+        transport.answer(.created(activityID: "a"))
+        // The sleep lasted from its start to the click, by either clock.
+        #expect(surface.bodies.last == "Sleep saved · 1 h 23 min")
     }
 
     @Test func aDismissalOutlivesARestartOfTheAgent() throws {

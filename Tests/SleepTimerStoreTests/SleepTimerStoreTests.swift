@@ -97,6 +97,29 @@ import SleepTimerCore
     let directory = TemporaryDirectory()
     let now = Fixtures.now
 
+    @Test func theBodyCarriesTheTimeInThePlatformsClockAndTheRecordTheClick() throws {
+        let store = try StoreFixtures.open(directory)
+        _ = try store.upsert(Fixtures.timer(1))
+        let record = try store.recordCompletion(
+            of: Fixtures.timerID(1), completedAt: now, sentAs: now.adding(milliseconds: 90_000), now: now)
+        #expect(record.completedAt == now)
+        #expect(record.requestBody == NativeCompletion.requestBody(
+            token: ActionToken(unvalidated: Fixtures.canary), completedAt: now.adding(milliseconds: 90_000)))
+    }
+
+    @Test func aTimeIsCorrectedOnceAndTheEntryIsDueAtOnce() throws {
+        let store = try StoreFixtures.open(directory)
+        _ = try store.upsert(Fixtures.timer(1))
+        _ = try store.recordCompletion(of: Fixtures.timerID(1), completedAt: now, now: now)
+        try store.scheduleRetry(of: Fixtures.timerID(1), attempts: 1, nextAttemptAt: now.adding(milliseconds: 60_000), lastError: "x")
+        let corrected = NativeCompletion.requestBody(
+            token: ActionToken(unvalidated: Fixtures.canary), completedAt: now.adding(milliseconds: -90_000))
+        #expect(try store.retimeCompletion(of: Fixtures.timerID(1), body: corrected, now: now))
+        let record = try #require(try store.completion(of: Fixtures.timerID(1)))
+        #expect(record.retimed && record.requestBody == corrected && record.nextAttemptAt == now)
+        #expect(try !store.retimeCompletion(of: Fixtures.timerID(1), body: corrected, now: now))
+    }
+
     @Test func recordingKeepsTheClickTimeAndTheExactBody() throws {
         let store = try StoreFixtures.open(directory)
         _ = try store.upsert(Fixtures.timer(1))

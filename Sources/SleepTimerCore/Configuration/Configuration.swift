@@ -6,6 +6,17 @@ public enum LiveElapsedMode: String, Sendable, CaseIterable {
     case off
 }
 
+/// When the panel indicator (a StatusNotifierItem) is shown.
+public enum IndicatorVisibility: String, Sendable, CaseIterable {
+    /// While a Sleep timer is mirrored and a StatusNotifierWatcher (a panel
+    /// that shows such items) is on the bus.
+    case auto
+    /// Also with no timer (as a passive item) and with no watcher yet.
+    case always
+    /// Never: the agent publishes no item.
+    case never
+}
+
 /// The agent's settings, from `dreamsforlittles/sleep-agent.conf` in the
 /// XDG configuration directories.
 ///
@@ -22,6 +33,9 @@ public enum LiveElapsedMode: String, Sendable, CaseIterable {
 ///
 /// [notifications]
 /// live-elapsed=auto
+///
+/// [indicator]
+/// show=auto
 /// ```
 public struct Configuration: Sendable, Equatable {
     /// The platform origins timers (and their tokens) may come from. Empty
@@ -41,6 +55,7 @@ public struct Configuration: Sendable, Equatable {
     /// process of the user can set them for the whole session.
     public var proxy: APIOrigin?
     public var liveElapsed: LiveElapsedMode = .auto
+    public var indicator: IndicatorVisibility = .auto
     /// The program that opens deep links instead of xdg-open: an absolute
     /// path, called with the link as its one argument.
     public var urlOpener: String?
@@ -71,7 +86,7 @@ public struct Configuration: Sendable, Equatable {
             guard let known = Self.knownKeys[group.name] else {
                 throw ConfigurationError(
                     file: fileName, line: group.line, group: group.name, key: nil,
-                    message: "unknown group; the groups are [platform], [app] and [notifications]")
+                    message: "unknown group; the groups are [platform], [app], [notifications] and [indicator]")
             }
             for entry in group.entries {
                 guard known.contains(entry.key) else {
@@ -88,6 +103,7 @@ public struct Configuration: Sendable, Equatable {
         "platform": ["allowed-origins", "pinned-public-keys", "ca-file", "proxy"],
         "app": ["deep-link-base", "url-opener"],
         "notifications": ["live-elapsed"],
+        "indicator": ["show"],
     ]
 
     private mutating func apply(_ entry: KeyFile.Entry, group: String, fileName: String) throws(ConfigurationError) {
@@ -136,6 +152,12 @@ public struct Configuration: Sendable, Equatable {
             let text = try value.single()
             guard let mode = LiveElapsedMode(rawValue: text) else { throw value.fail("must be auto, on or off, not \(text)") }
             liveElapsed = mode
+        case "show":
+            let text = try value.single()
+            guard let visibility = IndicatorVisibility(rawValue: text) else {
+                throw value.fail("must be auto, always or never, not \(text)")
+            }
+            indicator = visibility
         default:
             throw value.fail("unknown key")
         }

@@ -85,5 +85,14 @@ public struct DeepLink: Sendable, Equatable, CustomStringConvertible {
         precondition(url.utf8.first.map { $0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z") } == true)
     }
 
+    /// The app's start page, for "Open Dreams for Littles": the bare scheme
+    /// (`dreamsforlittles://`) or the web app's origin with its root path.
+    public init(appHomeAt base: DeepLinkBase) {
+        switch base.kind {
+        case .customScheme(let scheme): url = "\(scheme)://"
+        case .webOrigin(let origin): url = "\(origin.description)/"
+        }
+    }
+
     public var description: String { url }
 }

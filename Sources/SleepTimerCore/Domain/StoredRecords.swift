@@ -34,7 +34,8 @@ public struct StoredTimer: Sendable, Equatable {
 public struct CompletionRecord: Sendable, Equatable {
     public let timerID: TimerID
     public let scope: TimerScope
-    /// The moment of the click.
+    /// The moment of the click, by this desktop's clock; the request body
+    /// carries it in the platform's.
     public let completedAt: Instant
     /// The exact bytes to send, every time; nil once the completion is over.
     public let requestBody: CompletionRequestBody?
@@ -43,10 +44,14 @@ public struct CompletionRecord: Sendable, Equatable {
     public let nextAttemptAt: Instant
     public let lastError: String?
     public let state: CompletionState
+    /// Whether its time was corrected once already, after the platform
+    /// refused it: a second refusal is final.
+    public let retimed: Bool
 
     public init(
         timerID: TimerID, scope: TimerScope, completedAt: Instant, requestBody: CompletionRequestBody?,
-        tokenExpiresAt: Instant, attempts: Int, nextAttemptAt: Instant, lastError: String?, state: CompletionState
+        tokenExpiresAt: Instant, attempts: Int, nextAttemptAt: Instant, lastError: String?, state: CompletionState,
+        retimed: Bool = false
     ) {
         self.timerID = timerID
         self.scope = scope
@@ -57,6 +62,7 @@ public struct CompletionRecord: Sendable, Equatable {
         self.nextAttemptAt = nextAttemptAt
         self.lastError = lastError
         self.state = state
+        self.retimed = retimed
     }
 }
 

@@ -11,6 +11,10 @@ public enum CompletionVerdict: Sendable, Equatable {
     case needsApp(reason: String)
     /// 400, 422 and other refusals: permanent, shown, never retried.
     case failed(reason: String)
+    /// 400 invalid_request about completedAt (in the platform's future, or
+    /// before the start): the two clocks disagree. Nothing was created, so
+    /// the time may be corrected and sent once more.
+    case clockRejected(reason: String)
     /// 429 or 503 (with the server's Retry-After, if usable), other 5xx,
     /// redirects, malformed successes, and network failures: try again later.
     case retry(retryAfterMilliseconds: Int64?, reason: String)
@@ -37,6 +41,8 @@ public enum CompletionReply {
             return .created(activityID: id)
         case 409 where code == "already_completed", 404 where code == "timer_not_found":
             return .alreadyCompleted
+        case 400 where code == "invalid_request" && mentionsCompletedAt(body):
+            return .clockRejected(reason: "the platform refused the completion's time (\(named))")
         case 401, 410:
             return .needsApp(reason: "the platform no longer accepts the action token (\(named))")
         case 429, 503:
@@ -54,6 +60,23 @@ public enum CompletionReply {
     /// A failure before any answer: always worth another try.
     public static func transportFailure(_ description: String) -> CompletionVerdict {
         .retry(retryAfterMilliseconds: nil, reason: "the platform could not be reached: \(description)")
+    }
+
+    /// Whether the error's message is about completedAt. Read only for that
+    /// word: nothing else of the message is used.
+    private static func mentionsCompletedAt(_ body: [UInt8]) -> Bool {
+        guard body.count <= 65536, let message = value(body, at: "error", "message")?.stringValue else { return false }
+        return message.contains("completedAt")
+    }
+
+    /// The platform's clock minus ours, from the Date of an answer: the
+    /// platform wrote it before `receivedAt`, in whole seconds rounded down,
+    /// so its clock read at least that then. The estimate leans early by up
+    /// to a second and the round trip, so that a time shifted by it is never
+    /// in the platform's future.
+    public static func platformClockOffset(date: String?, receivedAt: Instant) -> Int64? {
+        guard let date, let platformTime = HTTPDate.parse(date, now: receivedAt) else { return nil }
+        return platformTime.milliseconds(since: receivedAt)
     }
 
     private static func errorCode(_ body: [UInt8]) -> String? {

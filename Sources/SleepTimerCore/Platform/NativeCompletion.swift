@@ -18,6 +18,18 @@ public enum NativeCompletion {
         }
         return CompletionRequestBody(bytes: Array(json.utf8))
     }
+
+    /// The same request with another completion time: only when the
+    /// platform refused the time itself, so that nothing was created and
+    /// the body may change. nil when `body` is not one of ours.
+    public static func retimed(_ body: CompletionRequestBody, completedAt: Instant) -> CompletionRequestBody? {
+        body.withRevealedBytes { bytes in
+            guard let document = try? JSONParser.parse(bytes, maximumDepth: 2),
+                let token = document.objectMembers?.first(where: { $0.0 == "actionToken" })?.1.stringValue
+            else { return nil }
+            return requestBody(token: ActionToken(unvalidated: token), completedAt: completedAt)
+        }
+    }
 }
 
 /// The bytes of a completion request. They carry the token, so, like the

@@ -50,6 +50,42 @@ public enum DisplayText {
         "\(asleepSince(start, rules: rules, hourCycle: hourCycle)) · \(elapsed(from: start, to: now))"
     }
 
+    /// The day a start fell on, seen from `now` in the same zone.
+    public enum StartDay: Sendable, Equatable {
+        case today
+        case yesterday
+        /// 0 Sunday … 6 Saturday.
+        case earlier(weekday: Int)
+    }
+
+    public static func startDay(_ start: Instant, now: Instant, rules: TimeZoneRules) -> StartDay {
+        func localDay(_ instant: Instant) -> Int64 {
+            let seconds = CivilTime.floorDivide(instant.millisecondsSince1970, 1000)
+            return CivilTime.floorDivide(seconds + Int64(rules.utcOffset(atSecondsSince1970: seconds)), 86400)
+        }
+        let startDay = localDay(start)
+        switch localDay(now) - startDay {
+        case ...0: return .today
+        case 1: return .yesterday
+        // 1970-01-01 was a Thursday.
+        default: return .earlier(weekday: Int(((startDay % 7) + 7 + 4) % 7))
+        }
+    }
+
+    static let weekdays = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"]
+
+    /// What stays true of a running sleep whose text is not updated: "Asleep
+    /// since 9:41 PM", "Asleep since yesterday, 9:41 PM", "Asleep since
+    /// Monday, 9:41 PM"; no elapsed time, which would go stale.
+    public static func staticRunningBody(start: Instant, now: Instant, rules: TimeZoneRules, hourCycle: HourCycle) -> String {
+        let time = timeOfDay(start, rules: rules, hourCycle: hourCycle)
+        switch startDay(start, now: now, rules: rules) {
+        case .today: return "Asleep since \(time)"
+        case .yesterday: return "Asleep since yesterday, \(time)"
+        case .earlier(let weekday): return "Asleep since \(weekdays[weekday]), \(time)"
+        }
+    }
+
     /// Escapes text for the notification body, whose markup is a subset of
     /// XML: the five characters that could open a tag or an entity, written
     /// the way GLib's g_markup_escape_text writes them.

@@ -8,6 +8,9 @@ public struct NotificationServerTraits: Sendable, Equatable {
     /// Alerts the user again on every in-place update (GNOME Shell does),
     /// which makes a live elapsed time a nuisance.
     public var alertsOnUpdate: Bool
+    /// Draws an action as an icon when asked to (the action-icons
+    /// capability): its key is then the icon's name.
+    public var actionIcons: Bool = false
 
     public init(actions: Bool, bodyMarkup: Bool, alertsOnUpdate: Bool) {
         self.actions = actions
@@ -19,6 +22,7 @@ public struct NotificationServerTraits: Sendable, Equatable {
         actions = capabilities.contains("actions")
         bodyMarkup = capabilities.contains("body-markup")
         alertsOnUpdate = serverName.lowercased() == "gnome-shell"
+        actionIcons = capabilities.contains("action-icons")
     }
 
     /// Whether the elapsed time is updated in place, as configured.
@@ -36,6 +40,21 @@ public enum NotificationAction: String, Sendable, CaseIterable {
     /// A click on the body: opens the app at the timer.
     case open = "default"
     case complete
+
+    /// The themed icon drawn for it where the server draws action icons;
+    /// nil for the click on the body, which has no button.
+    public var iconName: String? {
+        switch self {
+        case .open: return nil
+        case .complete: return "object-select-symbolic"
+        }
+    }
+
+    /// The action of a key the server sent back: its own name, or its icon's.
+    public init?(key: String) {
+        guard let action = Self(rawValue: key) ?? Self.allCases.first(where: { $0.iconName == key }) else { return nil }
+        self = action
+    }
 
     public var label: String {
         switch self {
@@ -64,6 +83,15 @@ public struct NotificationContent: Sendable, Equatable {
     public var actions: [NotificationAction]
     /// Stays until closed (resident, never expires), or goes by itself.
     public var persistent: Bool
+    /// The actions are drawn as icons (the server can, and was asked to).
+    public var actionIcons = false
+
+    /// The installed icon of the app, for servers that show the sender's icon.
+    public static let appIcon = "com.dreamsforlittles.App"
+
+    /// Normal for a running sleep (it matters, but a baby sleeping is no
+    /// emergency: never critical), low for a sleep saved, which is news.
+    public var urgency: NotificationUrgency { persistent ? .normal : .low }
 
     public init(summary: String, body: String, actions: [NotificationAction], persistent: Bool) {
         self.summary = summary
@@ -77,16 +105,20 @@ public struct NotificationContent: Sendable, Equatable {
 
     /// The notification for a timer in `phase`. The summary is plain text
     /// (servers show it literally); the body is escaped where the server
-    /// reads markup.
+    /// reads markup. `liveElapsed` says whether the text is updated on the
+    /// minute: where it is not, it carries no elapsed time, which would be
+    /// wrong a minute later, only what stays true.
     public static func make(
         babyName: BabyName, phase: NotificationPhase, startedAt: Instant, now: Instant, rules: TimeZoneRules,
-        hourCycle: HourCycle, server: NotificationServerTraits
+        hourCycle: HourCycle, server: NotificationServerTraits, liveElapsed: Bool
     ) -> NotificationContent {
         let name = babyName.text
         var content: NotificationContent
         switch phase {
         case .running(let canComplete):
-            var body = DisplayText.runningBody(start: startedAt, now: now, rules: rules, hourCycle: hourCycle)
+            var body = liveElapsed
+                ? DisplayText.runningBody(start: startedAt, now: now, rules: rules, hourCycle: hourCycle)
+                : DisplayText.staticRunningBody(start: startedAt, now: now, rules: rules, hourCycle: hourCycle)
             var actions: [NotificationAction] = [.open]
             if canComplete && server.actions {
                 actions.append(.complete)
@@ -109,6 +141,7 @@ public struct NotificationContent: Sendable, Equatable {
                 persistent: true)
         }
         if !server.actions { content.actions = [] }
+        content.actionIcons = server.actionIcons && content.actions.contains { $0.iconName != nil }
         if server.bodyMarkup { content.body = DisplayText.escapeMarkup(content.body) }
         return content
     }
@@ -121,4 +154,10 @@ public struct NotificationContent: Sendable, Equatable {
         let minutes = elapsed / Milliseconds.minute + 1
         return startedAt.adding(milliseconds: minutes * Milliseconds.minute)
     }
+}
+
+/// The urgency hint of the specification; critical is never used.
+public enum NotificationUrgency: UInt8, Sendable {
+    case low = 0
+    case normal = 1
 }

@@ -34,6 +34,9 @@ import SleepTimerCore
 
             [notifications]
             live-elapsed=off
+
+            [indicator]
+            show=never
             """)
         #expect(configuration.allowedOrigins.origins.map(\.description)
             == ["https://api.dreamsforlittles.example", "http://127.0.0.1:8443"])
@@ -43,6 +46,7 @@ import SleepTimerCore
         #expect(configuration.deepLinkBase.description == "https://app.dreamsforlittles.example")
         #expect(configuration.liveElapsed == .off)
         #expect(configuration.urlOpener == "/usr/local/bin/open-in-app")
+        #expect(configuration.indicator == .never)
     }
 
     @Test func anEmptyFileKeepsTheDefaults() throws {
@@ -50,6 +54,7 @@ import SleepTimerCore
         #expect(configuration == Configuration())
         #expect(configuration.deepLinkBase == .default)
         #expect(configuration.liveElapsed == .auto)
+        #expect(configuration.indicator == .auto)
         #expect(configuration.allowedOrigins.origins.isEmpty)
         #expect(configuration.proxy == nil)
     }
@@ -75,6 +80,12 @@ import SleepTimerCore
         #expect(error.description == "/home/p/.config/dreamsforlittles/sleep-agent.conf:5: [notifications] live-elapsed: must be auto, on or off, not maybe")
     }
 
+    @Test func theIndicatorSettingNamesItsValues() throws {
+        #expect(try parse("[indicator]\nshow=always\n").indicator == .always)
+        let error = try #require(failure("[indicator]\nshow=sometimes\n"))
+        #expect(error.description.hasSuffix(":2: [indicator] show: must be auto, always or never, not sometimes"))
+    }
+
     @Test(arguments: [
         ("[platform]\nallowed-origins=http://api.example.com\n", 2, "allowed-origins"),
         ("[platform]\nallowed-origins=https://a.example/v1\n", 2, "allowed-origins"),
@@ -88,6 +99,8 @@ import SleepTimerCore
         ("[platform]\nallowed-origins=https://a.example\\q\n", 2, "allowed-origins"),
         ("[app]\nurl-opener=xdg-open\n", 2, "url-opener"),
         ("[platform]\nca-file=ca.pem\n", 2, "ca-file"),
+        ("[indicator]\nshow=yes\n", 2, "show"),
+        ("[indicator]\nshow=auto\nhide=always\n", 3, "hide"),
         ("[platform]\nproxy=http://proxy.example:3128/path\n", 2, "proxy"),
         ("[platform]\nproxy=proxy.example:3128\n", 2, "proxy"),
     ] as [(String, Int, String?)])

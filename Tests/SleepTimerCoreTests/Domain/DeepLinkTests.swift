@@ -18,6 +18,11 @@ import SleepTimerCore
         #expect(link.url.hasPrefix("https://app.dreamsforlittles.example/families/\(Fixtures.familyID)/babies/"))
     }
 
+    @Test func theAppsHomeIsTheBareSchemeOrTheOriginsRoot() throws {
+        #expect(DeepLink(appHomeAt: .default).url == "dreamsforlittles://")
+        #expect(DeepLink(appHomeAt: try DeepLinkBase(parsing: "https://App.example")).url == "https://app.example/")
+    }
+
     @Test func aCustomSchemeIsAccepted() throws {
         #expect(try DeepLinkBase(parsing: "DFL-Beta://").description == "dfl-beta://")
     }

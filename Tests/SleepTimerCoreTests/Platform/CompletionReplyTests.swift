@@ -11,6 +11,30 @@ import SleepTimerCore
 
     private func error(_ code: String) -> String { #"{"error":{"code":"\#(code)","message":"words"}}"# }
 
+    @Test func aRefusedCompletionTimeIsTheClocksNotAPermanentFailure() {
+        let future = #"{"error":{"code":"invalid_request","message":"completedAt must not be more than 60 seconds in the future"}}"#
+        #expect(verdict(400, future) == .clockRejected(reason: "the platform refused the completion's time (400 invalid_request)"))
+        let early = #"{"error":{"code":"invalid_request","message":"completedAt must not be before the timer's startedAt"}}"#
+        #expect(verdict(400, early) == .clockRejected(reason: "the platform refused the completion's time (400 invalid_request)"))
+        #expect(verdict(400, error("invalid_request")) == .failed(reason: "the platform refused the completion (400 invalid_request)"))
+    }
+
+    @Test func theDateOfAnAnswerGivesTheLeastThePlatformsClockCanBeAhead() {
+        // The platform wrote 21:39:30 before the answer arrived at 21:41:00.
+        #expect(CompletionReply.platformClockOffset(date: "Sun, 29 Nov 2026 21:39:30 GMT", receivedAt: now) == -90_000)
+        #expect(CompletionReply.platformClockOffset(date: "Sun, 29 Nov 2026 21:42:30 GMT", receivedAt: now) == 90_000)
+        #expect(CompletionReply.platformClockOffset(date: "yesterday", receivedAt: now) == nil)
+        #expect(CompletionReply.platformClockOffset(date: nil, receivedAt: now) == nil)
+    }
+
+    @Test func aBodyGetsANewTimeAndKeepsItsToken() throws {
+        let body = NativeCompletion.requestBody(token: ActionToken(unvalidated: Fixtures.canary), completedAt: now)
+        let retimed = try #require(NativeCompletion.retimed(body, completedAt: now.adding(milliseconds: -90_000)))
+        #expect(retimed == NativeCompletion.requestBody(
+            token: ActionToken(unvalidated: Fixtures.canary), completedAt: now.adding(milliseconds: -90_000)))
+        #expect(NativeCompletion.retimed(CompletionRequestBody(bytes: Array("nonsense".utf8)), completedAt: now) == nil)
+    }
+
     @Test func createdCarriesTheActivityID() {
         let body = #"{"activity":{"id":"4f1c2d3e-0000-4000-8000-000000000001","babyId":"b","type":"sleep"},"timerId":"t"}"#
         #expect(verdict(201, body) == .created(activityID: "4f1c2d3e-0000-4000-8000-000000000001"))

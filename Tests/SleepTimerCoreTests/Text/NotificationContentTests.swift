@@ -7,12 +7,48 @@ import SleepTimerCore
     let xfce = NotificationServerTraits(capabilities: ["actions", "body", "body-markup"], serverName: "Xfce Notify Daemon")
     let plain = NotificationServerTraits(capabilities: ["body"], serverName: "minimal")
 
-    private func content(_ phase: NotificationPhase, name: String = "Maya", server: NotificationServerTraits? = nil)
-        -> NotificationContent
-    {
+    private func content(
+        _ phase: NotificationPhase, name: String = "Maya", server: NotificationServerTraits? = nil, live: Bool = true,
+        after milliseconds: Int64 = 83 * 60_000
+    ) -> NotificationContent {
         NotificationContent.make(
             babyName: try! BabyName(validating: name), phase: phase, startedAt: start,
-            now: start.adding(milliseconds: 83 * 60_000), rules: utc, hourCycle: .twelveHour, server: server ?? xfce)
+            now: start.adding(milliseconds: milliseconds), rules: utc, hourCycle: .twelveHour, server: server ?? xfce,
+            liveElapsed: live)
+    }
+
+    @Test func aRunningSleepIsNormalAndASavedOneLowNeverCritical() {
+        #expect(content(.running(canComplete: true)).urgency == .normal)
+        #expect(content(.saving(waitingForNetwork: false)).urgency == .normal)
+        #expect(content(.failed).urgency == .normal)
+        #expect(content(.saved(minutes: 83)).urgency == .low)
+    }
+
+    @Test func completeIsAnIconWhereTheServerDrawsActionIcons() {
+        let icons = NotificationServerTraits(capabilities: ["actions", "action-icons", "body"], serverName: "plasma")
+        #expect(content(.running(canComplete: true), server: icons).actionIcons)
+        #expect(!content(.running(canComplete: true)).actionIcons)
+        #expect(!content(.running(canComplete: false), server: icons).actionIcons)
+        #expect(NotificationAction(key: "object-select-symbolic") == .complete)
+        #expect(NotificationAction(key: "complete") == .complete)
+        #expect(NotificationAction(key: "default") == .open)
+        #expect(NotificationAction(key: "unknown") == nil)
+    }
+
+    @Test func textThatIsNotUpdatedSaysOnlyWhatStaysTrue() {
+        #expect(content(.running(canComplete: true), live: false).body == "Asleep since 9:41 PM")
+    }
+
+    @Test func aStartBeforeMidnightIsSaidToBeYesterday() {
+        // 21:41 started, now 02:41 the next day.
+        #expect(content(.running(canComplete: true), live: false, after: 5 * 3_600_000).body
+            == "Asleep since yesterday, 9:41 PM")
+    }
+
+    @Test func anOlderStartNamesItsWeekday() {
+        // 2026-11-29 was a Sunday.
+        #expect(content(.running(canComplete: false), live: false, after: 30 * 3_600_000).body
+            == "Asleep since Sunday, 9:41 PM\nOpen the app to finish it.")
     }
 
     @Test func aRunningTimerShowsNameStartElapsedAndComplete() {

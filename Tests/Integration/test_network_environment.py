@@ -10,7 +10,7 @@ import unittest
 import dbus
 
 from harness import DEMO_FAMILY, PlatformTestCase, eventually
-from recording_proxy import RecordingProxy
+from recording_network import RecordingProxy
 from test_webview_bridge import Bridge, sleep_timer
 
 PROXY_VARIABLES = ("http_proxy", "HTTP_PROXY", "https_proxy", "HTTPS_PROXY", "ALL_PROXY", "all_proxy")

@@ -522,7 +522,15 @@ PY
     as_user mkdir -p "$user_home/.config/dreamsforlittles"
     printf '[platform]\nallowed-origins=http://127.0.0.1:%s;\n' "$port" |
         as_user tee "$user_home/.config/dreamsforlittles/sleep-agent.conf" >/dev/null
+    # Any program of the user can put a proxy and a TLS key log into the
+    # manager's environment: the unit does not hand them to the agent, and
+    # the completion below still goes straight to the platform.
+    as_user systemctl --user set-environment http_proxy=http://127.0.0.1:9 https_proxy=http://127.0.0.1:9 \
+        ALL_PROXY=http://127.0.0.1:9 SSLKEYLOGFILE=/tmp/package-test-keys.log
     as_user systemctl --user restart "$unit"
+    main_pid=$(show MainPID)
+    check "the unit hands the agent none of the manager's proxy or key-log variables (UnsetEnvironment=)" \
+        bash -c "[[ -r /proc/$main_pid/environ ]] && ! tr '\\0' '\\n' </proc/$main_pid/environ | grep -qE '^(http_proxy|https_proxy|ALL_PROXY|SSLKEYLOGFILE)='"
     now=$(date +%s%3N)
     as_user busctl --user call "$bus_name" "$object_path" "$bus_name" Mirror 'a{sv}' 12 \
         timer_id s "$timer" api_origin s "http://127.0.0.1:$port" \
@@ -565,6 +573,7 @@ PY
     fi
     as_user busctl --user call "$bus_name" "$object_path" "$bus_name" Purge sss "http://127.0.0.1:$port" \
         9b2f5c8e-1d4a-4e6b-8c3f-2a7d9e0b1c4f "" >/dev/null 2>&1
+    as_user systemctl --user unset-environment http_proxy https_proxy ALL_PROXY SSLKEYLOGFILE
 
     # Restart=on-failure after a crash; RestartPreventExitStatus= after a
     # configuration error; a clean stop.

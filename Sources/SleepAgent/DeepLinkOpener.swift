@@ -9,7 +9,7 @@ import SleepTimerCore
 /// of the click (xdg-activation, or the X11 startup id) is passed on so that
 /// the app may take the focus.
 public final class DeepLinkOpener {
-    let configuredProgram: String?
+    var configuredProgram: String?
     let connection: BusConnection
     let environment: [String: String]
     let log: any LogSink

@@ -67,7 +67,9 @@ final class RecordingObserver: AgentObserver {
 
 final class RecordingOpener: LinkOpener {
     var opened: [(String, String?)] = []
+    var program: String?
     func open(_ link: DeepLink, activationToken: String?) { opened.append((link.url, activationToken)) }
+    func reconfigure(_ configuration: Configuration) { program = configuration.urlOpener }
 }
 
 /// The agent's shell run by hand: a real store in a temporary directory,
@@ -217,6 +219,23 @@ final class RecordingOpener: LinkOpener {
         transport.answer(.created(activityID: "a"))
         // The sleep lasted from its start to the click, by either clock.
         #expect(surface.bodies.last == "Sleep saved · 1 h 23 min")
+    }
+
+    @Test func aReloadedConfigurationAppliesWhatItCanAtOnceAndNamesTheRest() throws {
+        let agent = try agent()
+        try agent.mirror(Fixtures.request())
+        #expect(alarm.moment != nil)
+        var new = agent.configuration
+        new.liveElapsed = .off
+        new.urlOpener = "/usr/bin/true"
+        new.pinnedPublicKeys = ["sha256//YhKJKSzoTt2b5FP18fvpHo7fJYqQCjAa3HWY3tvRMwE="]
+        let change = agent.reconfigure(new)
+        #expect(change.applied == ["[app] url-opener", "[notifications] live-elapsed"])
+        #expect(change.needsRestart == ["[platform] pinned-public-keys"])
+        // The text says only what stays true, and nothing wakes on the minute.
+        #expect(surface.bodies.last == "Asleep since 21:18")
+        #expect(opener.program == "/usr/bin/true")
+        #expect(alarm.moment == Fixtures.now.adding(milliseconds: 12 * Milliseconds.hour - 30 * Milliseconds.minute))
     }
 
     @Test func aDismissalOutlivesARestartOfTheAgent() throws {

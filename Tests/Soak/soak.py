@@ -307,6 +307,14 @@ class Soak:
         agent = AgentProcess(session)
         client = Client(session)
         self.babies.begin(client, now_ms())
+        # Stopped only once every notification is shown and its id kept in
+        # the store, so that the soak's agent replaces them rather than
+        # showing each a second time.
+        deadline = time.monotonic() + PATIENCE
+        while store_rows(session.state_dir).get("notifications", 0) < len(self.babies.live()):
+            if time.monotonic() > deadline:
+                sys.exit("soak: the preparing agent did not show every sleep:\n" + agent.log())
+            time.sleep(0.05)
         client.close()
         if agent.terminate() != 0:
             sys.exit("soak: the preparing agent did not stop cleanly:\n" + agent.log())

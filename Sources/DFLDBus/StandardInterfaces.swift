@@ -31,8 +31,8 @@ public enum StandardInterface {
         public static let name = "org.freedesktop.DBus"
         public static let path = "/org/freedesktop/DBus"
         public static let nameHasOwner = "NameHasOwner"
-        public static let getNameOwner = "GetNameOwner"
         public static let nameOwnerChanged = "NameOwnerChanged"
+        public static let getNameOwner = "GetNameOwner"
 
         /// The match rule for NameOwnerChanged of one name.
         public static func ownerChangedMatch(of name: String) -> String {

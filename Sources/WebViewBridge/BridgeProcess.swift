@@ -79,7 +79,7 @@ public final class BridgeProcess {
                             log: BridgeLog) -> SleepTimerBridge {
         let settings = HTTPSettings(platform: configuration, userAgent: "dfl-webview-bridge")
         let bridge = SleepTimerBridge(
-            connection: connection, http: HTTPClient(loop: loop, settings: settings),
+            connection: connection, http: HTTPClient(loop: loop, settings: settings), loop: loop,
             allowedOrigins: configuration.allowedOrigins, log: log)
         bridge.notify = { FileDescriptorOutput.standardOutput.write($0 + "\n") }
         bridge.start()

@@ -300,11 +300,13 @@ class Platform:
     """The reference platform with the demo family, over TLS (or, with
     `tls=False`, plain http on loopback, which the agent allows there)."""
 
-    def __init__(self, session, db=None, tls=True):
+    def __init__(self, session, db=None, env=None, tls=True):
+        """`env`: the platform's environment, for example one with libfaketime
+        that sets its clock off the desktop's."""
         self.session = session
         self.certs = make_certs(os.path.join(session.root, "certs-%s" % uuid.uuid4().hex[:6])) if tls else None
         self.db = db or os.path.join(session.root, "platform-%s.sqlite3" % uuid.uuid4().hex[:6])
-        self.process = PlatformProcess(certs=self.certs, db=self.db, fixtures="demo").start()
+        self.process = PlatformProcess(certs=self.certs, db=self.db, fixtures="demo", env=env).start()
         self.origin = self.process.ready["api"]
         self.port = self.process.api_port
         users = self.process.control_json("GET", "/control/users")["users"]
@@ -437,13 +439,15 @@ class PlatformTestCase(unittest.TestCase):
     (plus `extra_config`, more lines of sleep-agent.conf)."""
 
     extra_config = ""
+    # The platform's environment (None: the tests' own).
+    platform_env = None
     # False: the platform speaks plain http on loopback.
     platform_tls = True
 
     def setUp(self):
         self.session = Session()
         self.addCleanup(self.session.close)
-        self.platform = Platform(self.session, tls=self.platform_tls)
+        self.platform = Platform(self.session, env=self.platform_env, tls=self.platform_tls)
         self.addCleanup(self.platform.stop)
         self.platform.configure(self.extra_config)
         self.agent = None

@@ -140,11 +140,30 @@ import Testing
     @Test func aNotificationTheServerRefusedIsDroppedAndSaid() {
         var plan = plan()
         _ = plan.handle(.serverChanged(F.xfce, timers: [F.timer()], now: now))
-        let commands = plan.handle(.showFailed(F.id(1), reason: "no reply"))
+        let commands = plan.handle(.showFailed(F.id(1), reason: "no reply", now: now))
         #expect(commands == [
             .drop(F.id(1)), .log(.warning, "Could not show the notification of timer \(F.id(1)): no reply"), .statusChanged(F.id(1)),
         ])
         #expect(plan.status(of: F.id(1)) == .unavailable)
+    }
+
+    @Test func aNotificationTheServerRefusedIsOfferedAgainLater() {
+        var plan = plan()
+        _ = plan.handle(.serverChanged(F.xfce, timers: [F.timer()], now: now))
+        _ = plan.handle(.showFailed(F.id(1), reason: "no reply", now: now))
+        let again = now.adding(milliseconds: NotificationPlan.retryAfterFailure)
+        #expect(plan.wakeAt == again)
+        let commands = plan.handle(.wake(now: again))
+        #expect(shows(commands).map(\.summary) == ["Maya is asleep"])
+        #expect(plan.status(of: F.id(1)) == .shown)
+    }
+
+    @Test func aTimerThatLeftIsNotOfferedAgain() {
+        var plan = plan()
+        _ = plan.handle(.serverChanged(F.xfce, timers: [F.timer()], now: now))
+        _ = plan.handle(.showFailed(F.id(1), reason: "no reply", now: now))
+        _ = plan.handle(.timerRemoved(F.id(1)))
+        #expect(plan.wakeAt == nil)
     }
 
     @Test func aDismissalIsKeptAndHonoured() {

@@ -1,0 +1,118 @@
+"""GNOME Shell 43, headless, as the notification server of a private session:
+Wayland with a virtual monitor, its notification service (a gjs program the
+Shell starts through D-Bus activation, which owns
+org.freedesktop.Notifications and passes calls on to the Shell), and
+--unsafe-mode, which opens org.gnome.Shell.Eval: the tests read what the
+Shell's message tray holds, and press a notification's buttons, through it.
+
+The Shell needs a system bus; without one in the session, it gets a private
+one of its own."""
+
+import json
+import os
+import shutil
+import subprocess
+import time
+
+import dbus
+
+from desktop import NOTIFICATIONS, wait_for_name
+from harness import PATIENCE, SystemBus, stop
+
+SHELL = "org.gnome.Shell"
+SHELL_PATH = "/org/gnome/Shell"
+SERVICE = "org.gnome.Shell.Notifications"
+SERVICE_FILE = "/usr/share/dbus-1/services/%s.service" % SERVICE
+PACKAGES = "apt-get install --no-install-recommends gnome-shell gjs"
+
+# Every notification in the message tray, with the title of its source.
+LIST_NOTIFICATIONS = """
+Main.messageTray.getSources().flatMap(source => source.notifications.map(n => ({
+    source: source.title, title: n.title, body: n.bannerBodyText,
+    actions: (n.actions || []).map(a => a.label)})))
+"""
+
+# Presses the button `label` of the notification titled `title`, as a click
+# on it does; true when there was one.
+INVOKE = """
+(() => {
+    for (const source of Main.messageTray.getSources())
+        for (const n of source.notifications)
+            if (n.title === %s) {
+                const action = (n.actions || []).find(a => a.label === %s);
+                if (action) { action.callback(); return true; }
+            }
+    return false;
+})()
+"""
+
+
+def check_installed():
+    for path in ("/usr/bin/gnome-shell", "/usr/bin/gjs", SERVICE_FILE):
+        if not os.path.exists(path):
+            raise AssertionError("GNOME Shell and its notification service are needed (%s is missing): %s"
+                                 % (path, PACKAGES))
+
+
+class GnomeShell:
+    """gnome-shell --headless on the session's bus, its notification service
+    started by the Shell itself (as at login), through the service file the
+    package installs, copied into the session's only service directory."""
+
+    def __init__(self, session, wait=True):
+        check_installed()
+        self.session = session
+        shutil.copy(SERVICE_FILE, session.services)
+        self.system_bus = None
+        if "DBUS_SYSTEM_BUS_ADDRESS" not in session.env:
+            self.system_bus = SystemBus(session)
+        self.log_path = os.path.join(session.root, "gnome-shell-%d.log" % time.monotonic_ns())
+        with open(self.log_path, "w") as log:
+            self.process = subprocess.Popen(
+                ["gnome-shell", "--headless", "--wayland", "--no-x11", "--virtual-monitor", "1280x800", "--unsafe-mode"],
+                env=session.env, stdout=log, stderr=log)
+        session.processes.append(self.process)
+        self.bus = dbus.bus.BusConnection(session.env["DBUS_SESSION_BUS_ADDRESS"])
+        if wait:
+            self.wait_ready()
+
+    def wait_ready(self):
+        """Until Eval answers and the notification service owns its name."""
+        deadline = time.monotonic() + PATIENCE
+        while True:
+            if self.process.poll() is not None:
+                raise AssertionError("gnome-shell exited (%s):\n%s" % (self.process.returncode, self.log()[-3000:]))
+            try:
+                self.eval("1")
+                break
+            except dbus.exceptions.DBusException:
+                if time.monotonic() > deadline:
+                    raise AssertionError("gnome-shell did not start:\n" + self.log()[-3000:])
+                time.sleep(0.1)
+        self.notifications_owner = wait_for_name(self.session, NOTIFICATIONS)
+
+    def eval(self, script):
+        """Runs JavaScript in the Shell; its value, through JSON."""
+        success, result = self.bus.call_blocking(SHELL, SHELL_PATH, SHELL, "Eval", "s", (script,), timeout=PATIENCE)
+        if not success:
+            raise AssertionError("the Shell could not run %r: %s" % (script, result))
+        return json.loads(str(result)) if str(result) else None
+
+    def notifications(self, source=None):
+        """What the message tray holds: dicts with source, title, body and the
+        labels of the buttons (GNOME draws none for "default")."""
+        return [n for n in self.eval(LIST_NOTIFICATIONS) if source is None or n["source"] == source]
+
+    def invoke(self, title, label):
+        """Presses a notification's button; false when there was none."""
+        return bool(self.eval(INVOKE % (json.dumps(title), json.dumps(label))))
+
+    def log(self):
+        with open(self.log_path, errors="replace") as handle:
+            return handle.read()
+
+    def stop(self):
+        self.bus.close()
+        stop(self.process)
+        if self.system_bus:
+            self.system_bus.close()

@@ -24,6 +24,9 @@ SHELL_PATH = "/org/gnome/Shell"
 SERVICE = "org.gnome.Shell.Notifications"
 SERVICE_FILE = "/usr/share/dbus-1/services/%s.service" % SERVICE
 PACKAGES = "apt-get install --no-install-recommends gnome-shell gjs"
+# How long the Shell may take to start on a busy machine: a bound for a hung
+# Shell, not a measurement.
+STARTUP = 90
 
 # Every notification in the message tray, with the title of its source.
 LIST_NOTIFICATIONS = """
@@ -59,7 +62,12 @@ class GnomeShell:
     started by the Shell itself (as at login), through the service file the
     package installs, copied into the session's only service directory."""
 
-    def __init__(self, session, wait=True):
+    def __init__(self, session, wait=True, early_service=False):
+        """With `early_service`, the notification service is started the
+        moment the Shell appears on the bus, as an early client at login
+        may start it: for most of a second it then owns
+        org.freedesktop.Notifications and answers every call with an error,
+        since the Shell behind it is not ready."""
         check_installed()
         self.session = session
         shutil.copy(SERVICE_FILE, session.services)
@@ -73,27 +81,36 @@ class GnomeShell:
                 env=session.env, stdout=log, stderr=log)
         session.processes.append(self.process)
         self.bus = dbus.bus.BusConnection(session.env["DBUS_SESSION_BUS_ADDRESS"])
+        if early_service:
+            self.wait_until(lambda: self.bus.name_has_owner(SHELL), "gnome-shell to take its name", pause=0.005)
+            self.bus.start_service_by_name(SERVICE)
         if wait:
             self.wait_ready()
 
-    def wait_ready(self):
-        """Until Eval answers and the notification service owns its name."""
-        deadline = time.monotonic() + PATIENCE
-        while True:
+    def wait_until(self, predicate, what, pause=0.1, timeout=STARTUP):
+        deadline = time.monotonic() + timeout
+        while not predicate():
             if self.process.poll() is not None:
                 raise AssertionError("gnome-shell exited (%s):\n%s" % (self.process.returncode, self.log()[-3000:]))
+            if time.monotonic() > deadline:
+                raise AssertionError("timed out waiting for %s; gnome-shell's log:\n%s" % (what, self.log()[-3000:]))
+            time.sleep(pause)
+
+    def wait_ready(self):
+        """Until Eval answers and the notification service owns its name."""
+        def answers():
             try:
-                self.eval("1")
-                break
+                self.eval("1", timeout=5)
+                return True
             except dbus.exceptions.DBusException:
-                if time.monotonic() > deadline:
-                    raise AssertionError("gnome-shell did not start:\n" + self.log()[-3000:])
-                time.sleep(0.1)
+                return False
+
+        self.wait_until(answers, "gnome-shell to answer Eval")
         self.notifications_owner = wait_for_name(self.session, NOTIFICATIONS)
 
-    def eval(self, script):
+    def eval(self, script, timeout=PATIENCE):
         """Runs JavaScript in the Shell; its value, through JSON."""
-        success, result = self.bus.call_blocking(SHELL, SHELL_PATH, SHELL, "Eval", "s", (script,), timeout=PATIENCE)
+        success, result = self.bus.call_blocking(SHELL, SHELL_PATH, SHELL, "Eval", "s", (script,), timeout=timeout)
         if not success:
             raise AssertionError("the Shell could not run %r: %s" % (script, result))
         return json.loads(str(result)) if str(result) else None

@@ -1,9 +1,14 @@
-"""GNOME Shell 43 with the agent started while the Shell starts, as at login:
-the Shell's notification service owns org.freedesktop.Notifications before
-it can answer, so the agent's first GetCapabilities and GetServerInformation
-fail. The agent asks again until it knows, and the notification gets its
-Complete button; pressing it through the Shell creates exactly one activity
-on the reference platform."""
+"""GNOME Shell 43 with the agent started before the Shell, as at login: the
+Shell's notification service owns org.freedesktop.Notifications before the
+Shell behind it can answer, so the agent's first GetCapabilities and
+GetServerInformation fail. The agent asks again until it knows, and the
+notification gets its Complete button; pressing it through the Shell
+creates exactly one activity on the reference platform.
+
+That moment lasts only milliseconds when the Shell starts its service
+itself. The test starts the service the moment the Shell appears on the
+bus, as an early client at login may, which makes it last most of a second,
+and checks on the bus that the agent's first questions did fail."""
 
 import time
 import unittest
@@ -12,8 +17,9 @@ from desktop import BusMonitor
 from gnome_shell import GnomeShell
 from harness import BUS_NAME, INTERFACE, PlatformTestCase, eventually
 
-# Starts of the Shell tried until one shows the agent its early errors.
-TRIES = 6
+# Starts of the Shell tried until one shows the agent its early errors (the
+# first does, unless the machine stalls the agent for most of a second).
+TRIES = 3
 
 
 def failed_questions(messages, asker):
@@ -34,15 +40,15 @@ def failed_questions(messages, asker):
 class LoginTests(PlatformTestCase):
     def start_shell_after_the_agent(self):
         """Starts the Shell with the agent already waiting for a notification
-        server; starts it again (as a new login would) until the agent's
-        first questions met the service before it could answer, as the bus
-        shows."""
+        server; starts it again (as a new login would) if the agent's first
+        questions did not meet the service before it could answer, as the
+        bus shows."""
         monitor = BusMonitor(self.session)
         self.addCleanup(monitor.stop)
         agent_name = self.client.bus.get_name_owner(BUS_NAME)
         for attempt in range(1, TRIES + 1):
             seen = len(monitor.messages())
-            shell = GnomeShell(self.session)
+            shell = GnomeShell(self.session, early_service=True)
             eventually(lambda: str(self.client.properties.Get(INTERFACE, "NotificationServer")) != "",
                        what="the agent to take the Shell's notification service for its server")
             failed = failed_questions(monitor.messages()[seen:], agent_name)

@@ -3,7 +3,7 @@ the tests instead of what the agent says it sent: xfce4-notifyd's own
 notification log, and a script dunst runs for every notification it shows
 (new or updated in place). Each record is a dict with `ns` (when the server
 showed it, ns since 1970), `summary`, `body` and, for xfce4-notifyd, the
-action `keys`."""
+actions' `keys` and the `labels` of its buttons."""
 
 import calendar
 import glob
@@ -51,7 +51,7 @@ class LoggedXfceNotifyd(XfceNotifyd):
         records = []
         for line in lines:
             if line.startswith("[") and line.endswith("]"):
-                records.append({"ns": _iso_ns(line[1:-1]), "keys": []})
+                records.append({"ns": _iso_ns(line[1:-1]), "keys": [], "labels": []})
             elif records and "=" in line:
                 key, value = line.split("=", 1)
                 value = _unescape(value)
@@ -59,6 +59,8 @@ class LoggedXfceNotifyd(XfceNotifyd):
                     records[-1][key] = value
                 elif key.startswith("action-id-"):
                     records[-1]["keys"].append(value)
+                elif key.startswith("action-label-"):
+                    records[-1]["labels"].append(value)
         return records
 
 

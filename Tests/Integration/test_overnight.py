@@ -43,7 +43,10 @@ class OvernightWithoutSessionTests(PlatformTestCase):
             found[:] = [r for r in self.shown() if predicate(r)]
             return found
 
-        eventually(check, what=what + " in xfce4-notifyd's log; it holds %r" % self.shown())
+        try:
+            eventually(check, what=what + " in xfce4-notifyd's log")
+        except AssertionError as error:
+            raise AssertionError("%s; it holds %r" % (error, self.shown())) from None
         return found[-1]
 
     def popups(self):
@@ -53,13 +56,13 @@ class OvernightWithoutSessionTests(PlatformTestCase):
         timer_id, token, reply = self.new_timer()
         started_ms = iso_ms(reply["timer"]["startedAt"])
         expires_ms = iso_ms(reply["nativeActionToken"]["expiresAt"])
-        first = self.wait_shown(lambda r: r["keys"] == ["default", "complete"], "the running notification")
+        first = self.wait_shown(lambda r: r["labels"] == ["Open", "Complete"], "the running notification")
         self.assertRegex(first["body"], r"^Asleep since \d\d:\d\d · 1 h 2[34] min$")
         # Nobody renews: the agent asked once, and nobody answered.
         self.assertTrue(self.client.wait_for(lambda: ("TokenExpiring", [timer_id, expires_ms]) in self.client.signals))
 
         # The token runs out: still running, Open only, finish it in the app.
-        expired = self.wait_shown(lambda r: r["keys"] == ["default"], "the notification without Complete")
+        expired = self.wait_shown(lambda r: r["labels"] == ["Open"], "the notification without Complete")
         self.assertGreaterEqual(expired["ns"] // 1_000_000, expires_ms, "Complete went before the token expired")
         self.assertTrue(expired["body"].endswith("\nOpen the app to finish it."), expired["body"])
         self.assertIsNotNone(elapsed_minutes(expired["body"]))
@@ -79,7 +82,7 @@ class OvernightWithoutSessionTests(PlatformTestCase):
                                 and elapsed_minutes(r["body"]) >= elapsed_minutes(expired["body"]) + 60,
                                 "the notification an hour later")
         self.assertGreater(len(self.shown()), records_before)
-        self.assertEqual(later["keys"], ["default"])
+        self.assertEqual((later["keys"], later["labels"]), (["default"], ["Open"]))
         self.assertTrue(later["body"].endswith("\nOpen the app to finish it."), later["body"])
         listed = self.timer(timer_id)
         self.assertEqual((listed["state"], listed["can_complete"], listed["notification"]),

@@ -19,7 +19,8 @@ import uuid
 import dbus
 
 from fake_clock import library
-from harness import DEMO_FAMILY, INTERFACE, MAYA, Platform, PlatformTestCase, Session, eventually, iso_ms, now_ms
+from harness import DEMO_FAMILY, INTERFACE, MAYA, PlatformTestCase, eventually, iso_ms, now_ms
+from test_webview_bridge import Bridge, sleep_timer
 
 SKEW_S = 90
 # How far endedAt may lie from the click in the platform's clock: the Date
@@ -27,19 +28,17 @@ SKEW_S = 90
 TOLERANCE_MS = 3000
 
 
+def skewed(seconds):
+    """The environment of a process whose clock is `seconds` off."""
+    return dict(os.environ, LD_PRELOAD=library(), FAKETIME="%+ds" % seconds, FAKETIME_DONT_FAKE_MONOTONIC="1")
+
+
 class SkewedPlatformTestCase(PlatformTestCase):
     skew_s = 0
 
     def setUp(self):
-        # As PlatformTestCase's, with the platform on a skewed clock.
-        self.session = Session()
-        self.addCleanup(self.session.close)
-        env = dict(os.environ, LD_PRELOAD=library(), FAKETIME="%+ds" % self.skew_s, FAKETIME_DONT_FAKE_MONOTONIC="1")
-        self.platform = Platform(self.session, env=env)
-        self.addCleanup(self.platform.stop)
-        self.platform.configure()
-        self.agent = None
-        self.client = None
+        self.platform_env = skewed(self.skew_s)
+        super().setUp()
         self.start_agent()
 
     def start_sleep_measuring_offset(self):
@@ -111,6 +110,27 @@ class PlatformAheadTests(SkewedPlatformTestCase):
         self.assertLess(abs(offset - SKEW_S * 1000), 1500, "measured %d ms" % offset)
         self.platform.mirror(self.client, timer_id, reply, platform_clock_offset_ms=offset)
         self.complete_and_check(timer_id, [201])
+
+
+class ThroughTheBridgeTests(SkewedPlatformTestCase):
+    """End to end as the app runs it: the WebView bridge upserts the timer,
+    measures the platform's clock from the Date of that answer, and mirrors
+    the timer with it; Complete is clicked on the desktop."""
+
+    skew_s = SKEW_S
+
+    def test_the_bridges_upsert_puts_completed_at_in_the_platforms_clock(self):
+        bridge = Bridge(self.session)
+        self.addCleanup(lambda: bridge.process.poll() is None and bridge.close())
+        parent = self.platform.parent
+        bridge.result("session.set", {
+            "apiOrigin": self.platform.origin, "userId": parent["id"], "accessToken": parent["accessToken"],
+            "actor": {"mode": "self", "familySubjectId": DEMO_FAMILY}})
+        timer = sleep_timer()
+        self.assertEqual(bridge.result("sleepTimer.upsert", {"timer": timer})["native"]["mirrored"], True)
+        self.complete_and_check(timer["id"], [201])
+        [note] = bridge.wait_notification("sleepTimer.completedNatively")
+        self.assertEqual(note["params"]["timerId"], timer["id"])
 
 
 if __name__ == "__main__":

@@ -6,12 +6,23 @@ org.freedesktop.Notifications and passes calls on to the Shell), and
 Shell's message tray holds, and press a notification's buttons, through it.
 
 The Shell needs a system bus; without one in the session, it gets a private
-one of its own, where no service answers (so none keeps it waiting)."""
+one of its own, where no service answers (so none keeps it waiting).
+
+GNOME Shell 43 starts ibus-daemon with GLib.spawn_async and a JavaScript
+child-setup function, which runs in the forked child and now and then
+deadlocks there on a lock another thread held at the fork (seen here: the
+child stuck in g_type_get_qdata, before its exec); the Shell waits for that
+child's exec and stops answering for good. A watch of the Shell's own
+children kills such a fork that has not become another program within two
+seconds; the Shell then reads that the spawn failed (as it does anyway:
+ibus-daemon is not installed) and goes on."""
 
 import json
 import os
 import shutil
+import signal
 import subprocess
+import threading
 import time
 
 import dbus
@@ -80,6 +91,9 @@ class GnomeShell:
                 ["gnome-shell", "--headless", "--wayland", "--no-x11", "--virtual-monitor", "1280x800", "--unsafe-mode"],
                 env=session.env, stdout=log, stderr=log)
         session.processes.append(self.process)
+        self.stuck_forks = []
+        self.watching = True
+        threading.Thread(target=self._watch_forks, daemon=True).start()
         self.bus = dbus.bus.BusConnection(session.env["DBUS_SESSION_BUS_ADDRESS"])
         if early_service:
             self.wait_until(lambda: self.bus.name_has_owner(SHELL), "gnome-shell to take its name", pause=0.005)
@@ -118,18 +132,76 @@ class GnomeShell:
     def notifications(self, source=None):
         """What the message tray holds: dicts with source, title, body and the
         labels of the buttons (GNOME draws none for "default")."""
-        return [n for n in self.eval(LIST_NOTIFICATIONS) if source is None or n["source"] == source]
+        return [n for n in self.ask(LIST_NOTIFICATIONS) if source is None or n["source"] == source]
 
     def invoke(self, title, label):
         """Presses a notification's button; false when there was none."""
-        return bool(self.eval(INVOKE % (json.dumps(title), json.dumps(label))))
+        return bool(self.ask(INVOKE % (json.dumps(title), json.dumps(label))))
+
+    def ask(self, script):
+        """eval, with the Shell's log when it does not answer."""
+        try:
+            return self.eval(script)
+        except dbus.exceptions.DBusException as error:
+            raise AssertionError("gnome-shell did not answer Eval (%s); forks killed: %r; its log:\n%s"
+                                 % (error.get_dbus_name(), self.stuck_forks, self.log()[-4000:])) from None
+
+    def _forks(self):
+        """The Shell's children that are still the Shell (forked, not yet
+        another program)."""
+        with open("/proc/%d/cmdline" % self.process.pid, "rb") as handle:
+            command = handle.read()
+        forks = []
+        for entry in os.listdir("/proc"):
+            if not entry.isdigit():
+                continue
+            try:
+                with open("/proc/%s/stat" % entry) as handle:
+                    parent = int(handle.read().rsplit(")", 1)[1].split()[1])
+                if parent != self.process.pid:
+                    continue
+                with open("/proc/%s/cmdline" % entry, "rb") as handle:
+                    if handle.read() == command:
+                        forks.append(int(entry))
+            except (OSError, ValueError, IndexError):
+                continue
+        return forks
+
+    def _watch_forks(self):
+        """Kills a fork of the Shell that has not become another program
+        within two seconds (see the module's note)."""
+        first_seen = {}
+        while self.watching and self.process.poll() is None:
+            try:
+                forks = self._forks()
+            except OSError:
+                break
+            now = time.monotonic()
+            for pid in forks:
+                first_seen.setdefault(pid, now)
+                if now - first_seen[pid] > 2.0:
+                    self.stuck_forks.append(pid)
+                    try:
+                        os.kill(pid, signal.SIGKILL)
+                    except ProcessLookupError:
+                        pass
+                    del first_seen[pid]
+            time.sleep(0.25)
 
     def log(self):
         with open(self.log_path, errors="replace") as handle:
             return handle.read()
 
     def stop(self):
+        self.watching = False
         self.bus.close()
+        # A stuck fork outlives the Shell (its parent then is init): it goes first.
+        try:
+            forks = self._forks()
+        except OSError:
+            forks = []
+        for pid in forks:
+            os.kill(pid, signal.SIGKILL)
         stop(self.process)
         if self.system_bus:
             self.system_bus.close()

@@ -16,6 +16,9 @@ packages=(
     # The notification tests: a headless X server, two real notification
     # servers, a way to press their buttons, and screenshots.
     xvfb xfce4-notifyd dunst xdotool imagemagick
+    # GNOME Shell 43 headless as a third notification server; its
+    # notification service is a gjs program.
+    gnome-shell gjs
     # The panel indicator's tests: a real StatusNotifierItem host (the
     # systray of xfce4-panel, with its settings daemon xfconfd), and
     # tesseract to read what it shows off the screen.
@@ -26,7 +29,8 @@ packages=(
     # The contract test reads the introspection file with FoundationXML,
     # which loads libxml2.
     libxml2
-    # The soak run (make soak) speeds the agent's clock up with libfaketime.
+    # The soak run (make soak) speeds the agent's clock up with libfaketime;
+    # the clock tests move the agent's and the platform's clocks with it.
     faketime
     # The bridge's JavaScript client is tested with node's own test runner.
     nodejs

@@ -306,6 +306,7 @@ class Platform:
         self.session = session
         self.certs = make_certs(os.path.join(session.root, "certs-%s" % uuid.uuid4().hex[:6])) if tls else None
         self.db = db or os.path.join(session.root, "platform-%s.sqlite3" % uuid.uuid4().hex[:6])
+        self.env = env
         self.process = PlatformProcess(certs=self.certs, db=self.db, fixtures="demo", env=env).start()
         self.origin = self.process.ready["api"]
         self.port = self.process.api_port
@@ -317,7 +318,7 @@ class Platform:
         """Starts the platform again after stop(), with the same state on the
         same port: the same origin, as after an outage."""
         self.process = PlatformProcess(certs=self.certs, db=self.db, fixtures="demo",
-                                       extra_args=("--port", str(self.port))).start()
+                                       extra_args=("--port", str(self.port)), env=self.env).start()
 
     def configure(self, extra="", platform_extra=""):
         """Writes the agent's configuration for this platform, with more
@@ -341,9 +342,10 @@ class Platform:
             raise AssertionError("PUT timer: %d %s" % (reply.status, reply.body))
         return timer_id, reply.json
 
-    def mirror(self, client, timer_id, reply, baby_name="Maya", baby=MAYA, token=None):
+    def mirror(self, client, timer_id, reply, baby_name="Maya", baby=MAYA, token=None, **extra):
         """Mirrors a platform timer with its token to the agent, as the bridge
-        does: the token through a pipe, never in the message."""
+        does: the token through a pipe, never in the message. `extra` are
+        more keys of the Mirror dictionary."""
         timer = reply["timer"]
         issued = reply["nativeActionToken"]
         token = token or issued["token"]
@@ -356,7 +358,7 @@ class Platform:
                 "family_subject_id": DEMO_FAMILY, "baby_id": baby, "baby_name": baby_name,
                 "activity_type": "sleep", "actor_mode": "self", "started_at_ms": iso_ms(timer["startedAt"]),
                 "timezone": timer["timezone"], "action_token_fd": FileDescriptor(read_end),
-                "token_expires_at_ms": iso_ms(issued["expiresAt"]), "revision": timer["revision"]})
+                "token_expires_at_ms": iso_ms(issued["expiresAt"]), "revision": timer["revision"], **extra})
         finally:
             os.close(read_end)
         return token
@@ -388,9 +390,12 @@ class Platform:
 
 class SystemBus:
     """A second private bus standing in for the system bus, where a test plays
-    NetworkManager and announces the network state as it does."""
+    NetworkManager and announces the network state as it does. Without
+    `network_manager`, nobody owns its name: a client that calls
+    NetworkManager (GNOME Shell does) is told at once there is none, instead
+    of waiting for an answer this process does not give."""
 
-    def __init__(self, session):
+    def __init__(self, session, network_manager=True):
         import dbus.bus
         config = os.path.join(session.root, "system-bus.conf")
         with open(config, "w") as handle:
@@ -403,7 +408,8 @@ class SystemBus:
         self.address = self.process.stdout.readline().strip()
         session.env["DBUS_SYSTEM_BUS_ADDRESS"] = self.address
         self.connection = dbus.bus.BusConnection(self.address)
-        self.connection.request_name("org.freedesktop.NetworkManager")
+        if network_manager:
+            self.connection.request_name("org.freedesktop.NetworkManager")
 
     def network_state(self, state):
         import dbus

@@ -18,6 +18,7 @@ public enum LiveElapsedMode: String, Sendable, CaseIterable {
 /// ca-file=/etc/ssl/private-ca.pem
 ///
 /// [app]
+/// web-origin=https://app.example.com
 /// deep-link-base=dreamsforlittles://
 /// url-opener=/usr/bin/xdg-open
 ///
@@ -40,6 +41,10 @@ public struct Configuration: Sendable, Equatable {
     /// The program that opens deep links instead of xdg-open: an absolute
     /// path, called with the link as its one argument.
     public var urlOpener: String?
+    /// The origin of the web app: what the desktop app loads, and where a
+    /// link opens in the default browser when the app is not installed.
+    /// nil until configured.
+    public var webOrigin: APIOrigin?
 
     /// The file's name inside each configuration directory.
     public static let relativePath = "dreamsforlittles/sleep-agent.conf"
@@ -76,7 +81,7 @@ public struct Configuration: Sendable, Equatable {
 
     private static let knownKeys: [String: [String]] = [
         "platform": ["allowed-origins", "pinned-public-keys", "ca-file"],
-        "app": ["deep-link-base", "url-opener"],
+        "app": ["web-origin", "deep-link-base", "url-opener"],
         "notifications": ["live-elapsed"],
     ]
 
@@ -131,6 +136,13 @@ public struct Configuration: Sendable, Equatable {
             }
         case "url-opener":
             urlOpener = try absolutePath("the absolute path of a program")
+        case "web-origin":
+            let value = try single()
+            do {
+                webOrigin = try APIOrigin(parsing: value)
+            } catch {
+                throw fail("\(value) \(error.explanation)")
+            }
         case "ca-file":
             certificateAuthorities = try absolutePath("the absolute path of a PEM file of certificate authorities")
         case "live-elapsed":

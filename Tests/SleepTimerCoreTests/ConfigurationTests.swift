@@ -42,6 +42,12 @@ import SleepTimerCore
         #expect(configuration.urlOpener == "/usr/local/bin/open-in-app")
     }
 
+    @Test func theWebOriginIsReadNormalisedAndUnsetByDefault() throws {
+        let configuration = try parse("[app]\nweb-origin=HTTPS://App.Example:443\n")
+        #expect(configuration.webOrigin?.description == "https://app.example")
+        #expect(Configuration().webOrigin == nil)
+    }
+
     @Test func anEmptyFileKeepsTheDefaults() throws {
         let configuration = try parse("# nothing\n\n")
         #expect(configuration == Configuration())
@@ -70,6 +76,9 @@ import SleepTimerCore
         ("[platform]\nallowed-origins=https://a.example\\q\n", 2, "allowed-origins"),
         ("[app]\nurl-opener=xdg-open\n", 2, "url-opener"),
         ("[platform]\nca-file=ca.pem\n", 2, "ca-file"),
+        ("[app]\nweb-origin=https://app.example/sign-in\n", 2, "web-origin"),
+        ("[app]\nweb-origin=http://app.example\n", 2, "web-origin"),
+        ("[app]\nweb-origin=dreamsforlittles://\n", 2, "web-origin"),
     ] as [(String, Int, String?)])
     func badValuesAreRefusedAtTheirLine(_ text: String, _ line: Int, _ key: String?) throws {
         let error = try #require(failure(text))

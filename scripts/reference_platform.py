@@ -1074,6 +1074,8 @@ class App:
         self.faults = Faults()
         self.requests = RequestLog()
         self.stopping = threading.Event()
+        # The demo web app (scripts/demo_webapp.py), when --webapp is given.
+        self.webapp = None
 
 
 # --------------------------------------------------------------------------- HTTP plumbing
@@ -1190,6 +1192,10 @@ class ApiHandler(Handler):
         app: App = self.server.app
         arrival_ns = time.time_ns()
         target = urlsplit(self.path)
+        webapp_route = app.webapp.route(self.command, target.path) if app.webapp else None
+        if webapp_route is not None:
+            self.serve_webapp(app, webapp_route, arrival_ns)
+            return
         route, methods, path_id = match_api_route(target.path)
         body, body_error = self.read_body()
         entry = app.requests.start(self.command, self.path, "Authorization" in self.headers, body, arrival_ns)
@@ -1222,6 +1228,19 @@ class ApiHandler(Handler):
             return
         app.requests.finish(entry, reply.status, mode)
         self.log_line(target.path, reply.status if mode is None else f"{reply.status} ({mode})")
+        self.send_reply(reply)
+
+    def serve_webapp(self, app: App, handler, arrival_ns: int) -> None:
+        """A file or call of the demo web app (scripts/demo_webapp.py), logged like the API's."""
+        body, body_error = self.read_body()
+        entry = app.requests.start(self.command, self.path, "Authorization" in self.headers, body, arrival_ns)
+        if body_error is not None:
+            reply = body_error.reply()
+        else:
+            status, content_type, payload, headers = handler(body)
+            reply = Reply(status, payload, content_type or "application/json", tuple(headers))
+        app.requests.finish(entry, reply.status, None)
+        self.log_line(urlsplit(self.path).path, reply.status)
         self.send_reply(reply)
 
     def platform_reply(self, platform: Platform, methods: dict, path_id: str | None, query: str,
@@ -1427,6 +1446,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--token-ttl", type=int, default=DEFAULT_TOKEN_TTL_SECONDS,
                         help="lifetime of native action tokens in seconds (default 43200)")
     parser.add_argument("--ready-file", help="also write the ready JSON line to this file (atomically)")
+    parser.add_argument("--webapp", help="also serve the demo web app from this directory (webapp/demo; "
+                                         "needs --fixtures demo)")
     args = parser.parse_args(argv)
     try:
         address = ipaddress.ip_address(args.host)
@@ -1436,6 +1457,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         parser.error("--tls-cert and --tls-key must be given together")
     if args.tls_cert is None and not address.is_loopback:
         parser.error("plain HTTP is only allowed on a loopback host; give --tls-cert and --tls-key")
+    if args.webapp is not None and args.fixtures != "demo":
+        parser.error("--webapp needs --fixtures demo: the demo web app signs in as the demo family's users")
     if args.token_ttl < 1:
         parser.error("--token-ttl must be at least 1 second")
     args.control_host = "::1" if address.version == 6 else "127.0.0.1"
@@ -1461,6 +1484,10 @@ def main(argv: list[str] | None = None) -> int:
         if args.fixtures:
             platform.load_fixtures(load_fixture_document(args.fixtures))
         app = App(platform)
+        if args.webapp:
+            from demo_webapp import DemoWebApp
+            client = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "Sources", "WebViewBridgeJS")
+            app.webapp = DemoWebApp(args.webapp, client, platform.users, DEMO_FIXTURES["families"][0])
         api = Server(args.host, args.port, ApiHandler, app)
         if args.tls_cert:
             context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)

@@ -154,7 +154,10 @@ extension AppWindow {
 
     private func loadFailed(_ uri: String?, _ error: UnsafeMutablePointer<GError>?) -> gboolean {
         currentLoadFailed = true
-        guard let error, let policy, let uri, policy.isWebApp(uri) else { return 0 }
+        guard let error, let policy, let uri else { return 0 }
+        // Another origin that failed before its response could be turned
+        // away: no error page of it either; the web app stays.
+        guard policy.isWebApp(uri) else { return 1 }
         // A load replaced by another, or stopped by the policy, is no failure.
         if error.pointee.domain == webkit_network_error_quark() && error.pointee.code == Int32(WEBKIT_NETWORK_ERROR_CANCELLED.rawValue) {
             return 0

@@ -62,6 +62,7 @@ final class AppWindow {
         window = dfl_gtk_window(gtk_application_window_new(application))
         webView = dfl_web_view_new(website.session, content, context, automation ? 1 : 0)
         g_object_unref(raw(content))
+        website.use(webkit_web_view_get_network_session(webView))
         buildChrome()
         configureView()
         if let relay, case .configured(let origin, _) = setup {
@@ -102,6 +103,8 @@ final class AppWindow {
         gtk_widget_set_vexpand(view, 1)
         gtk_box_append(dfl_gtk_box(column), view)
         gtk_window_set_child(window, column)
+        // The keyboard goes to the page first, not to the header's buttons.
+        gtk_window_set_focus(window, view)
 
         dfl_connect_bool_void(window, "close-request", { _, data in
             from(data, as: AppWindow.self).saveState()

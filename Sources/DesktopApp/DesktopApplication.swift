@@ -85,7 +85,12 @@ public final class DesktopApplication {
             window.present()
             return window
         }
-        if automation { AppLog.log(.notice, AppLogText.automationOn) }
+        if automation {
+            // Before the view exists: WebKit gives a view that automation
+            // controls only to a context that allows automation.
+            AppLog.log(.notice, AppLogText.automationOn)
+            webkit_web_context_set_automation_allowed(webkit_web_context_get_default(), 1)
+        }
         let window = AppWindow(
             application: application, setup: setup ?? .notConfigured(searchPaths: []), paths: paths,
             automation: automation,
@@ -155,9 +160,7 @@ public final class DesktopApplication {
 
     /// WebKitWebDriver's session drives the one window (see docs/SECURITY.md).
     private func enableAutomation(for window: AppWindow) {
-        let context = webkit_web_context_get_default()
-        webkit_web_context_set_automation_allowed(context, 1)
-        dfl_connect_pointer(raw(context), "automation-started", { _, session, data in
+        dfl_connect_pointer(raw(webkit_web_context_get_default()), "automation-started", { _, session, data in
             let info = webkit_application_info_new()
             webkit_application_info_set_name(info, "dreamsforlittles")
             webkit_application_info_set_version(info, 0, 1, 0)

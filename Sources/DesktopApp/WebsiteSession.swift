@@ -11,8 +11,13 @@ import Glibc
 /// when the configuration names a `ca-file` (a platform with a private CA),
 /// a certificate of the web app's own host that the system refused is
 /// accepted if it verifies against that file, and only then.
+///
+/// Under WebDriver (--automation), WebKit gives the view an ephemeral
+/// session of its own instead, as WebDriver expects a fresh profile; the
+/// same policies apply to it, and nothing is kept.
 final class WebsiteSession {
-    let session: OpaquePointer
+    /// The session the view uses.
+    private(set) var session: OpaquePointer
     private let certificateAuthorities: String?
 
     init(paths: AppPaths, certificateAuthorities: String?) {
@@ -20,11 +25,19 @@ final class WebsiteSession {
         g_mkdir_with_parents(paths.cache, 0o700)
         session = webkit_network_session_new(paths.websiteData, paths.cache)
         self.certificateAuthorities = certificateAuthorities
-        webkit_network_session_set_tls_errors_policy(session, WEBKIT_TLS_ERRORS_POLICY_FAIL)
-        let cookies = webkit_network_session_get_cookie_manager(session)
-        webkit_cookie_manager_set_accept_policy(cookies, WEBKIT_COOKIE_POLICY_ACCEPT_NO_THIRD_PARTY)
         webkit_cookie_manager_set_persistent_storage(
-            cookies, paths.websiteData + "/cookies.sqlite", WEBKIT_COOKIE_PERSISTENT_STORAGE_SQLITE)
+            webkit_network_session_get_cookie_manager(session), paths.websiteData + "/cookies.sqlite",
+            WEBKIT_COOKIE_PERSISTENT_STORAGE_SQLITE)
+        use(session)
+    }
+
+    /// Applies the policies to the session the view ended up with.
+    func use(_ viewSession: OpaquePointer?) {
+        guard let viewSession else { return }
+        session = viewSession
+        webkit_network_session_set_tls_errors_policy(session, WEBKIT_TLS_ERRORS_POLICY_FAIL)
+        webkit_cookie_manager_set_accept_policy(
+            webkit_network_session_get_cookie_manager(session), WEBKIT_COOKIE_POLICY_ACCEPT_NO_THIRD_PARTY)
     }
 
     /// Accepts `certificate` for `host` when it verifies against the

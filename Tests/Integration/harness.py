@@ -294,11 +294,12 @@ LEO = "b7d2e9f4-1c3a-4e6b-8f2d-9a4c6e8b1d22"
 class Platform:
     """The reference platform with the demo family, over TLS."""
 
-    def __init__(self, session, db=None):
+    def __init__(self, session, db=None, extra_args=(), certs=None):
         self.session = session
-        self.certs = make_certs(os.path.join(session.root, "certs-%s" % uuid.uuid4().hex[:6]))
+        self.certs = certs or make_certs(os.path.join(session.root, "certs-%s" % uuid.uuid4().hex[:6]))
         self.db = db or os.path.join(session.root, "platform-%s.sqlite3" % uuid.uuid4().hex[:6])
-        self.process = PlatformProcess(certs=self.certs, db=self.db, fixtures="demo").start()
+        self.extra_args = tuple(extra_args)
+        self.process = PlatformProcess(certs=self.certs, db=self.db, fixtures="demo", extra_args=self.extra_args).start()
         self.origin = self.process.ready["api"]
         self.port = self.process.api_port
         users = self.process.control_json("GET", "/control/users")["users"]
@@ -309,7 +310,7 @@ class Platform:
         """Starts the platform again after stop(), with the same state on the
         same port: the same origin, as after an outage."""
         self.process = PlatformProcess(certs=self.certs, db=self.db, fixtures="demo",
-                                       extra_args=("--port", str(self.port))).start()
+                                       extra_args=self.extra_args + ("--port", str(self.port))).start()
 
     def configure(self, extra=""):
         """Writes the agent's configuration for this platform."""

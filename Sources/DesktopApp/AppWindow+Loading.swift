@@ -172,7 +172,9 @@ extension AppWindow {
 
     private func tlsFailed(_ uri: String, _ certificate: UnsafeMutablePointer<GTlsCertificate>?) -> gboolean {
         currentLoadFailed = true
-        guard let policy, policy.isWebApp(uri), let certificate else { return 0 }
+        guard let policy, let certificate else { return 0 }
+        // Another origin's page is never shown, its error page neither.
+        guard policy.isWebApp(uri) else { return 1 }
         let host = policy.webOrigin.host
         if !acceptedCertificateForHosts.contains(host),
             website.acceptWithConfiguredAuthorities(

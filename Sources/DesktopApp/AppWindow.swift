@@ -155,7 +155,10 @@ final class AppWindow {
         }
     }
 
-    func present() { gtk_window_present(window) }
+    func present(activationToken: String? = nil) {
+        if let activationToken { gtk_window_set_startup_id(window, activationToken) }
+        gtk_window_present(window)
+    }
 
     func close() { gtk_window_close(window) }
 

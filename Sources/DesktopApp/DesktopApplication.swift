@@ -54,8 +54,16 @@ public final class DesktopApplication {
                 return 1
             }, unretained(self))
         }
-        let status = withArgumentVector(arguments) { argv in
-            g_application_run(dfl_g_application(application), gint(arguments.count), argv)
+        // This launch's activation token (xdg-activation, or the X11 startup
+        // id) travels with its command line to the running instance, which
+        // raises its window with it. GDK takes the variables out of the
+        // environment before GLib would send them, so they are read here.
+        var forwarded = arguments
+        if let token = AppCommandLine.activationToken(environment: environment) {
+            forwarded.insert(AppCommandLine.activationTokenOption + token, at: min(1, forwarded.count))
+        }
+        let status = withArgumentVector(forwarded) { argv in
+            g_application_run(dfl_g_application(application), gint(forwarded.count), argv)
         }
         window?.bridge?.stop()
         g_object_unref(application)
@@ -79,10 +87,13 @@ public final class DesktopApplication {
         }
     }
 
+    /// Shows the window, raised with the launch's activation token when
+    /// there is one (GTK takes the token of a D-Bus Open or Activate from
+    /// its platform data itself).
     @discardableResult
-    private func presentWindow() -> AppWindow {
+    private func presentWindow(activationToken: String? = nil) -> AppWindow {
         if let window {
-            window.present()
+            window.present(activationToken: activationToken)
             return window
         }
         if automation {
@@ -97,7 +108,7 @@ public final class DesktopApplication {
             bridgeProgram: AppPaths.bridgeProgram(environment: environment, executable: executable))
         self.window = window
         if automation { enableAutomation(for: window) }
-        window.present()
+        window.present(activationToken: activationToken)
         return window
     }
 
@@ -132,6 +143,7 @@ public final class DesktopApplication {
                 AppLog.log(.warning, AppLogText.automationIgnored)
             }
         }
+        let token = parsed.activationToken
         switch parsed.request {
         case .help:
             dfl_command_line_print(commandLine, AppText.usage)
@@ -142,10 +154,10 @@ public final class DesktopApplication {
             window?.showNotice(message)
             return 2
         case .show:
-            presentWindow()
+            presentWindow(activationToken: token)
             return 0
         case .open(let link):
-            presentWindow().open(link)
+            presentWindow(activationToken: token).open(link)
             return 0
         }
     }

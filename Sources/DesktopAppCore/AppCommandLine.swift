@@ -15,9 +15,28 @@ public struct AppCommandLine: Sendable, Equatable {
     /// `--automation`: let WebKitWebDriver drive the window. Only the
     /// instance that starts with it honours it (see docs/SECURITY.md).
     public let automation: Bool
+    /// The launch's activation token, which the app adds to its own
+    /// command line from its environment (activationToken(environment:)).
+    public let activationToken: String?
+
+    public static let activationTokenOption = "--activation-token="
+
+    /// The token a launcher left in the environment: xdg-activation's
+    /// first, else the X11 startup id.
+    public static func activationToken(environment: [String: String]) -> String? {
+        for name in ["XDG_ACTIVATION_TOKEN", "DESKTOP_STARTUP_ID"] {
+            if let value = environment[name], !value.isEmpty,
+                !value.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F })
+            {
+                return value
+            }
+        }
+        return nil
+    }
 
     public init(arguments: [String]) {
         var automation = false
+        var token: String?
         var links: [String] = []
         var help = false
         var unknown: String?
@@ -25,6 +44,10 @@ public struct AppCommandLine: Sendable, Equatable {
         for argument in arguments.dropFirst() {
             if optionsEnded || !argument.hasPrefix("-") {
                 links.append(argument)
+                continue
+            }
+            if argument.hasPrefix(Self.activationTokenOption) {
+                token = String(argument.dropFirst(Self.activationTokenOption.count))
                 continue
             }
             switch argument {
@@ -35,6 +58,7 @@ public struct AppCommandLine: Sendable, Equatable {
             }
         }
         self.automation = automation
+        activationToken = token.flatMap { $0.isEmpty ? nil : $0 }
         if let unknown {
             request = .refuse("dreamsforlittles: Unknown option \(unknown).\n\(AppText.usage)")
         } else if help {

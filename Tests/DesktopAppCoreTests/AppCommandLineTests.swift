@@ -34,6 +34,16 @@ import Testing
         #expect(!AppCommandLine(arguments: ["dreamsforlittles", "--", "--automation"]).automation)
     }
 
+    @Test func theLaunchsActivationTokenComesFromTheEnvironmentAndTravelsAsAnOption() throws {
+        #expect(AppCommandLine.activationToken(environment: ["DESKTOP_STARTUP_ID": "x11_TIME1", "XDG_ACTIVATION_TOKEN": "wl"]) == "wl")
+        #expect(AppCommandLine.activationToken(environment: ["DESKTOP_STARTUP_ID": "x11_TIME1"]) == "x11_TIME1")
+        #expect(AppCommandLine.activationToken(environment: ["DESKTOP_STARTUP_ID": "", "XDG_ACTIVATION_TOKEN": "a\nb"]) == nil)
+        let line = AppCommandLine(arguments: ["dreamsforlittles", AppCommandLine.activationTokenOption + "x11_TIME1", link])
+        #expect(line.activationToken == "x11_TIME1")
+        #expect(line.request == .open(try AppDeepLink(parsing: link)))
+        #expect(AppCommandLine(arguments: ["dreamsforlittles"]).activationToken == nil)
+    }
+
     @Test func helpAndUnknownOptions() {
         #expect(AppCommandLine(arguments: ["dreamsforlittles", "--help"]).request == .help)
         guard case .refuse(let message) = AppCommandLine(arguments: ["dreamsforlittles", "--nope"]).request else {

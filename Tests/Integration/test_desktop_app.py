@@ -106,7 +106,9 @@ class DeepLinkTests(AppTestCase):
                                env=self.session.env, capture_output=True, text=True, timeout=PATIENCE)
         self.assertEqual(query.stdout.strip(), "com.dreamsforlittles.App.desktop")
 
-        opened = subprocess.run(["xdg-open", sleep_link(timer_id, baby=LEO)], env=self.session.env,
+        # The click's activation token (on X11, the startup id) goes along.
+        opened = subprocess.run(["xdg-open", sleep_link(timer_id, baby=LEO)],
+                                env=dict(self.session.env, DESKTOP_STARTUP_ID="dfl-click_TIME1001"),
                                 capture_output=True, text=True, timeout=PATIENCE)
         self.assertEqual(opened.returncode, 0, opened.stderr)
 
@@ -121,6 +123,32 @@ class DeepLinkTests(AppTestCase):
         self.assertEqual(shown, [timer_id, "running", "Leo"])
         self.assertEqual(len(app.windows()), 1)
         self.assertEqual(self.app_processes(), [app.pid])
+        self.assertEqual(self.startup_id(app), "dfl-click_TIME1001")
+
+    def test_org_freedesktop_application_open_raises_the_window_with_the_token_it_was_given(self):
+        import dbus
+        app = self.start_app()
+        app.wait_for_page()
+        timer_id = str(uuid.uuid4())
+        dbus_application(self.session).Open([sleep_link(timer_id)], {
+            "activation-token": dbus.String("dfl-agent_TIME2002"), "desktop-startup-id": dbus.String("dfl-agent_TIME2002")})
+        eventually(lambda: app.url().endswith("?timer=" + timer_id), what="the route")
+        eventually(lambda: self.startup_id(app) == "dfl-agent_TIME2002", what="the window to take the token")
+        self.assertEqual(len(app.windows()), 1)
+
+    def startup_id(self, app):
+        """The activation token GTK presented the window with, on X11 the
+        _NET_STARTUP_ID of the window (or, for a D-Bus launch, of the app's
+        client leader window)."""
+        [window] = app.windows()
+        leader = subprocess.run(["xprop", "-id", window, "WM_CLIENT_LEADER"], env=self.session.env,
+                                capture_output=True, text=True, timeout=PATIENCE).stdout.split()[-1]
+        for candidate in (window, leader):
+            value = subprocess.run(["xprop", "-id", candidate, "_NET_STARTUP_ID"], env=self.session.env,
+                                   capture_output=True, text=True, timeout=PATIENCE).stdout
+            if " = " in value:
+                return value.split(" = ", 1)[1].strip().strip('"')
+        return None
 
     def test_malformed_links_navigate_nowhere(self):
         app = self.start_app()
@@ -176,3 +204,200 @@ def dbus_application(session):
     bus = dbus.bus.BusConnection(session.env["DBUS_SESSION_BUS_ADDRESS"])
     proxy = bus.get_object("com.dreamsforlittles.App", "/com/dreamsforlittles/App")
     return dbus.Interface(proxy, "org.freedesktop.Application")
+
+
+class IsolationTests(AppTestCase):
+    notification_server = False
+
+    def test_a_frame_of_another_origin_cannot_reach_the_bridge(self):
+        tap = os.path.join(self.session.root, "bridge-stdin.log")
+        self.session.env.update(DFL_WEBVIEW_BRIDGE=os.path.join(os.path.dirname(__file__), "bridge_tap.py"),
+                                DFL_BRIDGE_TAP=tap, DFL_BRIDGE_TAP_BRIDGE=BRIDGE)
+        other = Platform(self.session, extra_args=("--webapp", WEBAPP), certs=self.platform.certs)
+        self.addCleanup(other.stop)
+        self.assertNotEqual(other.origin, self.platform.origin)
+        app = self.signed_in(self.start_app())
+        # The control: the tap records what the web app's own page sends.
+        eventually(lambda: b"session.set" in read(tap), what="the page's session.set in the bridge's stdin")
+        app.js("window.seen = []; window.dreamsForLittlesDesktop.transport.onMessage(t => window.seen.push(t));"
+               "const f = document.createElement('iframe'); f.id = 'probe'; f.src = arguments[0];"
+               "document.body.append(f);", other.origin + "/demo/probe/frame.html")
+
+        frame = app.driver.command("POST", "/element", {"using": "css selector", "value": "#probe"})
+        app.driver.command("POST", "/frame", {"id": frame})
+        app.wait("return document.body && document.body.dataset.done === 'true'", "the frame's attempts")
+        self.assertEqual(app.js("return location.origin"), other.origin)
+        attempts = app.js("return Object.fromEntries([...document.querySelectorAll('li')]"
+                          ".map(li => [li.dataset.attempt, li.textContent.split(': ')[1]]))")
+        app.driver.command("POST", "/frame/parent", {})
+
+        self.assertEqual(attempts["handler"], "absent")
+        self.assertEqual(attempts["transport"], "absent")
+        self.assertTrue(attempts["top-event"].startswith("threw"), attempts)
+        # A round trip of the page's own after the frame's attempts: anything
+        # the frame got through would have reached the bridge before it.
+        app.js("window.dreamsForLittlesDesktop.transport.send(JSON.stringify("
+               "{jsonrpc: '2.0', id: 'after-the-frame', method: 'bridge.getCapabilities'}))")
+        app.wait("return window.seen.some(t => t.includes('after-the-frame'))", "the page's own call to be answered")
+        self.assertNotIn(b"frame-probe", read(tap))
+        self.assertFalse(app.js("return window.seen.some(t => t.includes('frame-probe'))"))
+
+    def test_links_to_other_origins_open_in_the_default_browser_never_in_the_window(self):
+        opened = self.register_browser()
+        other = Platform(self.session, extra_args=("--webapp", WEBAPP), certs=self.platform.certs)
+        self.addCleanup(other.stop)
+        app = self.start_app()
+        app.wait_for_page()
+        page = app.url()
+        elsewhere = self.platform.origin.replace("127.0.0.1", "localhost") + "/demo/probe/frame.html"
+        app.js("for (const [id, target] of [['elsewhere', ''], ['new-window', '_blank']]) {"
+               "  const a = document.createElement('a'); a.id = id; a.href = arguments[0] + '?' + id;"
+               "  a.target = target; a.textContent = id; a.style.display = 'block'; document.body.prepend(a); }",
+               elsewhere)
+        app.click("#elsewhere")
+        eventually(lambda: read_lines(opened) == [elsewhere + "?elsewhere"], what="the browser to get the link")
+        app.click("#new-window")
+        eventually(lambda: len(read_lines(opened)) == 2, what="the browser to get the new window's link")
+        # Not clicked: the page itself goes to another origin (one with a
+        # certificate the app accepts), and is stopped at the response.
+        scripted = other.origin + "/demo/probe/frame.html?scripted"
+        app.js("location.href = arguments[0]", scripted)
+        eventually(lambda: len(read_lines(opened)) == 3, what="the browser to get the scripted navigation")
+        self.assertEqual(read_lines(opened), [elsewhere + "?elsewhere", elsewhere + "?new-window", scripted])
+        self.assertEqual(app.url(), page)
+        self.assertEqual(len(app.windows()), 1)
+        self.assertTrue(app.js("return document.getElementById('sign-in') !== null"))
+
+    def register_browser(self):
+        """The default browser of the test's desktop: a .desktop file whose Exec records the URL."""
+        data = os.path.join(self.session.root, "xdg-data")
+        os.makedirs(os.path.join(data, "applications"))
+        opened = os.path.join(self.session.root, "browser-opened")
+        recorder = os.path.join(self.session.root, "browser")
+        with open(recorder, "w") as handle:
+            handle.write('#!/bin/sh\nprintf "%%s\\n" "$1" >> "%s"\n' % opened)
+        os.chmod(recorder, 0o755)
+        with open(os.path.join(data, "applications", "test-browser.desktop"), "w") as handle:
+            handle.write("[Desktop Entry]\nType=Application\nName=Test browser\nExec=%s %%u\n"
+                         "MimeType=x-scheme-handler/http;x-scheme-handler/https;\n" % recorder)
+        subprocess.run(["update-desktop-database", os.path.join(data, "applications")], check=True, timeout=PATIENCE)
+        config = self.session.env["XDG_CONFIG_HOME"]
+        with open(os.path.join(config, "mimeapps.list"), "w") as handle:
+            handle.write("[Default Applications]\nx-scheme-handler/https=test-browser.desktop\n"
+                         "x-scheme-handler/http=test-browser.desktop\n")
+        self.session.env["XDG_DATA_DIRS"] = data + ":/usr/local/share:/usr/share"
+        return opened
+
+
+class BridgeLifeTests(AppTestCase):
+    notification_server = False
+
+    def test_a_killed_bridge_rejects_the_pending_call_is_restarted_and_the_next_upsert_works(self):
+        app = self.signed_in(self.start_app())
+        [first] = bridge_children(app.pid)
+        self.platform.fault(route="upsert", mode="latency", ms=15_000, count=1)
+        app.click("#start-sleep-Maya")
+        eventually(lambda: self.requests("PUT", "/active-timers/"), what="the upsert to reach the platform")
+
+        os.kill(first, signal.SIGKILL)
+
+        message = app.wait("const m = document.getElementById('message').textContent;"
+                           "return m.startsWith('Could not start') && m", "the pending call to be rejected")
+        self.assertIn("(-31002)", message)
+        eventually(lambda: [pid for pid in bridge_children(app.pid) if pid != first], what="a new bridge")
+        self.assertIn("The bridge ended (signal 9)", app.log())
+        self.platform.clear_faults()
+        app.click("#start-sleep-Leo")
+        app.wait("return document.getElementById('message').textContent === "
+                 "\"Leo's sleep started; it is on the desktop too.\"", "the next upsert, mirrored")
+
+    def test_the_offline_page_loads_the_web_app_by_itself_once_it_can_be_reached(self):
+        self.platform.stop()
+        app = self.start_app()
+        app.wait("return document.querySelector('h1') && "
+                 "document.querySelector('h1').textContent === 'Dreams for Littles cannot be reached'",
+                 "the offline page")
+        self.assertIn("Trying again in", app.text("retry"))
+        self.platform.start_again()
+        app.wait_for_page()
+        self.assertEqual(app.url(), self.platform.origin + "/")
+
+
+class NotConfiguredTests(AppTestCase):
+    notification_server = False
+    web_origin = False
+
+    def test_without_a_web_origin_the_window_says_what_to_set_and_where(self):
+        app = self.start_app()
+        text = app.wait("return document.querySelector('h1') && document.body.innerText", "the page")
+        self.assertIn("Dreams for Littles is not set up yet", text)
+        self.assertIn("web-origin", text)
+        self.assertIn(os.path.join(self.session.env["XDG_CONFIG_HOME"], "dreamsforlittles", "sleep-agent.conf"), text)
+        self.assertEqual(bridge_children(app.pid), [])
+
+
+def read(path):
+    try:
+        with open(path, "rb") as handle:
+            return handle.read()
+    except FileNotFoundError:
+        return b""
+
+
+def read_lines(path):
+    return read(path).decode().split()
+
+
+class KeptBetweenStartsTests(AppTestCase):
+    """Without --automation (WebKit gives WebDriver a fresh, ephemeral
+    profile): real keyboard input only, and the platform's request log to
+    see what the page did."""
+
+    notification_server = False
+
+    def start_plain_app(self):
+        log = open(os.path.join(self.session.root, "plain-app-%s.log" % uuid.uuid4().hex[:6]), "w")
+        self.addCleanup(log.close)
+        process = subprocess.Popen([APP], env=self.session.env, stdout=log, stderr=log)
+        self.session.processes.append(process)
+        eventually(lambda: len(app_windows(self.session, process.pid)) == 1, what="the window")
+        return process, app_windows(self.session, process.pid)[0]
+
+    def loads(self):
+        return len(self.requests("POST", "/demo/events"))
+
+    def signed_in_fetches(self):
+        return [r for r in self.requests("GET", "/active-timers?familySubjectId=") if r["hasAuthorization"]]
+
+    def geometry(self, window):
+        shell = xdotool(self.session, "getwindowgeometry", "--shell", window).stdout.split()
+        values = dict(line.split("=") for line in shell)
+        return int(values["WIDTH"]), int(values["HEIGHT"])
+
+    def test_the_sign_in_and_the_window_size_are_kept_between_starts(self):
+        process, window = self.start_plain_app()
+        eventually(lambda: self.loads() == 1, what="the page to load")
+        # The keyboard goes to the page: Tab reaches its first button (Sign
+        # in as Sam), Return presses it.
+        xdotool(self.session, "windowfocus", "--sync", window)
+        xdotool(self.session, "key", "--window", window, "Tab")
+        xdotool(self.session, "key", "--window", window, "Return")
+        eventually(lambda: len(self.signed_in_fetches()) == 1, what="the page to fetch the family's timers signed in")
+        xdotool(self.session, "windowsize", "--sync", window, "900", "700")
+        size = self.geometry(window)
+        self.assertEqual(size, (900, 700))
+        time.sleep(1)  # GTK takes the new size from the X server's configure event
+        process.send_signal(signal.SIGTERM)
+        self.assertEqual(process.wait(PATIENCE), 0)
+        state = os.path.join(self.session.env["XDG_STATE_HOME"], "dreamsforlittles", "window.conf")
+        self.assertTrue(os.path.exists(state))
+        data = os.path.join(self.session.env["XDG_DATA_HOME"], "dreamsforlittles")
+        self.assertTrue(os.listdir(data))
+
+        # No input at all this time: the page finds its sign-in in its website data.
+        process, window = self.start_plain_app()
+        eventually(lambda: self.loads() == 2, what="the page to load again")
+        eventually(lambda: len(self.signed_in_fetches()) == 2, what="the page to fetch signed in by itself")
+        self.assertEqual(self.geometry(window), size)
+        process.send_signal(signal.SIGTERM)
+        self.assertEqual(process.wait(PATIENCE), 0)

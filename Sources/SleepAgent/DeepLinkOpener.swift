@@ -2,22 +2,31 @@ import DFLDBus
 import EventLoop
 import SleepTimerCore
 
-/// Opens a deep link in the app. The configured url-opener wins; otherwise
-/// the desktop's OpenURI portal when org.freedesktop.portal.Desktop is on
-/// the bus, else `xdg-open`, started with an argument vector, never a shell.
-/// The URL only ever comes from the deep-link builder; the activation token
-/// of the click (xdg-activation, or the X11 startup id) is passed on so that
-/// the app may take the focus.
+/// Opens a deep link in the app. The configured url-opener wins. A link of
+/// the app's scheme goes to the app itself first: org.freedesktop.Application
+/// Open on com.dreamsforlittles.App, which D-Bus activation starts (outside
+/// the agent's sandbox) when it is not running, with the click's activation
+/// token as platform data. When no app is installed (no one can own that
+/// name), the same route opens on the web app's origin in the default
+/// browser; when the app is there but fails, and for links of the web
+/// origin, the desktop opens the link: the OpenURI portal when
+/// org.freedesktop.portal.Desktop is on the bus, else `xdg-open`, started
+/// with an argument vector, never a shell. The URL only ever comes from the
+/// deep-link builder.
 public final class DeepLinkOpener {
     let configuredProgram: String?
+    let webOrigin: APIOrigin?
     let connection: BusConnection
     let environment: [String: String]
     let log: any LogSink
 
     static let portal = "org.freedesktop.portal.Desktop"
+    static let app = "com.dreamsforlittles.App"
+    static let appPath = "/com/dreamsforlittles/App"
 
     public init(configuration: Configuration, connection: BusConnection, environment: [String: String], log: any LogSink) {
         configuredProgram = configuration.urlOpener
+        webOrigin = configuration.webOrigin
         self.connection = connection
         self.environment = environment
         self.log = log
@@ -26,8 +35,43 @@ public final class DeepLinkOpener {
     public func open(_ link: DeepLink, activationToken: String?) {
         if let configuredProgram {
             spawn(configuredProgram, link, activationToken: activationToken)
-            return
+        } else if link.base.isAppScheme {
+            openInApp(link, activationToken: activationToken)
+        } else {
+            openWithDesktop(link, activationToken: activationToken)
         }
+    }
+
+    /// The app's own org.freedesktop.Application interface; D-Bus activation
+    /// starts it if needed. Both names of the token are given: GTK reads
+    /// activation-token on Wayland and desktop-startup-id on X11.
+    private func openInApp(_ link: DeepLink, activationToken: String?) {
+        var platformData: [(String, BusValue)] = []
+        if let activationToken, !activationToken.isEmpty {
+            platformData = [("activation-token", .string(activationToken)), ("desktop-startup-id", .string(activationToken))]
+        }
+        let call = Message.methodCall(
+            destination: Self.app, path: Self.appPath, interface: "org.freedesktop.Application", member: "Open"
+        ).append(.strings([link.url]), .vardict(platformData))
+        connection.call(call, timeoutMilliseconds: 25_000) { [self] result in
+            switch result {
+            case .success:
+                log.log(.info, "Opened the app at \(link.url) through \(Self.app).")
+            case .failure(let error) where error.name == BusError.Names.serviceUnknown:
+                guard let webOrigin else {
+                    log.log(.notice, "The app is not installed and no web-origin is configured; opening the link as it is.")
+                    return openWithDesktop(link, activationToken: activationToken)
+                }
+                log.log(.notice, "The app is not installed; opening the web app in the default browser.")
+                openWithDesktop(link.rebased(on: DeepLinkBase(webOrigin: webOrigin)), activationToken: activationToken)
+            case .failure(let error):
+                log.log(.notice, "The app could not open the link (\(error.message)); asking the desktop.")
+                openWithDesktop(link, activationToken: activationToken)
+            }
+        }
+    }
+
+    private func openWithDesktop(_ link: DeepLink, activationToken: String?) {
         let question = Message.methodCall(
             destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
             member: "NameHasOwner"

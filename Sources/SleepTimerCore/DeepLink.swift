@@ -36,6 +36,16 @@ public struct DeepLinkBase: Sendable, Equatable, CustomStringConvertible {
 
     private init(kind: Kind) { self.kind = kind }
 
+    /// The web app's origin as a base: where a link opens in the browser.
+    public init(webOrigin: APIOrigin) { kind = .webOrigin(webOrigin) }
+
+    /// Whether links begin with the app's own scheme, which only an
+    /// installed app handles.
+    public var isAppScheme: Bool {
+        if case .customScheme = kind { return true }
+        return false
+    }
+
     public init(parsing text: String) throws(Problem) {
         guard let separator = text.firstRange(of: "://") else { throw .malformed }
         let scheme = text[..<separator.lowerBound].lowercased()
@@ -70,6 +80,10 @@ public struct DeepLinkBase: Sendable, Equatable, CustomStringConvertible {
 /// A link that opens the app's Sleep tracker at one family, baby and timer.
 public struct DeepLink: Sendable, Equatable, CustomStringConvertible {
     public let url: String
+    public let base: DeepLinkBase
+    public let familySubjectID: FamilySubjectID
+    public let babyID: BabyID
+    public let timerID: TimerID
 
     /// Built from validated ids only: the base is a checked scheme or
     /// origin and every other part is a canonical UUID, so no text from
@@ -77,12 +91,22 @@ public struct DeepLink: Sendable, Equatable, CustomStringConvertible {
     /// letter (never `-`, which a program receiving it could take for an
     /// option).
     public init(base: DeepLinkBase, familySubjectID: FamilySubjectID, babyID: BabyID, timerID: TimerID) {
+        self.base = base
+        self.familySubjectID = familySubjectID
+        self.babyID = babyID
+        self.timerID = timerID
         let path = "families/\(familySubjectID.string)/babies/\(babyID.string)/track/sleep?timer=\(timerID.string)"
         switch base.kind {
         case .customScheme(let scheme): url = "\(scheme)://\(path)"
         case .webOrigin(let origin): url = "\(origin.description)/\(path)"
         }
         precondition(url.utf8.first.map { $0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z") } == true)
+    }
+
+    /// The same timer's link on another base, e.g. the web app's origin
+    /// when the app is not installed.
+    public func rebased(on base: DeepLinkBase) -> DeepLink {
+        DeepLink(base: base, familySubjectID: familySubjectID, babyID: babyID, timerID: timerID)
     }
 
     public var description: String { url }

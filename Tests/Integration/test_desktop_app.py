@@ -14,7 +14,7 @@ from app_harness import (APP, BRIDGE, DESKTOP_FILE, WEBAPP, App, AppTestCase, Pl
                          bridge_children)
 from dbus_client import Client
 from desktop import BusMonitor, xdotool
-from harness import DEMO_FAMILY, LEO, MAYA, PATIENCE, eventually
+from harness import DEMO_FAMILY, LEO, MAYA, PATIENCE, AgentProcess, eventually
 
 
 def sleep_link(timer_id, baby=MAYA, family=DEMO_FAMILY):
@@ -401,3 +401,101 @@ class KeptBetweenStartsTests(AppTestCase):
         self.assertEqual(self.geometry(window), size)
         process.send_signal(signal.SIGTERM)
         self.assertEqual(process.wait(PATIENCE), 0)
+
+
+class AgentOpensTheAppTests(AppTestCase):
+    """The agent's opener: org.freedesktop.Application.Open on the app,
+    D-Bus activation when it does not run, the web app in the default
+    browser when it is not installed."""
+
+    def mirrored_timer(self, baby=MAYA):
+        client = Client(self.session)
+        self.addCleanup(client.close)
+        timer_id, reply = self.platform.start_sleep(baby=baby)
+        self.platform.mirror(client, timer_id, reply, baby=baby)
+        return timer_id
+
+    def route(self, timer_id, baby=MAYA):
+        return "%s/families/%s/babies/%s/track/sleep?timer=%s" % (self.platform.origin, DEMO_FAMILY, baby, timer_id)
+
+    def sleepctl_open(self, timer_id):
+        from harness import sleepctl
+        result = sleepctl(self.session, "open", timer_id)
+        self.assertEqual(result.returncode, 0, result.stderr)
+
+    def test_the_notifications_open_and_dfl_sleepctl_open_reach_the_running_app(self):
+        app = self.start_app()
+        app.wait_for_page()
+        timer_id = self.mirrored_timer()
+        popups = lambda: xdotool(self.session, "search", "--onlyvisible", "--class", "xfce4-notifyd").stdout.split()
+        eventually(lambda: len(popups()) == 1, what="the notification")
+        [popup] = popups()
+        xdotool(self.session, "windowfocus", "--sync", popup)
+        xdotool(self.session, "key", "--window", popup, "Return")  # the default action: Open
+        eventually(lambda: app.url() == self.route(timer_id), what="the window to show the timer's route")
+
+        other = self.mirrored_timer(baby=LEO)
+        self.sleepctl_open(other)
+        eventually(lambda: app.url() == self.route(other, baby=LEO), what="the window to show the second route")
+        self.assertEqual(len(app.windows()), 1)
+        self.assertIn("through com.dreamsforlittles.App", self.agent.log())
+
+    def test_d_bus_activation_starts_the_app_at_the_timers_route(self):
+        with open(os.path.join(os.path.dirname(DESKTOP_FILE), "..", "dbus", "com.dreamsforlittles.App.service")) as source:
+            service = source.read().replace("/usr/bin/dreamsforlittles", APP)
+        with open(os.path.join(self.session.services, "com.dreamsforlittles.App.service"), "w") as handle:
+            handle.write(service)
+        # As a desktop session does at login: what D-Bus-activated programs get.
+        subprocess.run(["dbus-update-activation-environment", "DISPLAY", "PATH", "GTK_A11Y", "NO_AT_BRIDGE",
+                        "XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME", "HOME"],
+                       env=self.session.env, check=True, timeout=PATIENCE)
+        timer_id = self.mirrored_timer()
+        self.sleepctl_open(timer_id)
+        path = self.route(timer_id)[len(self.platform.origin):]
+        eventually(lambda: self.requests("GET", path), what="the activated app to load the route")
+        [pid] = [int(p) for p in os.listdir("/proc") if p.isdigit() and exe(p) == os.path.realpath(APP)]
+        self.session.processes.append(ProcessHandle(pid))
+        with open("/proc/%d/environ" % pid, "rb") as handle:
+            self.assertIn(b"DBUS_STARTER_BUS_TYPE=session", handle.read().split(b"\0"))
+        self.assertEqual(len(app_windows(self.session, pid)), 1)
+
+    def test_without_the_app_a_link_opens_the_web_app_in_the_default_browser(self):
+        self.agent.terminate()
+        opened = IsolationTests.register_browser(self)
+        self.agent = AgentProcess(self.session)
+        timer_id = self.mirrored_timer()
+        self.sleepctl_open(timer_id)
+        eventually(lambda: read_lines(opened), what="the default browser to get the link")
+        self.assertEqual(read_lines(opened), [self.route(timer_id)])
+        self.assertIn("The app is not installed", self.agent.log())
+
+
+def exe(pid):
+    try:
+        return os.readlink("/proc/%s/exe" % pid)
+    except OSError:
+        return None
+
+
+class ProcessHandle:
+    """A process the test did not start (D-Bus did), stopped with the session."""
+
+    def __init__(self, pid):
+        self.pid = pid
+        self.stdout = self.stderr = self.stdin = None
+
+    def poll(self):
+        return None if os.path.exists("/proc/%d" % self.pid) else 0
+
+    def send_signal(self, sig):
+        try:
+            os.kill(self.pid, sig)
+        except ProcessLookupError:
+            pass
+
+    def wait(self, timeout=None):
+        eventually(lambda: self.poll() is not None, timeout=timeout or PATIENCE, what="process %d to end" % self.pid)
+        return 0
+
+    def kill(self):
+        self.send_signal(signal.SIGKILL)

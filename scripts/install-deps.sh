@@ -16,6 +16,11 @@ packages=(
     # The notification tests: a headless X server, two real notification
     # servers, a way to press their buttons, and screenshots.
     xvfb xfce4-notifyd dunst xdotool imagemagick
+    # The desktop app: GTK 4 and WebKitGTK 6.0; its tests drive it through
+    # WebKit's WebDriver and read X window properties; xdg-open and
+    # xdg-mime find it as the dreamsforlittles:// handler; appstream checks
+    # its metainfo; tsc checks the JavaScript client's declarations.
+    libgtk-4-dev libwebkitgtk-6.0-dev webkit2gtk-driver x11-utils xdg-utils appstream node-typescript
     # The crash-safety tests ask the running agent whether it is dumpable.
     gdb
     # The soak run (make soak) speeds the agent's clock up with libfaketime.

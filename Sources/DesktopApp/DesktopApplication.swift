@@ -31,6 +31,11 @@ public final class DesktopApplication {
     }
 
     public func run(arguments: [String]) -> Int32 {
+        // Help needs neither the display nor the running instance.
+        if AppCommandLine(arguments: arguments).request == .help {
+            print(AppText.usage)
+            return 0
+        }
         // A write to a bridge that has just ended must fail with EPIPE, not
         // end the app.
         signal(SIGPIPE, SIG_IGN)

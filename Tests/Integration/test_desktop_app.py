@@ -10,7 +10,7 @@ import subprocess
 import time
 import uuid
 
-from app_harness import (APP, BRIDGE, DESKTOP_FILE, WEBAPP, App, AppTestCase, Platform, app_windows,
+from app_harness import (APP, BRIDGE, DESKTOP_FILE, WEBAPP, AppTestCase, Platform, app_windows,
                          bridge_children)
 from dbus_client import Client
 from desktop import BusMonitor, xdotool
@@ -223,13 +223,13 @@ class IsolationTests(AppTestCase):
                "const f = document.createElement('iframe'); f.id = 'probe'; f.src = arguments[0];"
                "document.body.append(f);", other.origin + "/demo/probe/frame.html")
 
-        frame = app.driver.command("POST", "/element", {"using": "css selector", "value": "#probe"})
-        app.driver.command("POST", "/frame", {"id": frame})
+        frame = app.command("POST", "/element", {"using": "css selector", "value": "#probe"})
+        app.command("POST", "/frame", {"id": frame})
         app.wait("return document.body && document.body.dataset.done === 'true'", "the frame's attempts")
         self.assertEqual(app.js("return location.origin"), other.origin)
         attempts = app.js("return Object.fromEntries([...document.querySelectorAll('li')]"
                           ".map(li => [li.dataset.attempt, li.textContent.split(': ')[1]]))")
-        app.driver.command("POST", "/frame/parent", {})
+        app.command("POST", "/frame/parent", {})
 
         self.assertEqual(attempts["handler"], "absent")
         self.assertEqual(attempts["transport"], "absent")

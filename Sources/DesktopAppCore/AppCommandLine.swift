@@ -60,7 +60,7 @@ public struct AppCommandLine: Sendable, Equatable {
         self.automation = automation
         activationToken = token.flatMap { $0.isEmpty ? nil : $0 }
         if let unknown {
-            request = .refuse("dreamsforlittles: Unknown option \(unknown).\n\(AppText.usage)")
+            request = .refuse(AppText.commandLineUnknownOption(unknown))
         } else if help {
             request = .help
         } else if links.count > 1 {

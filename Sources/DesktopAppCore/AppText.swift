@@ -70,6 +70,9 @@ public enum AppText {
     public static func commandLineTooManyLinks(_ count: Int) -> String {
         "dreamsforlittles: Give one link at most; \(count) were given."
     }
+    public static func commandLineUnknownOption(_ option: String) -> String {
+        "dreamsforlittles: Unknown option \(option).\n\(usage)"
+    }
 
     // MARK: Why a link is refused
 
@@ -118,6 +121,13 @@ public enum AppLogText {
         "The bridge ended (\(how)); the page is told, and a new bridge starts in \(delayMilliseconds) ms."
     }
     public static func droppedMessage(_ reason: String) -> String { "Dropped a message from the page to the bridge: \(reason)" }
+    public static func dropNotTheWebApp(_ origin: String) -> String { "the window's page (\(origin)) is not the web app." }
+    public static let dropNotText = "it is not text."
+    public static let dropLineBreak = "it holds a line break, which would split it in two."
+    public static func dropTooLong(_ bytes: Int, _ maximum: Int) -> String {
+        "it is \(bytes) bytes long; the bridge takes at most \(maximum)."
+    }
+    public static let dropNoBridge = "the bridge is not running; the page was told."
     public static func droppedReply(_ reason: String) -> String { "Dropped a message from the bridge to the page: \(reason)" }
     public static func windowStateNotSaved(_ path: String, _ error: String) -> String {
         "Could not save the window's size to \(path): \(error)"

@@ -26,16 +26,11 @@ public struct BridgeRelay: Sendable {
 
         public var reason: String {
             switch self {
-            case .notTheWebApp(let origin):
-                return "the window's page (\(origin)) is not the web app."
-            case .notText:
-                return "it is not text."
-            case .lineBreak:
-                return "it holds a line break, which would split it in two."
-            case .tooLong(let bytes):
-                return "it is \(bytes) bytes long; the bridge takes at most \(BridgeRelay.maximumMessageBytes)."
-            case .noBridge:
-                return "the bridge is not running; the page was told."
+            case .notTheWebApp(let origin): return AppLogText.dropNotTheWebApp(origin)
+            case .notText: return AppLogText.dropNotText
+            case .lineBreak: return AppLogText.dropLineBreak
+            case .tooLong(let bytes): return AppLogText.dropTooLong(bytes, BridgeRelay.maximumMessageBytes)
+            case .noBridge: return AppLogText.dropNoBridge
             }
         }
     }

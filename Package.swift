@@ -174,6 +174,8 @@ if ProcessInfo.processInfo.environment["DFL_FUZZ"] != nil {
                           path: "Tests/Fuzz/JSONRPC"),
         .executableTarget(name: "fuzz-mirror", dependencies: ["SleepAgent", "DFLDBus", "CDFLDBus", "SleepTimerCore"],
                           path: "Tests/Fuzz/Mirror"),
+        .executableTarget(name: "fuzz-applink", dependencies: ["DesktopAppCore", "SleepTimerCore"],
+                          path: "Tests/Fuzz/AppLink"),
     ]
 }
 

@@ -63,6 +63,22 @@ class EndToEndTests(AppTestCase):
         time.sleep(1)
         self.assertEqual(len(self.platform.activities()), 1)
 
+    def test_a_sleep_stopped_in_the_page_is_saved_by_the_app_and_leaves_the_desktop(self):
+        app = self.signed_in(self.start_app())
+        client = Client(self.session)
+        self.addCleanup(client.close)
+        app.click("#start-sleep-Leo")
+        [timer_id] = app.wait("return [...document.querySelectorAll('#running li')].map(li => li.dataset.timerId)",
+                              "the running timer in the page")
+        eventually(lambda: any(t["timer_id"] == timer_id for t in client.list()), what="the agent's mirror")
+        app.click("#running li[data-timer-id='%s'] button" % timer_id)
+        saved = app.wait("const li = document.querySelector('#saved li[data-activity-id]');"
+                         "return li && [li.dataset.activityId, li.textContent]", "the page to show the saved sleep")
+        [activity] = self.platform.activities()
+        self.assertEqual((saved[0], activity["timerId"], activity["source"]), (activity["id"], timer_id, "app"))
+        self.assertTrue(saved[1].startswith("Saved: Leo's sleep"), saved[1])
+        eventually(lambda: not any(t["timer_id"] == timer_id for t in client.list()), what="the timer to leave the desktop")
+
     def test_a_coach_viewing_the_family_never_asks_for_a_token_and_nothing_is_mirrored(self):
         monitor = BusMonitor(self.session)
         self.addCleanup(monitor.stop)
@@ -135,6 +151,22 @@ class DeepLinkTests(AppTestCase):
         eventually(lambda: app.url().endswith("?timer=" + timer_id), what="the route")
         eventually(lambda: self.startup_id(app) == "dfl-agent_TIME2002", what="the window to take the token")
         self.assertEqual(len(app.windows()), 1)
+
+    def test_back_and_reload_from_the_keyboard(self):
+        app = self.start_app()
+        app.wait_for_page()
+        start = app.url()
+        dbus_application(self.session).Open([sleep_link(str(uuid.uuid4()))], {})
+        eventually(lambda: app.url() != start, what="the route")
+        [window] = app.windows()
+        xdotool(self.session, "windowfocus", "--sync", window)
+        xdotool(self.session, "key", "--window", window, "alt+Left")
+        eventually(lambda: app.url() == start, what="Back to the start page")
+        loads = len([r for r in self.platform.requests() if r["path"] == "/demo/events"])
+        xdotool(self.session, "key", "--window", window, "ctrl+r")
+        eventually(lambda: len([r for r in self.platform.requests() if r["path"] == "/demo/events"]) == loads + 1,
+                   what="the page to load again")
+        self.assertEqual(app.url(), start)
 
     def startup_id(self, app):
         """The activation token GTK presented the window with, on X11 the

@@ -153,10 +153,12 @@ public final class DesktopApplication {
         case .help:
             dfl_command_line_print(commandLine, AppText.usage)
             return 0
-        case .refuse(let message):
+        case .refuse(let message, let reason):
             dfl_command_line_printerr(commandLine, message)
-            AppLog.log(.notice, AppLogText.refusedLink(message))
-            window?.showNotice(message)
+            if let reason {
+                AppLog.log(.notice, AppLogText.refusedLink(reason))
+                window?.showNotice(AppText.linkRefused(reason))
+            }
             return 2
         case .show:
             presentWindow(activationToken: token)

@@ -7,8 +7,9 @@ public struct AppCommandLine: Sendable, Equatable {
         case open(AppDeepLink)
         case help
         /// Refused, with the message for the caller's terminal; the window
-        /// stays where it is.
-        case refuse(String)
+        /// stays where it is. `reason`, for a link, is what the window and
+        /// the log say (never the caller's text itself).
+        case refuse(String, reason: String?)
     }
 
     public let request: Request
@@ -60,16 +61,16 @@ public struct AppCommandLine: Sendable, Equatable {
         self.automation = automation
         activationToken = token.flatMap { $0.isEmpty ? nil : $0 }
         if let unknown {
-            request = .refuse(AppText.commandLineUnknownOption(unknown))
+            request = .refuse(AppText.commandLineUnknownOption(unknown), reason: nil)
         } else if help {
             request = .help
         } else if links.count > 1 {
-            request = .refuse(AppText.commandLineTooManyLinks(links.count))
+            request = .refuse(AppText.commandLineTooManyLinks(links.count), reason: nil)
         } else if let text = links.first {
             do {
                 request = .open(try AppDeepLink(parsing: text))
             } catch {
-                request = .refuse(AppText.commandLineLinkRefused(text, error.reason))
+                request = .refuse(AppText.commandLineLinkRefused(text, error.reason), reason: error.reason)
             }
         } else {
             request = .show

@@ -13,17 +13,20 @@ import Testing
     }
 
     @Test func aBadLinkIsRefusedNamingTheLinkAndWhy() {
-        guard case .refuse(let message) = AppCommandLine(arguments: ["dreamsforlittles", "javascript:alert(1)"]).request else {
+        guard case .refuse(let message, let reason) = AppCommandLine(arguments: ["dreamsforlittles", "javascript:alert(1)"]).request
+        else {
             Issue.record("not refused")
             return
         }
         #expect(message.contains("javascript:alert(1)"))
         #expect(message.contains("dreamsforlittles://"))
+        // The window and the log say why, without the caller's text.
+        #expect(reason == AppDeepLink.Refusal.notTheAppsScheme.reason)
     }
 
     @Test func twoLinksAreRefused() {
         #expect(AppCommandLine(arguments: ["dreamsforlittles", link, link]).request
-            == .refuse(AppText.commandLineTooManyLinks(2)))
+            == .refuse(AppText.commandLineTooManyLinks(2), reason: nil))
     }
 
     @Test func automationIsAnOptionAndOnlyThat() {
@@ -46,7 +49,7 @@ import Testing
 
     @Test func helpAndUnknownOptions() {
         #expect(AppCommandLine(arguments: ["dreamsforlittles", "--help"]).request == .help)
-        guard case .refuse(let message) = AppCommandLine(arguments: ["dreamsforlittles", "--nope"]).request else {
+        guard case .refuse(let message, nil) = AppCommandLine(arguments: ["dreamsforlittles", "--nope"]).request else {
             Issue.record("not refused")
             return
         }

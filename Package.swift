@@ -19,6 +19,15 @@ let package = Package(
             pkgConfig: "dbus-1",
             providers: [.apt(["libdbus-1-dev"])]
         ),
+        /// GLib alone: the event loop needs nothing more, so the processes
+        /// that do not notify do not link libnotify.
+        .systemLibrary(
+            name: "CDFLGLib",
+            path: "Sources/CDFLGLib",
+            pkgConfig: "glib-2.0",
+            providers: [.apt(["libglib2.0-dev"])]
+        ),
+        /// libnotify; its shim takes GLib from CDFLGLib.
         .systemLibrary(
             name: "CDFLNotify",
             path: "Sources/CDFLNotify",
@@ -52,7 +61,16 @@ let package = Package(
         // MARK: Swift
 
         /// The domain model and its rules; pure Swift, no C module.
-        .target(name: "SleepTimerCore"),
+        .target(name: "SleepTimerCore", dependencies: ["SleepTimersAPI"]),
+
+        /// The D-Bus API's names and signatures, for the agent and every
+        /// client; pure Swift, checked against the introspection file.
+        .target(name: "SleepTimersAPI"),
+
+        /// The agent's decisions as values: the completion flow, the
+        /// notification plan and the schedule of wake-ups, each a state
+        /// machine with no C module and no loop.
+        .target(name: "AgentWorkflows", dependencies: ["SleepTimerCore"]),
 
         /// The durable local store: mirrored timers, completion outbox,
         /// notification ids, in one SQLite file.
@@ -63,7 +81,7 @@ let package = Package(
 
         /// The process's one event loop (GLib's), with file-descriptor,
         /// timeout and signal sources.
-        .target(name: "EventLoop", dependencies: ["CDFLNotify"]),
+        .target(name: "EventLoop", dependencies: ["CDFLGLib", "CDFLLinux"]),
 
         /// libdbus in Swift: messages, values, and a connection driven by
         /// the event loop.
@@ -72,51 +90,65 @@ let package = Package(
         /// dfl-sleep-agent's logic: the D-Bus API over the store.
         .target(
             name: "SleepAgent",
-            dependencies: ["SleepTimerCore", "SleepTimerStore", "DFLDBus", "EventLoop"],
+            dependencies: ["AgentWorkflows", "SleepTimersAPI", "SleepTimerCore", "SleepTimerStore", "DFLDBus", "EventLoop"],
             resources: [.embedInCode("com.dreamsforlittles.SleepTimers1.xml")]
+        ),
+
+        /// The panel indicator's decisions as values: what the item and its
+        /// menu show, which signals say so, what a click does. Pure Swift.
+        .target(name: "PanelIndicator", dependencies: ["SleepTimerCore"]),
+
+        /// The panel indicator on the bus: an org.kde.StatusNotifierItem
+        /// with a com.canonical.dbusmenu menu, registered with the panel's
+        /// org.kde.StatusNotifierWatcher.
+        .target(
+            name: "StatusNotifier",
+            dependencies: ["PanelIndicator", "SleepAgent", "SleepTimerCore", "DFLDBus", "EventLoop"],
+            resources: [.embedInCode("org.kde.StatusNotifierItem.xml"), .embedInCode("com.canonical.dbusmenu.xml")]
         ),
 
         /// HTTPS on libcurl's multi interface, driven by the event loop.
         .target(name: "HTTPClient", dependencies: ["CDFLCurl", "EventLoop", "SleepTimerCore"]),
 
-        /// The agent's notifications, posted with libnotify.
+        /// The agent's notification surface: libnotify, and the server on
+        /// the bus.
         .target(
             name: "Notifications",
-            dependencies: ["SleepAgent", "SleepTimerCore", "SleepTimerStore", "DFLDBus", "EventLoop", "CDFLNotify"]
+            dependencies: ["SleepAgent", "AgentWorkflows", "SleepTimerCore", "DFLDBus", "EventLoop", "CDFLNotify", "CDFLGLib"]
         ),
 
-        /// Sends recorded completions to the platform.
-        .target(
-            name: "CompletionSender",
-            dependencies: ["SleepAgent", "HTTPClient", "SleepTimerCore", "SleepTimerStore", "EventLoop"]
-        ),
+        /// The agent's completion transport: recorded completions sent to
+        /// the platform over HTTPS.
+        .target(name: "CompletionSender", dependencies: ["SleepAgent", "HTTPClient", "SleepTimerCore"]),
 
         /// The dfl-sleep-agent process: configuration, store, bus name,
         /// signals, and the parts above wired to one loop.
         .target(
             name: "SleepAgentDaemon",
             dependencies: [
-                "SleepAgent", "Notifications", "CompletionSender", "HTTPClient", "SleepTimerCore", "SleepTimerStore",
-                "DFLDBus", "EventLoop", "CDFLLinux",
+                "SleepAgent", "Notifications", "CompletionSender", "StatusNotifier", "HTTPClient", "SleepTimerCore",
+                "SleepTimerStore", "DFLDBus", "EventLoop", "CDFLLinux",
             ]
         ),
-        .executableTarget(name: "dfl-sleep-agent", dependencies: ["SleepAgentDaemon"]),
+        .executableTarget(name: "dfl-sleep-agent", dependencies: ["SleepAgentDaemon", "SleepTimerCore"]),
 
         /// dfl-sleepctl: a client of the D-Bus API, as another app would be.
-        .target(name: "SleepControl", dependencies: ["SleepTimerCore", "DFLDBus", "EventLoop"]),
+        .target(name: "SleepControl", dependencies: ["SleepTimersAPI", "SleepTimerCore", "DFLDBus", "EventLoop"]),
         .executableTarget(name: "dfl-sleepctl", dependencies: ["SleepControl"]),
 
         /// dfl-webview-bridge: the WebView's JSON-RPC 2.0 helper.
         .target(
             name: "WebViewBridge",
-            dependencies: ["SleepTimerCore", "DFLDBus", "EventLoop", "HTTPClient", "CDFLLinux"]
+            dependencies: ["SleepTimersAPI", "SleepTimerCore", "DFLDBus", "EventLoop", "HTTPClient", "CDFLLinux"]
         ),
-        .executableTarget(name: "dfl-webview-bridge", dependencies: ["WebViewBridge"]),
+        .executableTarget(name: "dfl-webview-bridge", dependencies: ["WebViewBridge", "SleepTimerCore"]),
 
         /// dfl-bench: the agent measured beside floors built in the same run.
         .target(
             name: "Benchmarking",
-            dependencies: ["SleepTimerCore", "SleepTimerStore", "DFLDBus", "EventLoop", "HTTPClient"],
+            dependencies: [
+                "SleepTimersAPI", "SleepTimerCore", "SleepTimerStore", "DFLDBus", "EventLoop", "HTTPClient", "DFLTestSupport",
+            ],
             exclude: ["floors"]
         ),
         .executableTarget(name: "dfl-bench", dependencies: ["Benchmarking"]),
@@ -138,14 +170,27 @@ let package = Package(
 
         // MARK: Tests
 
+        /// The test doubles and fixtures every test target shares: a clock
+        /// moved by hand, logs that record, drop or check, a temporary
+        /// directory, the fixture ids. A file per double; only tests (and
+        /// the benchmark) depend on it.
+        .target(name: "DFLTestSupport", dependencies: ["SleepTimerCore"], path: "Tests/DFLTestSupport"),
         .testTarget(
             name: "SleepTimerCoreTests",
-            dependencies: ["SleepTimerCore", "CDFLNotify"]
+            dependencies: ["SleepTimerCore", "SleepTimersAPI", "DFLTestSupport", "CDFLGLib"]
         ),
+        .testTarget(name: "SleepTimersAPITests", dependencies: ["SleepTimersAPI"]),
+        .testTarget(name: "AgentWorkflowsTests", dependencies: ["AgentWorkflows", "DFLTestSupport"]),
         .testTarget(name: "EventLoopTests", dependencies: ["EventLoop"]),
+        .testTarget(name: "NotificationsTests", dependencies: ["Notifications", "DFLTestSupport"]),
         .testTarget(name: "DFLDBusTests", dependencies: ["DFLDBus"]),
-        .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient"]),
-        .testTarget(name: "SleepAgentTests", dependencies: ["SleepAgent"]),
+        .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient", "CDFLCurl"]),
+        .testTarget(
+            name: "SleepAgentTests",
+            dependencies: ["SleepAgent", "AgentWorkflows", "SleepTimerStore", "SleepTimersAPI", "DFLTestSupport"]
+        ),
+        .testTarget(name: "PanelIndicatorTests", dependencies: ["PanelIndicator", "SleepTimerCore"]),
+        .testTarget(name: "StatusNotifierTests", dependencies: ["StatusNotifier", "PanelIndicator", "DFLDBus"]),
         .testTarget(name: "SleepAgentDaemonTests", dependencies: ["SleepAgentDaemon"]),
         .testTarget(name: "SleepControlTests", dependencies: ["SleepControl"]),
         .testTarget(name: "WebViewBridgeTests", dependencies: ["WebViewBridge"]),
@@ -153,13 +198,13 @@ let package = Package(
         .testTarget(name: "DesktopAppCoreTests", dependencies: ["DesktopAppCore", "SleepTimerCore"]),
         .testTarget(
             name: "SleepTimerStoreTests",
-            dependencies: ["SleepTimerStore", "store-crash-child"]
+            dependencies: ["SleepTimerStore", "DFLTestSupport", "store-crash-child"]
         ),
         /// A child process the store tests kill with SIGKILL in the middle of
         /// a transaction; a test cannot fork itself safely.
         .executableTarget(
             name: "store-crash-child",
-            dependencies: ["SleepTimerStore"],
+            dependencies: ["SleepTimerStore", "DFLTestSupport"],
             path: "Tests/StoreCrashChild"
         ),
     ]
@@ -170,9 +215,11 @@ let package = Package(
 // linked in by `--sanitize=fuzzer`, so an ordinary build could not link them.
 if ProcessInfo.processInfo.environment["DFL_FUZZ"] != nil {
     package.targets += [
-        .executableTarget(name: "fuzz-jsonrpc", dependencies: ["WebViewBridge", "SleepTimerCore", "EventLoop", "HTTPClient"],
+        .executableTarget(name: "fuzz-jsonrpc",
+                          dependencies: ["WebViewBridge", "SleepTimerCore", "EventLoop", "HTTPClient", "DFLTestSupport"],
                           path: "Tests/Fuzz/JSONRPC"),
-        .executableTarget(name: "fuzz-mirror", dependencies: ["SleepAgent", "DFLDBus", "CDFLDBus", "SleepTimerCore"],
+        .executableTarget(name: "fuzz-mirror",
+                          dependencies: ["SleepAgent", "SleepTimersAPI", "DFLDBus", "CDFLDBus", "SleepTimerCore", "DFLTestSupport"],
                           path: "Tests/Fuzz/Mirror"),
         .executableTarget(name: "fuzz-applink", dependencies: ["DesktopAppCore", "SleepTimerCore"],
                           path: "Tests/Fuzz/AppLink"),

@@ -5,7 +5,7 @@ set -euo pipefail
 
 packages=(
     # Building: the C libraries the Swift targets link, and pkg-config to find them.
-    pkg-config libdbus-1-dev libnotify-dev libsqlite3-dev libcurl4-openssl-dev
+    pkg-config libdbus-1-dev libglib2.0-dev libnotify-dev libsqlite3-dev libcurl4-openssl-dev
     # The zone database the display text reads, and the CA store libcurl uses.
     tzdata ca-certificates
     # The reference platform and its test certificates.
@@ -21,8 +21,15 @@ packages=(
     # xdg-mime find it as the dreamsforlittles:// handler; appstream checks
     # its metainfo; tsc checks the JavaScript client's declarations.
     libgtk-4-dev libwebkitgtk-6.0-dev webkit2gtk-driver x11-utils xdg-utils appstream node-typescript
+    # The panel indicator's tests: a real StatusNotifierItem host (the
+    # systray of xfce4-panel, with its settings daemon xfconfd), and
+    # tesseract to read what it shows off the screen.
+    xfce4-panel xfconf tesseract-ocr tesseract-ocr-eng
     # The crash-safety tests ask the running agent whether it is dumpable.
     gdb
+    # The contract test reads the introspection file with FoundationXML,
+    # which loads libxml2.
+    libxml2
     # The soak run (make soak) speeds the agent's clock up with libfaketime.
     faketime
     # The bridge's JavaScript client is tested with node's own test runner.

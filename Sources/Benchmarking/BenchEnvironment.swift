@@ -4,6 +4,7 @@ import Foundation
 import Glibc
 import HTTPClient
 import SleepTimerCore
+import SleepTimersAPI
 
 /// Everything a benchmark run needs, on this machine and in one temporary
 /// directory: a private session bus, the reference platform over TLS, the
@@ -70,7 +71,8 @@ final class BenchEnvironment {
         environment["DBUS_SESSION_BUS_ADDRESS"] = address
         setenv("DBUS_SESSION_BUS_ADDRESS", address, 1)
         connection = try BusConnection(bus: .session, loop: loop)
-        try connection.addMatch("type='signal',sender='org.freedesktop.DBus',member='NameOwnerChanged'")
+        try connection.addMatch(
+            "type='signal',sender='\(StandardInterface.Bus.name)',member='\(StandardInterface.Bus.nameOwnerChanged)'")
     }
 
     /// Dispatches (and so drops) every message already queued, so that an
@@ -85,13 +87,14 @@ final class BenchEnvironment {
     func waitForName(_ name: String, present: Bool = true, timeout: UInt32 = 60_000) throws -> UInt64 {
         var seenAt: UInt64?
         func hasOwner() -> Bool {
-            let call = Message.methodCall(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
-                                          interface: "org.freedesktop.DBus", member: "NameHasOwner").append(.string(name))
+            let call = Message.methodCall(destination: StandardInterface.Bus.name, path: StandardInterface.Bus.path,
+                                          interface: StandardInterface.Bus.name, member: StandardInterface.Bus.nameHasOwner)
+                .append(.string(name))
             return (try? connection.callAndWait(call).arguments().first?.booleanValue) == true
         }
         if hasOwner() == present { return Clock.monotonicNanoseconds() }
         let filter = connection.addFilter { [loop] message in
-            guard seenAt == nil, message.member == "NameOwnerChanged", let arguments = try? message.arguments(),
+            guard seenAt == nil, message.member == StandardInterface.Bus.nameOwnerChanged, let arguments = try? message.arguments(),
                 arguments.count == 3, arguments[0].stringValue == name
             else { return false }
             if (arguments[2].stringValue?.isEmpty == false) == present {
@@ -219,16 +222,20 @@ final class BenchEnvironment {
 
     // MARK: Calls
 
-    static let agentName = "com.dreamsforlittles.SleepTimers1"
-    static let agentPath = "/com/dreamsforlittles/SleepTimers1"
+    static let agentName = SleepTimers1.busName
 
-    func agentCall(_ member: String, _ arguments: BusValue...) throws -> [BusValue] {
-        let call = Message.methodCall(destination: Self.agentName, path: Self.agentPath, interface: Self.agentName, member: member)
-            .append(contentsOf: arguments)
+    /// A call of one of the agent's methods, ready to send.
+    static func agentMessage(_ method: any BusMethod.Type, _ arguments: [BusValue] = []) -> Message {
+        assert(arguments.map(\.signature).joined() == method.inSignature)
+        return Message.methodCall(destination: SleepTimers1.busName, path: SleepTimers1.objectPath,
+                                  interface: SleepTimers1.interface, member: method.name).append(contentsOf: arguments)
+    }
+
+    func agentCall(_ method: any BusMethod.Type, _ arguments: BusValue...) throws -> [BusValue] {
         do {
-            return try connection.callAndWait(call).arguments()
+            return try connection.callAndWait(Self.agentMessage(method, arguments)).arguments()
         } catch {
-            throw BenchmarkError("\(member): \(error)")
+            throw BenchmarkError("\(method.name): \(error)")
         }
     }
 
@@ -239,12 +246,13 @@ final class BenchEnvironment {
         pipe(&descriptors)
         _ = Array(token.utf8).withUnsafeBytes { write(descriptors[1], $0.baseAddress, $0.count) }
         Glibc.close(descriptors[1])
-        return .vardict([
-            ("timer_id", .string(id)), ("api_origin", .string(origin ?? apiOrigin)), ("user_id", .string(parent.id)),
-            ("family_subject_id", .string(Self.family)), ("baby_id", .string(Self.maya)), ("baby_name", .string("Maya")),
-            ("activity_type", .string("sleep")), ("actor_mode", .string("self")), ("started_at_ms", .int64(startedAt)),
-            ("timezone", .string("Europe/Berlin")), ("action_token_fd", .unixFD(UnixFileDescriptor(taking: descriptors[0]))),
-            ("token_expires_at_ms", .int64(expiresAt)), ("revision", .int64(revision)),
-        ])
+        let entries: [(SleepTimers1.MirrorKey, BusValue)] = [
+            (.timerID, .string(id)), (.apiOrigin, .string(origin ?? apiOrigin)), (.userID, .string(parent.id)),
+            (.familySubjectID, .string(Self.family)), (.babyID, .string(Self.maya)), (.babyName, .string("Maya")),
+            (.activityType, .string("sleep")), (.actorMode, .string("self")), (.startedAt, .int64(startedAt)),
+            (.timeZone, .string("Europe/Berlin")), (.actionTokenFD, .unixFD(UnixFileDescriptor(taking: descriptors[0]))),
+            (.tokenExpiresAt, .int64(expiresAt)), (.revision, .int64(revision)),
+        ]
+        return .vardict(entries.map { ($0.0.name, $0.1) })
     }
 }

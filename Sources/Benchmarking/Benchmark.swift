@@ -1,6 +1,8 @@
 import DFLDBus
+import DFLTestSupport
 import Foundation
 import SleepTimerCore
+import SleepTimersAPI
 import SleepTimerStore
 
 /// One line of the report: a figure of the agent beside its floor, measured
@@ -132,8 +134,9 @@ final class Benchmark {
     private func roundTrips() throws {
         let connection = environment.connection!
         let ping = try timeCalls(counts.roundTrips) {
-            _ = try connection.callAndWait(Message.methodCall(destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
-                                                              interface: "org.freedesktop.DBus.Peer", member: "Ping"))
+            _ = try connection.callAndWait(Message.methodCall(
+                destination: StandardInterface.Bus.name, path: StandardInterface.Bus.path,
+                interface: StandardInterface.Peer.name, member: StandardInterface.Peer.ping))
         }
         let echoService = try environment.start(floors + "/echo-service")
         _ = try environment.waitForName("com.dreamsforlittles.Bench.Echo")
@@ -149,19 +152,18 @@ final class Benchmark {
         _ = try environment.waitForName(BenchEnvironment.agentName)
         let now = Int64(Date().timeIntervalSince1970 * 1000)
         for index in 0..<3 {
-            _ = try environment.agentCall("Mirror", environment.mirrorArgument(
+            _ = try environment.agentCall(SleepTimers1.Mirror.self, environment.mirrorArgument(
                 id: UUID().uuidString.lowercased(), token: "dflnat_bench_list_\(index)_0123456789",
                 startedAt: now - 60_000, expiresAt: now + 3_600_000, revision: 1))
         }
         // The reply is not decoded, as the Echo's is not: the same client work.
-        let listCall = { Message.methodCall(destination: BenchEnvironment.agentName, path: BenchEnvironment.agentPath,
-                                            interface: BenchEnvironment.agentName, member: "List") }
+        let listCall = { BenchEnvironment.agentMessage(SleepTimers1.List.self) }
         let list = try timeCalls(counts.roundTrips) { _ = try connection.callAndWait(listCall()) }
         let mirrorID = UUID().uuidString.lowercased()
         var revision: Int64 = 1
         let mirror = try timeCalls(counts.roundTrips / 4) {
             revision += 1
-            _ = try environment.agentCall("Mirror", environment.mirrorArgument(
+            _ = try environment.agentCall(SleepTimers1.Mirror.self, environment.mirrorArgument(
                 id: mirrorID, token: "dflnat_bench_mirror_0123456789", startedAt: now - 60_000,
                 expiresAt: now + 3_600_000, revision: revision))
         }
@@ -202,11 +204,11 @@ final class Benchmark {
         for index in 0..<counts.mirrorsToNotify {
             let before = Recorder.read(recorderLog).count
             let sent = Clock.wallNanoseconds()
-            _ = try environment.agentCall("Mirror", environment.mirrorArgument(
+            _ = try environment.agentCall(SleepTimers1.Mirror.self, environment.mirrorArgument(
                 id: UUID().uuidString.lowercased(), token: "dflnat_bench_notify_\(index)_0123456789",
                 startedAt: now - 60_000, expiresAt: now + 3_600_000, revision: 1))
             if let received = notifyTimes(since: before).first { values.append(Double(received - sent) / 1000) }
-            _ = try environment.agentCall("Purge", .string(environment.apiOrigin), .string(environment.parent.id), .string(""))
+            _ = try environment.agentCall(SleepTimers1.Purge.self, .string(environment.apiOrigin), .string(environment.parent.id), .string(""))
         }
         agent.stop()
 
@@ -256,13 +258,13 @@ final class Benchmark {
         var sentAt: [String: Int64] = [:]
         for index in 0...counts.completions {
             let timer = try environment.platformSleepTimer()
-            _ = try environment.agentCall("Mirror", environment.mirrorArgument(
+            _ = try environment.agentCall(SleepTimers1.Mirror.self, environment.mirrorArgument(
                 id: timer.id, token: timer.token, startedAt: timer.startedAt, expiresAt: timer.expiresAt, revision: 1))
             let sent = Clock.wallNanoseconds()
-            _ = try environment.agentCall("Complete", .string(timer.id), .int64(0))
+            _ = try environment.agentCall(SleepTimers1.Complete.self, .string(timer.id), .int64(0))
             if index > 0 { sentAt[timer.id] = sent }  // the first opens the connection: a warm-up
             let deadline = Date().addingTimeInterval(30)
-            while (try environment.agentCall("List").first?.arrayElements?.count ?? 0) > 0 && Date() < deadline {
+            while (try environment.agentCall(SleepTimers1.List.self).first?.arrayElements?.count ?? 0) > 0 && Date() < deadline {
                 usleep(1000)
             }
         }
@@ -343,6 +345,24 @@ final class Benchmark {
     // MARK: 5. Memory and wake-ups
 
     private func idle() throws {
+        let quiet = try quietAgent()
+        let live = try liveAgent()
+        reportIdle(quiet, live)
+    }
+
+    /// The agent with nothing to do beside the floor, then after many
+    /// Mirror/Remove cycles.
+    private struct Quiet {
+        var floor: ProcessStatus
+        var started: ProcessStatus
+        var floorSwitches: Int
+        var idleSwitches: Int
+        var warmUpCycles: Int
+        var afterWarmUp: ProcessStatus
+        var cycled: ProcessStatus
+    }
+
+    private func quietAgent() throws -> Quiet {
         let floorProcess = try environment.start(floors + "/idle-process", ["com.dreamsforlittles.Bench.Idle"])
         _ = try environment.waitForName("com.dreamsforlittles.Bench.Idle")
         let agentEnvironment = try environment.agentEnvironment("idle")
@@ -359,11 +379,23 @@ final class Benchmark {
         let floorSwitches = try ProcessStatus(pid: floorProcess.pid).voluntarySwitches - floorBefore
         let idleSwitches = try ProcessStatus(pid: agent.pid).voluntarySwitches - agentBefore
 
-        let now = Int64(Date().timeIntervalSince1970 * 1000)
         // The first cycles page in code and grow caches once (file-backed
         // pages of the libraries, SQLite's page cache): growth after them
         // is what a leak would show.
         let warmUpCycles = max(1, counts.cycles / 100)
+        let afterWarmUp = try cycle(agent, warmUpCycles: warmUpCycles)
+        usleep(1_000_000)
+        let cycled = try ProcessStatus(pid: agent.pid)
+        agent.stop()
+        floorProcess.stop()
+        return Quiet(floor: floorStatus, started: started, floorSwitches: floorSwitches, idleSwitches: idleSwitches,
+                     warmUpCycles: warmUpCycles, afterWarmUp: afterWarmUp ?? cycled, cycled: cycled)
+    }
+
+    /// Mirrors and removes a timer `counts.cycles` times; the agent's
+    /// status after the warm-up cycles.
+    private func cycle(_ agent: Child, warmUpCycles: Int) throws -> ProcessStatus? {
+        let now = Int64(Date().timeIntervalSince1970 * 1000)
         var warmed: ProcessStatus?
         for index in 0..<counts.cycles {
             if index == warmUpCycles {
@@ -371,34 +403,36 @@ final class Benchmark {
                 warmed = try ProcessStatus(pid: agent.pid)
             }
             let id = UUID().uuidString.lowercased()
-            _ = try environment.agentCall("Mirror", environment.mirrorArgument(
+            _ = try environment.agentCall(SleepTimers1.Mirror.self, environment.mirrorArgument(
                 id: id, token: "dflnat_bench_cycle_\(index)_0123456789", startedAt: now - 60_000,
                 expiresAt: now + 3_600_000, revision: 1))
-            _ = try environment.agentCall("Remove", .string(id))
+            _ = try environment.agentCall(SleepTimers1.Remove.self, .string(id))
         }
-        usleep(1_000_000)
-        let cycled = try ProcessStatus(pid: agent.pid)
-        let afterWarmUp = try warmed ?? ProcessStatus(pid: agent.pid)
-        agent.stop()
-        floorProcess.stop()
+        return warmed
+    }
 
-        // Wake-ups with three timers whose elapsed time is updated live.
+    /// Wake-ups with three timers whose elapsed time is updated live: all
+    /// threads, and the main thread alone.
+    private func liveAgent() throws -> (switches: Int, mainThreadSwitches: Int) {
+        let now = Int64(Date().timeIntervalSince1970 * 1000)
         let liveEnvironment = try environment.agentEnvironment("live", liveElapsed: "on")
         let live = try environment.startAgent(liveEnvironment)
         _ = try environment.waitForName(BenchEnvironment.agentName)
         for index in 0..<3 {
-            _ = try environment.agentCall("Mirror", environment.mirrorArgument(
+            _ = try environment.agentCall(SleepTimers1.Mirror.self, environment.mirrorArgument(
                 id: UUID().uuidString.lowercased(), token: "dflnat_bench_live_\(index)_0123456789",
                 startedAt: now - 600_000 - Int64(index) * 17_000, expiresAt: now + 3_600_000, revision: 1))
         }
         usleep(500_000)
-        let liveBefore = try ProcessStatus(pid: live.pid)
+        let before = try ProcessStatus(pid: live.pid)
         sleep(counts.idleSeconds)
-        let liveAfter = try ProcessStatus(pid: live.pid)
-        let liveSwitches = liveAfter.voluntarySwitches - liveBefore.voluntarySwitches
-        let liveMainSwitches = liveAfter.mainThreadSwitches - liveBefore.mainThreadSwitches
+        let after = try ProcessStatus(pid: live.pid)
         live.stop()
+        return (after.voluntarySwitches - before.voluntarySwitches, after.mainThreadSwitches - before.mainThreadSwitches)
+    }
 
+    private func reportIdle(_ quiet: Quiet, _ live: (switches: Int, mainThreadSwitches: Int)) {
+        let started = quiet.started, cycled = quiet.cycled, floorStatus = quiet.floor
         let minutes = Double(counts.idleSeconds) / 60
         let growth = Double(cycled.residentKiB - started.residentKiB) / Double(started.residentKiB) * 100
         rows.append(Row(figure: "RSS after start", unit: "KiB", samples: Samples([Double(started.residentKiB)]),
@@ -411,22 +445,22 @@ final class Benchmark {
                         samples: Samples([Double(cycled.residentKiB)]), floorName: "RSS after start",
                         floor: Double(started.residentKiB), goal: "growth ≤ 5 % (was \(String(format: "%+.1f", growth)) %)",
                         met: growth <= 5))
-        let warmGrowth = Double(cycled.residentKiB - afterWarmUp.residentKiB) / Double(afterWarmUp.residentKiB) * 100
-        rows.append(Row(figure: "RSS after \(counts.cycles) cycles, beside after the first \(warmUpCycles)", unit: "KiB",
-                        samples: Samples([Double(cycled.residentKiB)]), floorName: "RSS after \(warmUpCycles) cycles",
-                        floor: Double(afterWarmUp.residentKiB),
+        let warmGrowth = Double(cycled.residentKiB - quiet.afterWarmUp.residentKiB) / Double(quiet.afterWarmUp.residentKiB) * 100
+        rows.append(Row(figure: "RSS after \(counts.cycles) cycles, beside after the first \(quiet.warmUpCycles)", unit: "KiB",
+                        samples: Samples([Double(cycled.residentKiB)]), floorName: "RSS after \(quiet.warmUpCycles) cycles",
+                        floor: Double(quiet.afterWarmUp.residentKiB),
                         goal: "growth ≤ 5 % (was \(String(format: "%+.1f", warmGrowth)) %)", met: warmGrowth <= 5))
         rows.append(Row(figure: "Anonymous memory after the cycles", unit: "KiB", samples: Samples([Double(cycled.anonymousKiB)]),
                         floorName: "after start", floor: Double(started.anonymousKiB), goal: "reported", met: nil))
         rows.append(Row(figure: "Voluntary context switches in \(counts.idleSeconds) s, no timer", unit: "switches",
-                        samples: Samples([Double(idleSwitches)]), floorName: "C process, same libraries",
-                        floor: Double(floorSwitches), goal: "0", met: idleSwitches == 0))
+                        samples: Samples([Double(quiet.idleSwitches)]), floorName: "C process, same libraries",
+                        floor: Double(quiet.floorSwitches), goal: "0", met: quiet.idleSwitches == 0))
         rows.append(Row(figure: "Voluntary context switches in \(counts.idleSeconds) s, 3 live timers", unit: "switches",
-                        samples: Samples([Double(liveSwitches)]), floorName: "—", floor: nil,
+                        samples: Samples([Double(live.switches)]), floorName: "—", floor: nil,
                         goal: "≤ \(Int((3 * minutes).rounded(.up))) (1 per timer per minute)",
-                        met: Double(liveSwitches) <= (3 * minutes).rounded(.up)))
+                        met: Double(live.switches) <= (3 * minutes).rounded(.up)))
         rows.append(Row(figure: "… of which the main thread (the event loop)", unit: "switches",
-                        samples: Samples([Double(liveMainSwitches)]), floorName: "—", floor: nil,
+                        samples: Samples([Double(live.mainThreadSwitches)]), floorName: "—", floor: nil,
                         goal: "reported (the rest: GDBus's worker thread, inside libnotify)", met: nil))
     }
 
@@ -451,9 +485,7 @@ final class Benchmark {
             let agent = try environment.startAgent(listEnvironment)
             _ = try environment.waitForName(BenchEnvironment.agentName)
             let list = try timeCalls(max(3, min(50, 20_000 / size))) {
-                _ = try environment.connection.callAndWait(Message.methodCall(
-                    destination: BenchEnvironment.agentName, path: BenchEnvironment.agentPath,
-                    interface: BenchEnvironment.agentName, member: "List"))
+                _ = try environment.connection.callAndWait(BenchEnvironment.agentMessage(SleepTimers1.List.self))
             }
             listPoints.append((Double(size), list.samples.median))
             agent.stop()
@@ -494,8 +526,4 @@ func format(_ value: Double) -> String {
     if abs(value) >= 100 { return String(Int(value.rounded())) }
     if abs(value) >= 10 { return String(format: "%.1f", value) }
     return String(format: "%.2f", value)
-}
-
-struct SilentLog: LogSink {
-    func log(_ priority: LogPriority, _ message: String) {}
 }

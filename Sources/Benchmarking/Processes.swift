@@ -1,13 +1,13 @@
 import Foundation
+import Synchronization
 
 /// A child process of the benchmark, stopped by pid at the end. Its output
-/// lines arrive on a reader thread, behind the lock.
-final class Child: @unchecked Sendable {
+/// lines arrive on a reader thread, behind the mutex.
+final class Child: Sendable {
     let process = Process()
-    private(set) var outputLines: [String] = []
     private let output = Pipe()
-    private var buffered = ""
-    private let lock = NSLock()
+    /// Output not yet ended by a newline, and the lines so far.
+    private let received = Mutex<(buffered: String, lines: [String])>(("", []))
 
     init(_ executable: String, _ arguments: [String], environment: [String: String], captureOutput: Bool = false,
          errorLog: String? = nil) throws {
@@ -19,13 +19,13 @@ final class Child: @unchecked Sendable {
             output.fileHandleForReading.readabilityHandler = { [weak self] handle in
                 let data = handle.availableData
                 guard let self, !data.isEmpty else { return }
-                self.lock.lock()
-                self.buffered += String(decoding: data, as: UTF8.self)
-                while let newline = self.buffered.firstIndex(of: "\n") {
-                    self.outputLines.append(String(self.buffered[..<newline]))
-                    self.buffered.removeSubrange(...newline)
+                self.received.withLock { received in
+                    received.buffered += String(decoding: data, as: UTF8.self)
+                    while let newline = received.buffered.firstIndex(of: "\n") {
+                        received.lines.append(String(received.buffered[..<newline]))
+                        received.buffered.removeSubrange(...newline)
+                    }
                 }
-                self.lock.unlock()
             }
         } else {
             process.standardOutput = FileHandle.nullDevice
@@ -41,11 +41,7 @@ final class Child: @unchecked Sendable {
 
     var pid: Int32 { process.processIdentifier }
 
-    var lines: [String] {
-        lock.lock()
-        defer { lock.unlock() }
-        return outputLines
-    }
+    var lines: [String] { received.withLock { $0.lines } }
 
     /// Waits until `count` lines have been printed, or the process ends.
     func waitForLines(_ count: Int, timeout: Double = 120) -> [String] {

@@ -1,12 +1,11 @@
 #ifndef CDFLNOTIFY_SHIM_H
 #define CDFLNOTIFY_SHIM_H
 
-/* libnotify, and with it GLib and GObject: the agent's main loop (with the
- * Unix file-descriptor and signal sources of glib-unix.h) and the key-file
- * format its configuration follows. GLib comes through this one module so
- * that its types are declared once. */
+/* GLib through its own module first: this include becomes an import of
+ * CDFLGLib, whose include guards then keep libnotify's own #include <glib.h>
+ * from declaring GLib's types a second time in this module. */
+#include "../CDFLGLib/shim.h"
 #include <libnotify/notify.h>
-#include <glib-unix.h>
 
 /* g_signal_connect is a macro over g_signal_connect_data, and GCallback is
  * an untyped function pointer. These typed wrappers let Swift connect the

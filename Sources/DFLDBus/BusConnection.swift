@@ -5,7 +5,7 @@ import EventLoop
 /// loop: libdbus reports the descriptors and timeouts it needs, the loop
 /// watches them, and incoming messages are dispatched from the loop.
 ///
-/// Not Sendable: used only on the loop's thread.
+/// Not Sendable, which the compiler holds: used only on the loop's thread.
 public final class BusConnection {
     let raw: OpaquePointer
     let loop: MainLoop
@@ -347,3 +347,7 @@ public final class BusConnection {
         while dbus_connection_dispatch(raw) == DBUS_DISPATCH_DATA_REMAINS {}
     }
 }
+
+/// Driven by one loop, on that loop's thread only: the compiler keeps it there.
+@available(*, unavailable)
+extension BusConnection: Sendable {}

@@ -27,7 +27,7 @@ enum TypeCode {
 }
 
 /// One D-Bus message. Owns one reference to the libdbus message.
-public final class Message: @unchecked Sendable {
+public final class Message {
     let raw: OpaquePointer
 
     init(taking raw: OpaquePointer) { self.raw = raw }
@@ -278,3 +278,7 @@ public final class Message: @unchecked Sendable {
         return String(String(cString: full).dropFirst())
     }
 }
+
+/// A message is built and read on the loop's thread; libdbus does not lock a message against a second thread.
+@available(*, unavailable)
+extension Message: Sendable {}

@@ -122,6 +122,10 @@ public final class DesktopApplication {
     private func open(_ uris: [String]) {
         var opened = false
         for uri in uris {
+            if AppDeepLink.isAppHome(uri) {
+                presentWindow()
+                continue
+            }
             do {
                 let link = try AppDeepLink(parsing: uri)
                 if !opened { presentWindow().open(link) }

@@ -66,6 +66,8 @@ public struct AppCommandLine: Sendable, Equatable {
             request = .help
         } else if links.count > 1 {
             request = .refuse(AppText.commandLineTooManyLinks(links.count), reason: nil)
+        } else if let text = links.first, AppDeepLink.isAppHome(text) {
+            request = .show
         } else if let text = links.first {
             do {
                 request = .open(try AppDeepLink(parsing: text))

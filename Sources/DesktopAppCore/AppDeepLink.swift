@@ -67,6 +67,13 @@ public struct AppDeepLink: Sendable, Equatable {
         self.init(familySubjectID: family, babyID: baby, timerID: timer)
     }
 
+    /// Whether `text` is the app's own start page, `dreamsforlittles://`
+    /// and nothing more (the panel indicator's "Open Dreams for Littles"):
+    /// it shows the window where it is.
+    public static func isAppHome(_ text: String) -> Bool {
+        text.lowercased() == scheme + "://"
+    }
+
     /// The path and query of the Sleep route, shared by the link and the
     /// web app.
     public var route: String {

@@ -1,4 +1,4 @@
-import CDFLNotify
+import CDFLGLib
 
 /// The one event loop of a process: a GLib main loop, which libnotify
 /// needs, with libdbus and libcurl driven from it through file-descriptor
@@ -8,8 +8,8 @@ import CDFLNotify
 /// Each loop has a main context of its own, made the thread-default context
 /// of the thread that creates it, so that GLib's own users (libnotify's
 /// GDBus connection) deliver to it, and two loops (in tests) never run each
-/// other's sources. Not Sendable: every source runs on the thread that calls
-/// `run()`.
+/// other's sources. Not Sendable, which the compiler holds: every source
+/// runs on the thread that calls `run()`.
 public final class MainLoop {
     private let context: OpaquePointer
     private let loop: OpaquePointer
@@ -169,3 +169,13 @@ public struct SpawnError: Error, Sendable, CustomStringConvertible {
     public let message: String
     public var description: String { message }
 }
+
+/// A loop and its sources belong to the thread that runs it: the compiler keeps them there.
+@available(*, unavailable)
+extension MainLoop: Sendable {}
+
+@available(*, unavailable)
+extension MainLoop.Source: Sendable {}
+
+@available(*, unavailable)
+extension Callback: Sendable {}

@@ -2,54 +2,6 @@ import CDFLCurl
 import EventLoop
 import SleepTimerCore
 
-/// A response: status, headers (names lower-case) and body.
-public struct HTTPResponse: Sendable {
-    public let status: Int
-    public let headers: [(name: String, value: String)]
-    public let body: [UInt8]
-
-    public func header(_ name: String) -> String? {
-        let lower = name.lowercased()
-        return headers.last { $0.name == lower }?.value
-    }
-}
-
-/// Why a request produced no response. Descriptions name the failure, never
-/// the request body.
-public struct HTTPError: Error, Sendable, CustomStringConvertible {
-    public enum Kind: Sendable, Equatable {
-        /// The request was refused before any connection: not https (or
-        /// plain http off loopback), or a header with CR/LF.
-        case refused
-        case timedOut
-        /// DNS, TCP, TLS or transfer failure.
-        case transport
-        case responseTooLarge
-    }
-
-    public let kind: Kind
-    public let message: String
-
-    public var description: String { message }
-}
-
-/// Settings that apply to every request.
-public struct HTTPSettings: Sendable {
-    /// `sha256//…` pins of the server's public key; empty: none.
-    public var pinnedPublicKeys: [String] = []
-    /// A PEM file of certificate authorities to trust instead of the system's.
-    public var certificateAuthorities: String?
-    public var connectTimeoutMilliseconds = 10_000
-    public var totalTimeoutMilliseconds = 30_000
-    /// A transfer slower than 1 byte/s for this long is abandoned.
-    public var lowSpeedSeconds = 15
-    /// The largest response body accepted.
-    public var maximumResponseBytes = 1 << 20
-    public var userAgent = "dfl-sleep-agent"
-
-    public init() {}
-}
-
 /// HTTPS on libcurl's multi interface, driven by the process's event loop:
 /// curl reports the sockets and the timeout it needs, the loop watches them,
 /// and no request ever blocks the loop. Connections (and TLS sessions) are
@@ -59,13 +11,17 @@ public struct HTTPSettings: Sendable {
 /// loopback origin; redirects never followed; certificate verification
 /// always on; optional public-key pins; connect, total and low-speed
 /// timeouts; no signals, and a resolver (threaded) that the connect timeout
-/// bounds; CR or LF in any header value refused.
+/// bounds; CR or LF in any header value refused. Every libcurl call's
+/// result is checked, and a failure names the call.
 ///
-/// Not Sendable: used on the loop's thread.
+/// Not Sendable, which the compiler holds: used on the loop's thread.
 public final class HTTPClient {
     private let loop: MainLoop
     private let settings: HTTPSettings
     private let multi: UnsafeMutableRawPointer
+    /// Why the multi handle cannot be used, if it could not be set up:
+    /// every request then fails with it instead of hanging.
+    private var broken: CurlFailure?
     private var sockets: [Int32: MainLoop.Source] = [:]
     private var timer: MainLoop.Source?
     private var transfers: [UnsafeMutableRawPointer: Transfer] = [:]
@@ -74,36 +30,48 @@ public final class HTTPClient {
     private var collecting = false
 
     /// libcurl's global state, set up once before any handle exists.
-    private static let globalInit: Void = {
-        curl_global_init(Int(CURL_GLOBAL_DEFAULT))
+    private static let globalInit: CurlFailure? = {
+        let code = curl_global_init(Int(CURL_GLOBAL_DEFAULT))
+        return code == CURLE_OK ? nil : CurlFailure(call: "curl_global_init", code)
     }()
 
     public init(loop: MainLoop, settings: HTTPSettings) {
-        Self.globalInit
+        let global = Self.globalInit
         self.loop = loop
         self.settings = settings
         multi = curl_multi_init()
+        broken = global ?? setUpMulti()
+    }
+
+    /// Hands curl the callbacks through which it asks the loop to watch
+    /// sockets and keep time.
+    private func setUpMulti() -> CurlFailure? {
         let me = Unmanaged.passUnretained(self).toOpaque()
-        dfl_curl_multi_setopt_socket_callback(multi) { _, socket, what, data, _ in
-            Unmanaged<HTTPClient>.fromOpaque(data!).takeUnretainedValue().socketChanged(socket, what: what)
-            return 0
-        }
-        dfl_curl_multi_setopt_pointer(multi, CURLMOPT_SOCKETDATA, me)
-        dfl_curl_multi_setopt_timer_callback(multi) { _, timeout, data in
-            Unmanaged<HTTPClient>.fromOpaque(data!).takeUnretainedValue().timerChanged(timeout)
-            return 0
-        }
-        dfl_curl_multi_setopt_pointer(multi, CURLMOPT_TIMERDATA, me)
+        let calls: [(String, CURLMcode)] = [
+            ("CURLMOPT_SOCKETFUNCTION", dfl_curl_multi_setopt_socket_callback(multi) { _, socket, what, data, _ in
+                Unmanaged<HTTPClient>.fromOpaque(data!).takeUnretainedValue().socketChanged(socket, what: what)
+                return 0
+            }),
+            ("CURLMOPT_SOCKETDATA", dfl_curl_multi_setopt_pointer(multi, CURLMOPT_SOCKETDATA, me)),
+            ("CURLMOPT_TIMERFUNCTION", dfl_curl_multi_setopt_timer_callback(multi) { _, timeout, data in
+                Unmanaged<HTTPClient>.fromOpaque(data!).takeUnretainedValue().timerChanged(timeout)
+                return 0
+            }),
+            ("CURLMOPT_TIMERDATA", dfl_curl_multi_setopt_pointer(multi, CURLMOPT_TIMERDATA, me)),
+        ]
+        return calls.first { $0.1 != CURLM_OK }.map { CurlFailure(call: "curl_multi_setopt(\($0.0))", $0.1) }
     }
 
     deinit {
         for (easy, transfer) in transfers {
-            curl_multi_remove_handle(multi, easy)
+            let removed = curl_multi_remove_handle(multi, easy)
+            assert(removed == CURLM_OK, "curl_multi_remove_handle: \(removed)")
             transfer.finish()
         }
         timer?.cancel()
         for source in sockets.values { source.cancel() }
-        curl_multi_cleanup(multi)
+        let cleaned = curl_multi_cleanup(multi)
+        assert(cleaned == CURLM_OK, "curl_multi_cleanup: \(cleaned)")
     }
 
     /// Whether libcurl resolves names without blocking (the threaded
@@ -129,75 +97,97 @@ public final class HTTPClient {
         _ method: String, origin: APIOrigin, path: String, body: [UInt8], headers: [(String, String)] = [],
         completion: @escaping (Result<HTTPResponse, HTTPError>) -> Void
     ) {
-        guard method == "POST" || method == "PUT" else {
-            completion(.failure(HTTPError(kind: .refused, message: "only POST and PUT are sent")))
-            return
-        }
-        guard origin.scheme == .https || origin.isLoopback else {
-            completion(.failure(HTTPError(kind: .refused, message: "plain http is allowed only to loopback origins")))
-            return
-        }
-        guard path.hasPrefix("/"), !path.utf8.contains(where: { $0 < 0x21 || $0 == 0x7F || $0 == UInt8(ascii: "#") }) else {
-            completion(.failure(HTTPError(kind: .refused, message: "the request path is malformed")))
-            return
-        }
         let allHeaders = [("Content-Type", "application/json"), ("Accept", "application/json"),
                           ("User-Agent", settings.userAgent)] + headers
-        for (name, value) in allHeaders {
+        if let refusal = Self.refusal(method: method, origin: origin, path: path, headers: allHeaders) {
+            return completion(.failure(refusal))
+        }
+        if let broken { return completion(.failure(HTTPError(broken))) }
+        guard let easy = curl_easy_init() else {
+            return completion(.failure(HTTPError(kind: .transport, message: "libcurl could not make a handle")))
+        }
+        let transfer = Transfer(easy: easy, body: body, limit: settings.maximumResponseBytes, completion: completion)
+        do {
+            try prepare(transfer, method: method, url: origin.description + path, https: origin.scheme == .https,
+                        headers: allHeaders)
+            try start(transfer)
+        } catch {
+            transfer.finish()
+            completion(.failure(HTTPError(error)))
+        }
+    }
+
+    /// Why a request may not be sent at all, or nil.
+    static func refusal(method: String, origin: APIOrigin, path: String, headers: [(String, String)]) -> HTTPError? {
+        guard method == "POST" || method == "PUT" else {
+            return HTTPError(kind: .refused, message: "only POST and PUT are sent")
+        }
+        guard origin.scheme == .https || origin.isLoopback else {
+            return HTTPError(kind: .refused, message: "plain http is allowed only to loopback origins")
+        }
+        guard path.hasPrefix("/"), !path.utf8.contains(where: { $0 < 0x21 || $0 == 0x7F || $0 == UInt8(ascii: "#") }) else {
+            return HTTPError(kind: .refused, message: "the request path is malformed")
+        }
+        for (name, value) in headers {
             guard !name.isEmpty, !name.utf8.contains(where: { $0 <= 0x20 || $0 == UInt8(ascii: ":") || $0 >= 0x7F }),
                 !value.utf8.contains(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0 })
             else {
-                completion(.failure(HTTPError(kind: .refused, message: "the header \(name.utf8.count <= 64 ? name : "…") has a CR, LF or invalid name")))
-                return
+                return HTTPError(kind: .refused, message: "the header \(name.utf8.count <= 64 ? name : "…") has a CR, LF or invalid name")
             }
         }
-        guard let easy = curl_easy_init() else {
-            completion(.failure(HTTPError(kind: .transport, message: "libcurl could not make a handle")))
-            return
+        return nil
+    }
+
+    /// Sets every option of the transfer's handle: the rules above, the
+    /// request, and the callbacks that collect the response.
+    private func prepare(_ transfer: Transfer, method: String, url: String, https: Bool,
+                         headers: [(String, String)]) throws(CurlFailure) {
+        for (name, value) in headers {
+            guard let list = curl_slist_append(transfer.headerList, "\(name): \(value)") else {
+                throw CurlFailure(call: "curl_slist_append", CURLE_OUT_OF_MEMORY)
+            }
+            transfer.headerList = list
         }
-        let transfer = Transfer(easy: easy, body: body, limit: settings.maximumResponseBytes, completion: completion)
-        var list: UnsafeMutablePointer<curl_slist>?
-        for (name, value) in allHeaders { list = curl_slist_append(list, "\(name): \(value)") }
-        transfer.headerList = list
-        let box = Unmanaged.passUnretained(transfer).toOpaque()
-        let url = origin.description + path
-        var failed = false
-        func set(_ code: CURLcode) { if code != CURLE_OK { failed = true } }
-        set(dfl_curl_easy_setopt_string(easy, CURLOPT_URL, url))
-        set(dfl_curl_easy_setopt_string(easy, CURLOPT_PROTOCOLS_STR, origin.scheme == .https ? "https" : "http"))
-        set(dfl_curl_easy_setopt_long(easy, CURLOPT_FOLLOWLOCATION, 0))
-        set(dfl_curl_easy_setopt_long(easy, CURLOPT_SSL_VERIFYPEER, 1))
-        set(dfl_curl_easy_setopt_long(easy, CURLOPT_SSL_VERIFYHOST, 2))
-        set(dfl_curl_easy_setopt_long(easy, CURLOPT_SSLVERSION, Int(CURL_SSLVERSION_TLSv1_2)))
-        if let authorities = settings.certificateAuthorities { set(dfl_curl_easy_setopt_string(easy, CURLOPT_CAINFO, authorities)) }
+        let options = EasyOptions(easy: transfer.easy)
+        try options.set(CURLOPT_URL, string: url)
+        try options.set(CURLOPT_PROTOCOLS_STR, string: https ? "https" : "http")
+        try options.set(CURLOPT_FOLLOWLOCATION, long: 0)
+        try options.set(CURLOPT_SSL_VERIFYPEER, long: 1)
+        try options.set(CURLOPT_SSL_VERIFYHOST, long: 2)
+        try options.set(CURLOPT_SSLVERSION, long: Int(CURL_SSLVERSION_TLSv1_2))
+        if let authorities = settings.certificateAuthorities { try options.set(CURLOPT_CAINFO, string: authorities) }
         if !settings.pinnedPublicKeys.isEmpty {
-            set(dfl_curl_easy_setopt_string(easy, CURLOPT_PINNEDPUBLICKEY, settings.pinnedPublicKeys.joined(separator: ";")))
+            try options.set(CURLOPT_PINNEDPUBLICKEY, string: settings.pinnedPublicKeys.joined(separator: ";"))
         }
-        set(dfl_curl_easy_setopt_long(easy, CURLOPT_NOSIGNAL, 1))
-        set(dfl_curl_easy_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, settings.connectTimeoutMilliseconds))
-        set(dfl_curl_easy_setopt_long(easy, CURLOPT_TIMEOUT_MS, settings.totalTimeoutMilliseconds))
-        set(dfl_curl_easy_setopt_long(easy, CURLOPT_LOW_SPEED_LIMIT, 1))
-        set(dfl_curl_easy_setopt_long(easy, CURLOPT_LOW_SPEED_TIME, settings.lowSpeedSeconds))
-        set(dfl_curl_easy_setopt_long(easy, CURLOPT_POST, 1))
-        if method == "PUT" { set(dfl_curl_easy_setopt_string(easy, CURLOPT_CUSTOMREQUEST, "PUT")) }
-        set(dfl_curl_easy_setopt_off_t(easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(transfer.bodyCount)))
-        set(dfl_curl_easy_setopt_pointer(easy, CURLOPT_POSTFIELDS, transfer.bodyPointer))
-        set(dfl_curl_easy_setopt_slist(easy, CURLOPT_HTTPHEADER, list))
-        set(dfl_curl_easy_setopt_data_callback(easy, CURLOPT_WRITEFUNCTION) { data, size, count, user in
+        try options.set(CURLOPT_NOSIGNAL, long: 1)
+        try options.set(CURLOPT_CONNECTTIMEOUT_MS, long: settings.connectTimeoutMilliseconds)
+        try options.set(CURLOPT_TIMEOUT_MS, long: settings.totalTimeoutMilliseconds)
+        try options.set(CURLOPT_LOW_SPEED_LIMIT, long: 1)
+        try options.set(CURLOPT_LOW_SPEED_TIME, long: settings.lowSpeedSeconds)
+        try options.set(CURLOPT_POST, long: 1)
+        if method == "PUT" { try options.set(CURLOPT_CUSTOMREQUEST, string: "PUT") }
+        try options.set(CURLOPT_POSTFIELDSIZE_LARGE, size: transfer.bodyCount)
+        try options.set(CURLOPT_POSTFIELDS, pointer: transfer.bodyPointer)
+        try options.set(CURLOPT_HTTPHEADER, list: transfer.headerList)
+        try collectResponse(of: transfer, options)
+    }
+
+    private func collectResponse(of transfer: Transfer, _ options: EasyOptions) throws(CurlFailure) {
+        let box = Unmanaged.passUnretained(transfer).toOpaque()
+        try options.set(CURLOPT_WRITEFUNCTION, callback: { data, size, count, user in
             Unmanaged<Transfer>.fromOpaque(user!).takeUnretainedValue().received(data!, size * count)
         })
-        set(dfl_curl_easy_setopt_pointer(easy, CURLOPT_WRITEDATA, box))
-        set(dfl_curl_easy_setopt_data_callback(easy, CURLOPT_HEADERFUNCTION) { data, size, count, user in
+        try options.set(CURLOPT_WRITEDATA, pointer: box)
+        try options.set(CURLOPT_HEADERFUNCTION, callback: { data, size, count, user in
             Unmanaged<Transfer>.fromOpaque(user!).takeUnretainedValue().receivedHeader(data!, size * count)
         })
-        set(dfl_curl_easy_setopt_pointer(easy, CURLOPT_HEADERDATA, box))
-        guard !failed else {
-            transfer.finish()
-            completion(.failure(HTTPError(kind: .refused, message: "libcurl refused an option of the request")))
-            return
-        }
-        transfers[easy] = transfer
-        curl_multi_add_handle(multi, easy)
+        try options.set(CURLOPT_HEADERDATA, pointer: box)
+    }
+
+    private func start(_ transfer: Transfer) throws(CurlFailure) {
+        let code = curl_multi_add_handle(multi, transfer.easy)
+        guard code == CURLM_OK else { throw CurlFailure(call: "curl_multi_add_handle", code) }
+        transfers[transfer.easy] = transfer
         // Start at once rather than on the loop's next turn: whatever the
         // caller does next (a synchronous notification update, say) then
         // overlaps with the request instead of delaying it.
@@ -237,8 +227,11 @@ public final class HTTPClient {
 
     private func act(on socket: curl_socket_t, mask: Int32) {
         var running: Int32 = 0
-        curl_multi_socket_action(multi, socket, mask, &running)
+        let code = curl_multi_socket_action(multi, socket, mask, &running)
         collectFinished()
+        // A multi handle that refuses to act would leave every transfer
+        // waiting for ever: they fail now instead.
+        if code != CURLM_OK { failAll(CurlFailure(call: "curl_multi_socket_action", code)) }
     }
 
     private func collectFinished() {
@@ -249,79 +242,44 @@ public final class HTTPClient {
             guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle,
                 let transfer = transfers.removeValue(forKey: easy)
             else { continue }
-            let code = message.pointee.data.result
-            var status = 0
-            dfl_curl_easy_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status)
-            curl_multi_remove_handle(multi, easy)
-            let result: Result<HTTPResponse, HTTPError>
-            if transfer.tooLarge {
-                result = .failure(HTTPError(kind: .responseTooLarge, message: "the response was larger than \(settings.maximumResponseBytes) bytes"))
-            } else if code != CURLE_OK {
-                let kind: HTTPError.Kind = code == CURLE_OPERATION_TIMEDOUT ? .timedOut : .transport
-                result = .failure(HTTPError(kind: kind, message: String(cString: curl_easy_strerror(code))))
-            } else {
-                result = .success(HTTPResponse(status: status, headers: transfer.headers, body: transfer.response))
-            }
-            let completion = transfer.completion
-            transfer.finish()
-            completion(result)
+            let result = outcome(of: transfer, code: message.pointee.data.result)
+            end(transfer, result)
         }
+    }
+
+    private func outcome(of transfer: Transfer, code: CURLcode) -> Result<HTTPResponse, HTTPError> {
+        if transfer.tooLarge {
+            return .failure(HTTPError(kind: .responseTooLarge, message: "the response was larger than \(settings.maximumResponseBytes) bytes"))
+        }
+        guard code == CURLE_OK else {
+            let kind: HTTPError.Kind = code == CURLE_OPERATION_TIMEDOUT ? .timedOut : .transport
+            return .failure(HTTPError(kind: kind, message: String(cString: curl_easy_strerror(code))))
+        }
+        do {
+            return .success(HTTPResponse(status: try transfer.responseCode(), headers: transfer.headers, body: transfer.response))
+        } catch {
+            return .failure(HTTPError(error))
+        }
+    }
+
+    /// Takes a transfer out of the multi handle, frees it, and answers.
+    private func end(_ transfer: Transfer, _ result: Result<HTTPResponse, HTTPError>) {
+        // The transfer is over whatever this returns; only a handle the
+        // multi handle does not hold could make it fail, which is a bug.
+        let removed = curl_multi_remove_handle(multi, transfer.easy)
+        assert(removed == CURLM_OK, "curl_multi_remove_handle: \(removed)")
+        let completion = transfer.completion
+        transfer.finish()
+        completion(result)
+    }
+
+    private func failAll(_ failure: CurlFailure) {
+        let failing = transfers
+        transfers = [:]
+        for transfer in failing.values { end(transfer, .failure(HTTPError(failure))) }
     }
 }
 
-/// One request in flight: its own copy of the body (wiped when done, since
-/// it may carry a token), the response as it arrives, and the handle.
-private final class Transfer {
-    let easy: UnsafeMutableRawPointer
-    let bodyPointer: UnsafeMutableRawPointer
-    let bodyCount: Int
-    let limit: Int
-    let completion: (Result<HTTPResponse, HTTPError>) -> Void
-    var headerList: UnsafeMutablePointer<curl_slist>?
-    var response: [UInt8] = []
-    var headers: [(name: String, value: String)] = []
-    var tooLarge = false
-    private var finished = false
-
-    init(easy: UnsafeMutableRawPointer, body: [UInt8], limit: Int, completion: @escaping (Result<HTTPResponse, HTTPError>) -> Void) {
-        self.easy = easy
-        bodyCount = body.count
-        let copy = UnsafeMutableRawPointer.allocate(byteCount: max(1, body.count), alignment: 1)
-        body.withUnsafeBytes { if let base = $0.baseAddress { copy.copyMemory(from: base, byteCount: body.count) } }
-        bodyPointer = copy
-        self.limit = limit
-        self.completion = completion
-    }
-
-    func received(_ data: UnsafeMutablePointer<CChar>, _ count: Int) -> Int {
-        guard response.count + count <= limit else {
-            tooLarge = true
-            return 0
-        }
-        response.append(contentsOf: UnsafeRawBufferPointer(start: data, count: count))
-        return count
-    }
-
-    func receivedHeader(_ data: UnsafeMutablePointer<CChar>, _ count: Int) -> Int {
-        let line = String(decoding: UnsafeRawBufferPointer(start: data, count: count), as: UTF8.self)
-        if line.hasPrefix("HTTP/") {
-            headers = []  // a new response (after 100 Continue): its own headers
-        } else if let colon = line.firstIndex(of: ":") {
-            let name = line[..<colon].lowercased()
-            var value = line[line.index(after: colon)...]
-            while value.first == " " || value.first == "\t" { value = value.dropFirst() }
-            while let last = value.last, last == "\r\n" || last == "\n" || last == "\r" || last == " " { value = value.dropLast() }
-            if headers.count < 100 { headers.append((name, String(value))) }
-        }
-        return count
-    }
-
-    func finish() {
-        guard !finished else { return }
-        finished = true
-        curl_easy_cleanup(easy)
-        curl_slist_free_all(headerList)
-        bodyPointer.initializeMemory(as: UInt8.self, repeating: 0, count: bodyCount)
-        bodyPointer.deallocate()
-    }
-}
+/// libcurl's multi handle is driven by one loop, on that loop's thread only: the compiler keeps it there.
+@available(*, unavailable)
+extension HTTPClient: Sendable {}

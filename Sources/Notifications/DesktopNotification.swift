@@ -26,7 +26,7 @@ final class DesktopNotification {
     static let category = "x-dreamsforlittles.sleep-timer"
 
     init(_ content: NotificationContent) {
-        raw = notify_notification_new(content.summary, content.body, nil)
+        raw = notify_notification_new(content.summary, content.body, NotificationContent.appIcon)
         notify_notification_set_app_name(raw, Self.appName)
         notify_notification_set_category(raw, Self.category)
         notify_notification_set_hint(raw, "desktop-entry", g_variant_new_string(Self.desktopEntry))
@@ -57,14 +57,17 @@ final class DesktopNotification {
 
     /// Sets text, actions and lifetime; `show()` sends them.
     func apply(_ content: NotificationContent) {
-        notify_notification_update(raw, content.summary, content.body, nil)
+        notify_notification_update(raw, content.summary, content.body, NotificationContent.appIcon)
+        notify_notification_set_urgency(raw, NotifyUrgency(rawValue: UInt32(content.urgency.rawValue)))
+        notify_notification_set_hint(raw, "action-icons", content.actionIcons ? g_variant_new_boolean(1) : nil)
         notify_notification_clear_actions(raw)
         for action in content.actions {
             let box = Unmanaged.passRetained(WeakNotification(self)).toOpaque()
+            let key = content.actionIcons ? action.iconName ?? action.rawValue : action.rawValue
             notify_notification_add_action(
-                raw, action.rawValue, action.label,
+                raw, key, action.label,
                 { notification, key, data in
-                    guard let notification, let key, let action = NotificationAction(rawValue: String(cString: key)),
+                    guard let notification, let key, let action = NotificationAction(key: String(cString: key)),
                         let owner = Unmanaged<WeakNotification>.fromOpaque(data!).takeUnretainedValue().target
                     else { return }
                     let token = notify_notification_get_activation_token(notification).map { String(cString: $0) }
@@ -104,3 +107,6 @@ struct NotificationError: Error, CustomStringConvertible {
     let message: String
     var description: String { message }
 }
+
+@available(*, unavailable, message: "libnotify objects live on the notifications' thread only.")
+extension DesktopNotification: Sendable {}

@@ -1,107 +1,102 @@
+import AgentWorkflows
 import DFLDBus
+import EventLoop
 import SleepTimerCore
 
 /// Follows who owns org.freedesktop.Notifications on the session bus, and
 /// what that server can do, through the agent's own bus connection: the
 /// owner's arrival, restart and departure come as NameOwnerChanged, and its
-/// capabilities are asked for without blocking the loop.
+/// capabilities are asked for without blocking the loop. What the answers
+/// mean, and when to ask again after an error, is ServerDiscovery's
+/// decision.
 final class NotificationServerWatch {
     static let name = "org.freedesktop.Notifications"
     static let path = "/org/freedesktop/Notifications"
 
-    struct Server: Equatable {
-        /// The owner's unique name: it changes when the server restarts.
-        let owner: String
-        /// "name version" from GetServerInformation.
-        let displayName: String
-        let traits: NotificationServerTraits
-    }
-
     private let connection: BusConnection
+    private let loop: MainLoop
+    private let clock: any WallClock
     private let log: any LogSink
+    private var discovery = ServerDiscovery()
+    private var retry: MainLoop.Source?
     /// Called with the new server (nil when there is none) after every change.
-    var onChange: ((Server?) -> Void)?
-    private(set) var current: Server?
-    /// The owner whose capabilities are being asked for; answers about an
-    /// owner that has gone since are dropped.
-    private var pendingOwner: String?
+    var onChange: ((NotificationServer?) -> Void)?
 
-    init(connection: BusConnection, log: any LogSink) {
+    init(connection: BusConnection, loop: MainLoop, clock: any WallClock, log: any LogSink) {
         self.connection = connection
+        self.loop = loop
+        self.clock = clock
         self.log = log
     }
 
+    /// A pending retry goes with the watch: the loop may outlive it.
+    deinit { retry?.cancel() }
+
     func start() {
         do {
-            try connection.addMatch(
-                "type='signal',sender='org.freedesktop.DBus',interface='org.freedesktop.DBus',member='NameOwnerChanged',arg0='\(Self.name)'")
+            try connection.addMatch(StandardInterface.Bus.ownerChangedMatch(of: Self.name))
         } catch {
             log.log(.warning, "Cannot follow the notification server: \(error.message)")
         }
         connection.addFilter { [weak self] message in
-            guard let self, message.kind == .signal, message.sender == "org.freedesktop.DBus",
-                message.member == "NameOwnerChanged", let arguments = try? message.arguments(), arguments.count == 3,
-                arguments[0].stringValue == Self.name, let newOwner = arguments[2].stringValue
+            guard let self, message.kind == .signal, message.sender == StandardInterface.Bus.name,
+                message.member == StandardInterface.Bus.nameOwnerChanged, let arguments = try? message.arguments(),
+                arguments.count == 3, arguments[0].stringValue == Self.name, let newOwner = arguments[2].stringValue
             else { return false }
-            self.ownerChanged(to: newOwner.isEmpty ? nil : newOwner)
+            self.run(.ownerChanged(newOwner.isEmpty ? nil : newOwner, now: self.clock.now()))
             return false
         }
         let question = Message.methodCall(
-            destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
-            member: "GetNameOwner"
+            destination: StandardInterface.Bus.name, path: StandardInterface.Bus.path,
+            interface: StandardInterface.Bus.name, member: StandardInterface.Bus.getNameOwner
         ).append(.string(Self.name))
         connection.call(question) { [weak self] result in
             // NameHasNoOwner: no server yet; NameOwnerChanged tells when one comes.
-            guard let self, self.pendingOwner == nil, self.current == nil,
-                case .success(let reply) = result, let owner = (try? reply.arguments())?.first?.stringValue
+            guard let self, case .success(let reply) = result, let owner = (try? reply.arguments())?.first?.stringValue
             else { return }
-            self.ownerChanged(to: owner)
+            self.run(.ownerChanged(owner, now: self.clock.now()))
         }
     }
 
-    private func ownerChanged(to owner: String?) {
-        guard owner != current?.owner || owner == nil else { return }
-        guard let owner else {
-            pendingOwner = nil
-            if current != nil {
-                log.log(.notice, "The notification server went away.")
-                current = nil
-                onChange?(nil)
+    private func run(_ event: ServerDiscovery.Event) {
+        for action in discovery.handle(event) {
+            switch action {
+            case .ask(let owner): ask(owner)
+            case .report(let server): onChange?(server)
+            case .log(let priority, let message): log.log(priority, message)
             }
-            return
         }
-        pendingOwner = owner
-        var capabilities: [String]?
-        var information: (String, String)?
-        func finish() {
-            guard pendingOwner == owner, let capabilities, let information else { return }
-            pendingOwner = nil
-            let server = Server(
-                owner: owner, displayName: "\(information.0) \(information.1)".trimmingSpaces(),
-                traits: NotificationServerTraits(capabilities: capabilities, serverName: information.0))
-            log.log(.info, "Notification server: \(server.displayName) (\(owner)), capabilities: \(capabilities.joined(separator: " ")).")
-            current = server
-            onChange?(server)
+        retry?.cancel()
+        retry = nil
+        guard let wakeAt = discovery.wakeAt else { return }
+        let wait = UInt32(clamping: max(0, wakeAt.milliseconds(since: clock.now())))
+        retry = loop.after(milliseconds: wait) { [weak self] in
+            guard let self else { return .remove }
+            self.retry = nil
+            self.run(.wake(now: self.clock.now()))
+            return .remove
         }
+    }
+
+    private func ask(_ owner: String) {
         connection.call(Message.methodCall(destination: owner, path: Self.path, interface: Self.name, member: "GetCapabilities")) {
-            result in
-            capabilities = (try? result.get().arguments())?.first?.arrayElements?.compactMap(\.stringValue) ?? []
-            finish()
+            [weak self] result in
+            guard let self else { return }
+            // An error is "not known yet"; an answer that is no list, none.
+            let answer = try? result.get().arguments()
+            let capabilities = answer.map { $0.first?.arrayElements?.compactMap(\.stringValue) ?? [] }
+            self.run(.capabilities(owner: owner, capabilities, now: self.clock.now()))
         }
         connection.call(Message.methodCall(destination: owner, path: Self.path, interface: Self.name, member: "GetServerInformation")) {
-            result in
-            let fields = (try? result.get().arguments())?.compactMap(\.stringValue) ?? []
-            information = (fields.first ?? "unknown", fields.count > 2 ? fields[2] : "")
-            finish()
+            [weak self] result in
+            guard let self else { return }
+            let fields = (try? result.get().arguments())?.compactMap(\.stringValue)
+            self.run(.information(
+                owner: owner, name: fields.map { $0.first ?? "unknown" },
+                version: fields.flatMap { $0.count > 2 ? $0[2] : nil } ?? "", now: self.clock.now()))
         }
     }
 }
 
-extension String {
-    func trimmingSpaces() -> String {
-        var text = Substring(self)
-        while text.first == " " { text = text.dropFirst() }
-        while text.last == " " { text = text.dropLast() }
-        return String(text)
-    }
-}
+@available(*, unavailable, message: "The watch is confined to the agent's loop, as its bus connection is.")
+extension NotificationServerWatch: Sendable {}

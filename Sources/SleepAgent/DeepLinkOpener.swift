@@ -4,15 +4,15 @@ import SleepTimerCore
 
 /// Opens a deep link in the app. The configured url-opener wins. A link of
 /// the app's scheme goes to the app itself first: org.freedesktop.Application
-/// Open on com.dreamsforlittles.App, which D-Bus activation starts (outside
-/// the agent's sandbox) when it is not running, with the click's activation
-/// token as platform data. When no app is installed (no one can own that
-/// name), the same route opens on the web app's origin in the default
-/// browser; when the app is there but fails, and for links of the web
-/// origin, the desktop opens the link: the OpenURI portal when
-/// org.freedesktop.portal.Desktop is on the bus, else `xdg-open`, started
-/// with an argument vector, never a shell. The URL only ever comes from the
-/// deep-link builder.
+/// on com.dreamsforlittles.App (Open with a timer's link, Activate for the
+/// start page), which D-Bus activation starts, outside the agent's sandbox,
+/// when it is not running, with the click's activation token as platform
+/// data. When no app is installed (nothing can own that name), the same
+/// route opens on the web app's origin in the default browser; when the app
+/// is there but fails, and for links of the web origin, the desktop opens
+/// the link: the OpenURI portal when org.freedesktop.portal.Desktop is on
+/// the bus, else `xdg-open`, started with an argument vector, never a shell.
+/// The URL only ever comes from the deep-link builder.
 public final class DeepLinkOpener {
     let configuredProgram: String?
     let webOrigin: APIOrigin?
@@ -20,9 +20,25 @@ public final class DeepLinkOpener {
     let environment: [String: String]
     let log: any LogSink
 
-    static let portal = "org.freedesktop.portal.Desktop"
-    static let app = "com.dreamsforlittles.App"
-    static let appPath = "/com/dreamsforlittles/App"
+    /// The desktop portal's OpenURI (xdg-desktop-portal).
+    enum Portal {
+        static let name = "org.freedesktop.portal.Desktop"
+        static let path = "/org/freedesktop/portal/desktop"
+        static let interface = "org.freedesktop.portal.OpenURI"
+        static let openURI = "OpenURI"
+    }
+
+    /// The desktop app, dreamsforlittles, through GApplication's
+    /// org.freedesktop.Application.
+    enum App {
+        static let name = "com.dreamsforlittles.App"
+        static let path = "/com/dreamsforlittles/App"
+        static let interface = "org.freedesktop.Application"
+        static let open = "Open"
+        static let activate = "Activate"
+        /// The call may start the app (D-Bus activation) before it answers.
+        static let timeoutMilliseconds: Int32 = 25_000
+    }
 
     public init(configuration: Configuration, connection: BusConnection, environment: [String: String], log: any LogSink) {
         configuredProgram = configuration.urlOpener
@@ -42,21 +58,20 @@ public final class DeepLinkOpener {
         }
     }
 
-    /// The app's own org.freedesktop.Application interface; D-Bus activation
-    /// starts it if needed. Both names of the token are given: GTK reads
-    /// activation-token on Wayland and desktop-startup-id on X11.
+    /// Both names of the token are given: GTK reads activation-token on
+    /// Wayland and desktop-startup-id on X11.
     private func openInApp(_ link: DeepLink, activationToken: String?) {
         var platformData: [(String, BusValue)] = []
         if let activationToken, !activationToken.isEmpty {
             platformData = [("activation-token", .string(activationToken)), ("desktop-startup-id", .string(activationToken))]
         }
-        let call = Message.methodCall(
-            destination: Self.app, path: Self.appPath, interface: "org.freedesktop.Application", member: "Open"
-        ).append(.strings([link.url]), .vardict(platformData))
-        connection.call(call, timeoutMilliseconds: 25_000) { [self] result in
+        var call = Message.methodCall(
+            destination: App.name, path: App.path, interface: App.interface, member: link.isAppHome ? App.activate : App.open)
+        call = link.isAppHome ? call.append(.vardict(platformData)) : call.append(.strings([link.url]), .vardict(platformData))
+        connection.call(call, timeoutMilliseconds: App.timeoutMilliseconds) { [self] result in
             switch result {
             case .success:
-                log.log(.info, "Opened the app at \(link.url) through \(Self.app).")
+                log.log(.info, "Opened the app at \(link.url) through \(App.name).")
             case .failure(let error) where error.name == BusError.Names.serviceUnknown:
                 guard let webOrigin else {
                     log.log(.notice, "The app is not installed and no web-origin is configured; opening the link as it is.")
@@ -73,9 +88,9 @@ public final class DeepLinkOpener {
 
     private func openWithDesktop(_ link: DeepLink, activationToken: String?) {
         let question = Message.methodCall(
-            destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
-            member: "NameHasOwner"
-        ).append(.string(Self.portal))
+            destination: StandardInterface.Bus.name, path: StandardInterface.Bus.path, interface: StandardInterface.Bus.name,
+            member: StandardInterface.Bus.nameHasOwner
+        ).append(.string(Portal.name))
         connection.call(question) { [self] result in
             guard case .success(let reply) = result, (try? reply.arguments())?.first?.booleanValue == true else {
                 spawn("xdg-open", link, activationToken: activationToken)
@@ -89,8 +104,7 @@ public final class DeepLinkOpener {
         var options: [(String, BusValue)] = []
         if let activationToken, !activationToken.isEmpty { options.append(("activation_token", .string(activationToken))) }
         let call = Message.methodCall(
-            destination: Self.portal, path: "/org/freedesktop/portal/desktop", interface: "org.freedesktop.portal.OpenURI",
-            member: "OpenURI"
+            destination: Portal.name, path: Portal.path, interface: Portal.interface, member: Portal.openURI
         ).append(.string(""), .string(link.url), .vardict(options))
         connection.call(call) { [self] result in
             switch result {
@@ -119,3 +133,7 @@ public final class DeepLinkOpener {
         }
     }
 }
+
+/// Asks the bus and spawns on the agent's loop thread only: the compiler keeps it there.
+@available(*, unavailable)
+extension DeepLinkOpener: Sendable {}

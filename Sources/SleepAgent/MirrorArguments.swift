@@ -1,6 +1,7 @@
 import DFLDBus
 import Glibc
 import SleepTimerCore
+import SleepTimersAPI
 
 /// Reads the `a{sv}` of a Mirror call into a request, checking that every
 /// key is known, present once and of its type. The token is wrapped as soon
@@ -11,19 +12,7 @@ import SleepTimerCore
 /// from, which keeps it out of the message itself, so that nothing watching
 /// the bus ever sees it.
 enum MirrorArguments {
-    private enum Kind: String {
-        case string = "s"
-        case int64 = "x"
-        case descriptor = "h"
-    }
-
-    private static let keys: [(String, Kind, required: Bool)] = [
-        ("timer_id", .string, true), ("api_origin", .string, true), ("user_id", .string, true),
-        ("family_subject_id", .string, true), ("baby_id", .string, true), ("baby_name", .string, true),
-        ("activity_type", .string, true), ("actor_mode", .string, true), ("started_at_ms", .int64, true),
-        ("timezone", .string, true), ("action_token", .string, false), ("action_token_fd", .descriptor, false),
-        ("token_expires_at_ms", .int64, true), ("revision", .int64, false),
-    ]
+    private typealias Key = SleepTimers1.MirrorKey
 
     /// An unknown key is named only when it looks like a key (lower-case
     /// letters, digits and underscores, short), so that a value sent in the
@@ -82,44 +71,45 @@ enum MirrorArguments {
 
     static func decode(_ value: BusValue) throws(ServiceError) -> MirrorRequest {
         guard let entries = value.vardictEntries else {
-            throw ServiceError(.invalidArgument, "Mirror takes one dictionary of type a{sv}.")
+            throw ServiceError(.invalidArgument, "\(SleepTimers1.Mirror.name) takes one dictionary of type a{sv}.")
         }
-        var strings: [String: String] = [:]
-        var numbers: [String: Int64] = [:]
-        var descriptors: [String: UnixFileDescriptor] = [:]
-        for (key, value) in entries {
-            guard let (_, kind, _) = keys.first(where: { $0.0 == key }) else {
-                throw ServiceError(.invalidArgument, "The timer has an unknown key \(quotable(key)); the keys are \(keys.map(\.0).joined(separator: ", ")).")
+        var strings: [Key: String] = [:]
+        var numbers: [Key: Int64] = [:]
+        var descriptors: [Key: UnixFileDescriptor] = [:]
+        for (name, value) in entries {
+            guard let key = Key(rawValue: name) else {
+                throw ServiceError(.invalidArgument, "The timer has an unknown key \(quotable(name)); the keys are \(Key.allCases.map(\.name).joined(separator: ", ")).")
             }
             guard strings[key] == nil && numbers[key] == nil && descriptors[key] == nil else {
-                throw ServiceError(.invalidArgument, "The timer has the key \(key) twice.")
+                throw ServiceError(.invalidArgument, "The timer has the key \(name) twice.")
             }
-            switch (kind, value) {
-            case (.string, .string(let text)): strings[key] = text
-            case (.int64, .int64(let number)): numbers[key] = number
-            case (.descriptor, .unixFD(let file)): descriptors[key] = file
+            switch (key.signature, value) {
+            case ("s", .string(let text)): strings[key] = text
+            case ("x", .int64(let number)): numbers[key] = number
+            case ("h", .unixFD(let file)): descriptors[key] = file
             default:
-                throw ServiceError(.invalidArgument, "\(key) must be of D-Bus type \(kind.rawValue), not \(value.signature).")
+                throw ServiceError(.invalidArgument, "\(name) must be of D-Bus type \(key.signature), not \(value.signature).")
             }
         }
-        for (key, _, required) in keys where required && strings[key] == nil && numbers[key] == nil {
-            throw ServiceError(.invalidArgument, "The timer lacks the key \(key).")
+        for key in Key.allCases where key.isRequired && strings[key] == nil && numbers[key] == nil {
+            throw ServiceError(.invalidArgument, "The timer lacks the key \(key.name).")
         }
         let token: ActionToken
-        switch (strings["action_token"], descriptors["action_token_fd"]) {
+        switch (strings[.actionToken], descriptors[.actionTokenFD]) {
         case (let text?, nil):
             token = ActionToken(unvalidated: text)
         case (nil, let file?):
             token = try readToken(from: file)
         default:
-            throw ServiceError(.invalidArgument, "The timer needs exactly one of action_token and action_token_fd.")
+            throw ServiceError(.invalidArgument, "The timer needs exactly one of \(Key.actionToken.name) and \(Key.actionTokenFD.name).")
         }
         return MirrorRequest(
-            timerID: strings["timer_id"]!, apiOrigin: strings["api_origin"]!, userID: strings["user_id"]!,
-            familySubjectID: strings["family_subject_id"]!, babyID: strings["baby_id"]!,
-            babyName: strings["baby_name"]!, activityType: strings["activity_type"]!,
-            actorMode: strings["actor_mode"]!, startedAtMilliseconds: numbers["started_at_ms"]!,
-            timeZone: strings["timezone"]!, actionToken: token,
-            tokenExpiresAtMilliseconds: numbers["token_expires_at_ms"]!, revision: numbers["revision"] ?? 0)
+            timerID: strings[.timerID]!, apiOrigin: strings[.apiOrigin]!, userID: strings[.userID]!,
+            familySubjectID: strings[.familySubjectID]!, babyID: strings[.babyID]!,
+            babyName: strings[.babyName]!, activityType: strings[.activityType]!,
+            actorMode: strings[.actorMode]!, startedAtMilliseconds: numbers[.startedAt]!,
+            timeZone: strings[.timeZone]!, actionToken: token,
+            tokenExpiresAtMilliseconds: numbers[.tokenExpiresAt]!, revision: numbers[.revision] ?? 0,
+            platformClockOffsetMilliseconds: numbers[.platformClockOffset])
     }
 }

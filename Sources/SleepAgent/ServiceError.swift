@@ -1,23 +1,14 @@
 import SleepTimerCore
 import SleepTimerStore
+import SleepTimersAPI
 
 /// A refused call of the D-Bus API: one of the interface's error names and a
 /// sentence for a person. Messages never carry a token.
 public struct ServiceError: Error, Sendable, Equatable, CustomStringConvertible {
-    public enum Code: String, Sendable, CaseIterable {
-        case invalidArgument = "InvalidArgument"
-        case notSleep = "NotSleep"
-        case notSelfMode = "NotSelfMode"
-        case bearerTokenRefused = "BearerTokenRefused"
-        case originNotAllowed = "OriginNotAllowed"
-        case tokenExpired = "TokenExpired"
-        case unknownTimer = "UnknownTimer"
-        case cannotComplete = "CannotComplete"
-        /// The local store failed (disk full, I/O error); nothing changed.
-        case storageFailed = "StorageFailed"
-    }
+    /// The interface's error names (the contract's).
+    public typealias Code = SleepTimers1.ErrorName
 
-    public static let namePrefix = "com.dreamsforlittles.SleepTimers1.Error."
+    public static let namePrefix = SleepTimers1.ErrorName.prefix
 
     public let code: Code
     public let message: String
@@ -49,7 +40,7 @@ public struct ServiceError: Error, Sendable, Equatable, CustomStringConvertible 
     }
 
     /// The D-Bus error name.
-    public var name: String { Self.namePrefix + code.rawValue }
+    public var name: String { code.name }
 
     public var description: String { message }
 }

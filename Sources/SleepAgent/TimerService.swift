@@ -1,17 +1,18 @@
 import DFLDBus
 import SleepTimerCore
+import SleepTimersAPI
 
 /// The D-Bus object /com/dreamsforlittles/SleepTimers1: translates calls of
 /// the com.dreamsforlittles.SleepTimers1 interface (and of Introspectable
 /// and Properties) into the agent's operations, and the agent's changes
 /// into signals. libdbus answers org.freedesktop.DBus.Peer itself.
 public final class TimerService: AgentObserver {
-    public static let busName = "com.dreamsforlittles.SleepTimers1"
-    public static let objectPath = "/com/dreamsforlittles/SleepTimers1"
-    public static let interface = "com.dreamsforlittles.SleepTimers1"
+    public static let busName = SleepTimers1.busName
+    public static let objectPath = SleepTimers1.objectPath
+    public static let interface = SleepTimers1.interface
 
-    static let propertiesInterface = "org.freedesktop.DBus.Properties"
-    static let introspectableInterface = "org.freedesktop.DBus.Introspectable"
+    static let propertiesInterface = StandardInterface.Properties.name
+    static let introspectableInterface = StandardInterface.Introspectable.name
 
     let connection: BusConnection
     let agent: Agent
@@ -61,7 +62,7 @@ public final class TimerService: AgentObserver {
     /// tools can walk down to the object.
     private func handleParent(_ message: Message) -> Bool {
         guard message.kind == .methodCall, message.interface == Self.introspectableInterface || message.interface == nil,
-            message.member == "Introspect", let path = message.path
+            message.member == StandardInterface.Introspectable.introspect, let path = message.path
         else { return false }
         let parents = ["/": "com", "/com": "dreamsforlittles", "/com/dreamsforlittles": "SleepTimers1"]
         guard let child = parents[path] else { return false }
@@ -83,21 +84,15 @@ public final class TimerService: AgentObserver {
         let outSignature: String
     }
 
-    private static let methods: [String: Method] = [
-        "Mirror": Method(inSignature: "a{sv}", outSignature: ""),
-        "Remove": Method(inSignature: "s", outSignature: "b"),
-        "Reconcile": Method(inSignature: "sssas", outSignature: "u"),
-        "Purge": Method(inSignature: "sss", outSignature: "u"),
-        "List": Method(inSignature: "", outSignature: "aa{sv}"),
-        "Complete": Method(inSignature: "sx", outSignature: "s"),
-        "Open": Method(inSignature: "s", outSignature: ""),
-    ]
+    private static let methods = [String: Method](uniqueKeysWithValues: SleepTimers1.methods.map {
+        ($0.name, Method(inSignature: $0.inSignature, outSignature: $0.outSignature))
+    })
 
     func handle(_ message: Message) -> Bool {
         guard message.kind == .methodCall, let member = message.member else { return false }
         switch message.interface {
         case Self.introspectableInterface?:
-            guard member == "Introspect" else { return unknownMethod(message) }
+            guard member == StandardInterface.Introspectable.introspect else { return unknownMethod(message) }
             guard message.signature.isEmpty else {
                 fail(message, name: BusError.Names.invalidArgs, "Introspect takes no arguments.")
                 return true
@@ -140,30 +135,30 @@ public final class TimerService: AgentObserver {
         }
         do {
             switch member {
-            case "Mirror":
+            case SleepTimers1.Mirror.name:
                 try agent.mirror(try MirrorArguments.decode(arguments[0]))
                 reply(to: message)
-            case "Remove":
+            case SleepTimers1.Remove.name:
                 reply(to: message, .boolean(try agent.remove(arguments[0].stringValue!)))
-            case "Reconcile":
+            case SleepTimers1.Reconcile.name:
                 let running = arguments[3].arrayElements!.compactMap(\.stringValue)
                 reply(to: message, .uint32(try agent.reconcile(
                     apiOrigin: arguments[0].stringValue!, userID: arguments[1].stringValue!,
                     familySubjectID: arguments[2].stringValue!, running: running)))
-            case "Purge":
+            case SleepTimers1.Purge.name:
                 reply(to: message, .uint32(try agent.purge(
                     apiOrigin: arguments[0].stringValue!, userID: arguments[1].stringValue!,
                     familySubjectID: arguments[2].stringValue!)))
-            case "List":
+            case SleepTimers1.List.name:
                 let views = try agent.list()
                 if listReply?.views != views {
                     listReply = (views, Message.replyTemplate([.array(elementSignature: "a{sv}", views.map(\.dictionary))]))
                 }
                 if message.expectsReply { connection.send(message.methodReturn(copying: listReply!.template)) }
-            case "Complete":
+            case SleepTimers1.Complete.name:
                 reply(to: message, .string(try agent.complete(
                     arguments[0].stringValue!, completedAtMilliseconds: arguments[1].int64Value!)))
-            case "Open":
+            case SleepTimers1.Open.name:
                 try agent.open(arguments[0].stringValue!)
                 reply(to: message)
             default:
@@ -179,15 +174,17 @@ public final class TimerService: AgentObserver {
 
     private func propertyValues(_ properties: AgentProperties) -> [(String, BusValue)] {
         [
-            ("Version", .string(AgentProperties.version)),
-            ("RunningCount", .uint32(properties.runningCount)),
-            ("PendingCompletions", .uint32(properties.pendingCompletions)),
-            ("NotificationServer", .string(properties.notificationServer)),
+            (SleepTimers1.Property.version.name, .string(AgentProperties.version)),
+            (SleepTimers1.Property.runningCount.name, .uint32(properties.runningCount)),
+            (SleepTimers1.Property.pendingCompletions.name, .uint32(properties.pendingCompletions)),
+            (SleepTimers1.Property.notificationServer.name, .string(properties.notificationServer)),
         ]
     }
 
     private func handleProperties(_ message: Message, member: String) {
-        let expected = ["Get": "ss", "GetAll": "s", "Set": "ssv"]
+        let expected = [
+            StandardInterface.Properties.get: "ss", StandardInterface.Properties.getAll: "s", StandardInterface.Properties.set: "ssv",
+        ]
         guard let signature = expected[member] else {
             unknownMethod(message)
             return
@@ -200,7 +197,7 @@ public final class TimerService: AgentObserver {
         }
         // Neither the interface nor the property asked for is repeated: they
         // are strings the caller chose, and could be anything.
-        guard interface == Self.interface || (member == "GetAll" && interface.isEmpty) else {
+        guard interface == Self.interface || (member == StandardInterface.Properties.getAll && interface.isEmpty) else {
             fail(message, name: BusError.Names.unknownInterface,
                  "The object \(Self.objectPath) has no properties on that interface; they are on \(Self.interface).")
             return
@@ -208,9 +205,9 @@ public final class TimerService: AgentObserver {
         let values = propertyValues(agent.properties)
         let noSuchProperty = "The interface \(Self.interface) has no property of that name; its properties are \(values.map(\.0).joined(separator: ", "))."
         switch member {
-        case "GetAll":
+        case StandardInterface.Properties.getAll:
             reply(to: message, .vardict(values))
-        case "Get":
+        case StandardInterface.Properties.get:
             let name = arguments[1].stringValue ?? ""
             guard let value = values.first(where: { $0.0 == name })?.1 else {
                 fail(message, name: BusError.Names.unknownProperty, noSuchProperty)
@@ -239,21 +236,26 @@ public final class TimerService: AgentObserver {
         connection.send(message.errorReply(name: name, message: text))
     }
 
-    private func signal(_ member: String, _ values: BusValue...) {
-        connection.send(Message.signal(path: Self.objectPath, interface: Self.interface, member: member)
+    private func signal(_ signal: any BusSignal.Type, _ values: BusValue...) {
+        assert(values.map(\.signature).joined() == signal.signature)
+        connection.send(Message.signal(path: Self.objectPath, interface: Self.interface, member: signal.name)
             .append(contentsOf: values))
     }
 
     public func timerChanged(_ view: TimerView) {
-        signal("TimerChanged", view.dictionary)
+        signal(SleepTimers1.TimerChanged.self, view.dictionary)
     }
 
     public func timerRemoved(_ id: TimerID, reason: RemovalReason) {
-        signal("TimerRemoved", .string(id.string), .string(reason.rawValue))
+        signal(SleepTimers1.TimerRemoved.self, .string(id.string), .string(reason.rawValue))
     }
 
     public func completionFinished(_ id: TimerID, outcome: CompletionOutcome, activityID: String, sleptMinutes: Int64?) {
-        signal("CompletionFinished", .string(id.string), .string(outcome.rawValue), .string(activityID))
+        signal(SleepTimers1.CompletionFinished.self, .string(id.string), .string(outcome.rawValue), .string(activityID))
+    }
+
+    public func tokenExpiring(_ id: TimerID, expiresAt: Instant) {
+        signal(SleepTimers1.TokenExpiring.self, .string(id.string), .int64(expiresAt.millisecondsSince1970))
     }
 
     public func propertiesChanged(_ properties: AgentProperties, previous: AgentProperties) {
@@ -262,7 +264,12 @@ public final class TimerService: AgentObserver {
         let changed = zip(now, before).filter { $0.0.1 != $0.1.1 }.map(\.0)
         guard !changed.isEmpty else { return }
         connection.send(
-            Message.signal(path: Self.objectPath, interface: Self.propertiesInterface, member: "PropertiesChanged")
+            Message.signal(path: Self.objectPath, interface: Self.propertiesInterface,
+                           member: StandardInterface.Properties.propertiesChanged)
                 .append(.string(Self.interface), .vardict(changed), .strings([])))
     }
 }
+
+/// Serves the bus on the agent's loop thread only: the compiler keeps it there.
+@available(*, unavailable)
+extension TimerService: Sendable {}

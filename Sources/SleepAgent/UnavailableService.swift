@@ -1,5 +1,6 @@
 import DFLDBus
 import SleepTimerCore
+import SleepTimersAPI
 
 /// The D-Bus object when the timer store cannot be opened (a read-only or
 /// full state directory, a database of a newer version): the agent still
@@ -21,11 +22,11 @@ public final class UnavailableService {
             guard message.kind == .methodCall, let member = message.member else { return false }
             guard message.expectsReply else { return true }
             switch (message.interface, member) {
-            case ("org.freedesktop.DBus.Introspectable"?, "Introspect") where message.signature.isEmpty:
+            case (StandardInterface.Introspectable.name?, StandardInterface.Introspectable.introspect) where message.signature.isEmpty:
                 connection.send(message.methodReturn().append(.string(TimerService.introspection)))
-            case ("org.freedesktop.DBus.Properties"?, "GetAll"):
+            case (StandardInterface.Properties.name?, StandardInterface.Properties.getAll):
                 connection.send(message.methodReturn().append(.vardict(properties)))
-            case ("org.freedesktop.DBus.Properties"?, "Get"):
+            case (StandardInterface.Properties.name?, StandardInterface.Properties.get):
                 let name = (try? message.arguments())?.dropFirst().first?.stringValue ?? ""
                 if let value = properties.first(where: { $0.0 == name })?.1 {
                     connection.send(message.methodReturn().append(.variant(value)))
@@ -36,7 +37,7 @@ public final class UnavailableService {
                 }
             default:
                 connection.send(message.errorReply(
-                    name: ServiceError.namePrefix + ServiceError.Code.storageFailed.rawValue,
+                    name: SleepTimers1.ErrorName.storageFailed.name,
                     message: "The timer store cannot be used, so dfl-sleep-agent can do nothing: \(reason)"))
             }
             return true
@@ -44,7 +45,12 @@ public final class UnavailableService {
     }
 
     private var properties: [(String, BusValue)] {
-        [("Version", .string(AgentProperties.version)), ("RunningCount", .uint32(0)), ("PendingCompletions", .uint32(0)),
-         ("NotificationServer", .string(""))]
+        [(SleepTimers1.Property.version.name, .string(AgentProperties.version)),
+         (SleepTimers1.Property.runningCount.name, .uint32(0)), (SleepTimers1.Property.pendingCompletions.name, .uint32(0)),
+         (SleepTimers1.Property.notificationServer.name, .string(""))]
     }
 }
+
+/// Serves the bus on the agent's loop thread only: the compiler keeps it there.
+@available(*, unavailable)
+extension UnavailableService: Sendable {}

@@ -8,6 +8,8 @@ import Notifications
 import SleepAgent
 import SleepTimerCore
 import SleepTimerStore
+import SleepTimersAPI
+import StatusNotifier
 
 /// The dfl-sleep-agent process: reads the configuration, opens the store,
 /// takes the bus name, and runs the one event loop until SIGTERM or SIGINT.
@@ -43,9 +45,45 @@ public final class AgentApp {
     }
 
     public func run() -> Int32 {
+        if let early = handleArguments() { return early }
+        // The token lives in this process's memory: no core dumps, no
+        // ptrace by other processes of the user.
+        if dfl_disable_core_dumps() != 0 {
+            log.log(.warning, "Could not turn core dumps off: \(String(cString: strerror(errno))).")
+        }
+        umask(0o077)
+        guard let configuration = loadConfiguration() else { return Status.configuration }
+        guard let location = StoreLocation.standard(environment: environment) else {
+            log.log(.error, "Neither XDG_STATE_HOME nor HOME is set to an absolute path; there is nowhere to keep the timer store.")
+            return Status.configuration
+        }
+        let clock = SystemClock()
+        let store = openStore(location, clock: clock)
+        let loop = MainLoop()
+        let connection: BusConnection
+        do {
+            connection = try BusConnection(bus: .session, loop: loop)
+        } catch {
+            log.log(.error, "Cannot connect to the session bus: \(error.message)")
+            return Status.unavailable
+        }
+        let served = serve(store: store, location: location, configuration: configuration, connection: connection,
+                           loop: loop, clock: clock)
+        if let failure = takeName(connection) { return failure }
+        let status = runLoop(loop, connection: connection, parts: served.parts)
+        served.parts?.network.stop()
+        connection.close()
+        store?.close()
+        withExtendedLifetime(served.unavailable) {}
+        return status
+    }
+
+    /// --help and --version answer at once; anything else is a usage error.
+    /// nil: run the agent.
+    private func handleArguments() -> Int32? {
         switch Array(arguments.dropFirst()) {
         case []:
-            break
+            return nil
         case ["--help"], ["-h"]:
             print(Self.usage)
             return Status.success
@@ -56,14 +94,9 @@ public final class AgentApp {
             FileDescriptorOutput.standardError.write("dfl-sleep-agent: unknown argument \(arguments.dropFirst().first ?? "")\n\(Self.usage)\n")
             return Status.usage
         }
+    }
 
-        // The token lives in this process's memory: no core dumps, no
-        // ptrace by other processes of the user.
-        if dfl_disable_core_dumps() != 0 {
-            log.log(.warning, "Could not turn core dumps off: \(String(cString: strerror(errno))).")
-        }
-        umask(0o077)
-
+    private func loadConfiguration() -> Configuration? {
         let configuration: Configuration
         do {
             let loaded = try Configuration.load(environment: environment)
@@ -71,108 +104,115 @@ public final class AgentApp {
             log.log(.info, loaded.file.map { "Configuration from \($0)." } ?? "No configuration file; using the defaults.")
         } catch {
             log.log(.error, "The configuration cannot be used: \(error)")
-            return Status.configuration
+            return nil
         }
         if configuration.allowedOrigins.origins.isEmpty {
             log.log(.warning, "No allowed-origins are configured, so every Mirror will be refused. Add the app's API origin to [platform] allowed-origins in \(Configuration.relativePath).")
         }
+        return configuration
+    }
 
-        guard let location = StoreLocation.standard(environment: environment) else {
-            log.log(.error, "Neither XDG_STATE_HOME nor HOME is set to an absolute path; there is nowhere to keep the timer store.")
-            return Status.configuration
-        }
-        let clock = SystemClock()
-        let store: SleepTimerStore?
+    /// The store, or nil when it cannot be opened: the agent then answers
+    /// on the bus, saying so.
+    private func openStore(_ location: StoreLocation, clock: SystemClock) -> SleepTimerStore? {
         do {
-            store = try SleepTimerStore(location: location, log: log, clock: clock)
+            return try SleepTimerStore(location: location, log: log, clock: clock)
         } catch {
             log.log(.error, "\(error). The agent answers on the bus, saying so, until the store can be used.")
-            store = nil
+            return nil
         }
+    }
 
-        let loop = MainLoop()
-        let connection: BusConnection
-        do {
-            connection = try BusConnection(bus: .session, loop: loop)
-        } catch {
-            log.log(.error, "Cannot connect to the session bus: \(error.message)")
-            return Status.unavailable
-        }
-
-        var parts: Parts?
-        var unavailable: UnavailableService?
+    /// The agent's parts on the bus, or the service that says the store
+    /// cannot be used.
+    private func serve(
+        store: SleepTimerStore?, location: StoreLocation, configuration: Configuration, connection: BusConnection,
+        loop: MainLoop, clock: SystemClock
+    ) -> (parts: Parts?, unavailable: UnavailableService?) {
         if let store {
-            parts = wire(store: store, configuration: configuration, connection: connection, loop: loop, clock: clock)
-        } else {
-            unavailable = UnavailableService(connection: connection, reason: "the store at \(location.databasePath) could not be opened")
-            unavailable?.register()
+            return (wire(store: store, configuration: configuration, connection: connection, loop: loop, clock: clock), nil)
         }
+        let unavailable = UnavailableService(connection: connection, reason: "the store at \(location.databasePath) could not be opened")
+        unavailable.register()
+        return (nil, unavailable)
+    }
 
+    /// Takes the bus name, or says why not (nil: taken).
+    private func takeName(_ connection: BusConnection) -> Int32? {
         do {
-            switch try connection.requestName(TimerService.busName, queue: false) {
+            switch try connection.requestName(SleepTimers1.busName, queue: false) {
             case .primaryOwner, .alreadyOwner:
-                break
+                return nil
             case .exists, .inQueue:
-                log.log(.error, "Another program already owns \(TimerService.busName) on this session bus (is dfl-sleep-agent already running?); exiting.")
+                log.log(.error, "Another program already owns \(SleepTimers1.busName) on this session bus (is dfl-sleep-agent already running?); exiting.")
                 return Status.failure
             }
         } catch {
-            log.log(.error, "Cannot take the name \(TimerService.busName): \(error.message)")
+            log.log(.error, "Cannot take the name \(SleepTimers1.busName): \(error.message)")
             return Status.unavailable
         }
+    }
 
+    /// Starts the parts and runs the loop until SIGTERM, SIGINT or the loss
+    /// of the bus; returns the exit status.
+    private func runLoop(_ loop: MainLoop, connection: BusConnection, parts: Parts?) -> Int32 {
         var exitStatus = Status.success
         let systemd = SystemdNotify(environment: environment)
         func shutDown(_ reason: String, status: Int32) {
             log.log(.info, "\(reason); shutting down.")
             systemd.send("STOPPING=1")
             exitStatus = status
-            connection.releaseName(TimerService.busName)
+            connection.releaseName(SleepTimers1.busName)
             connection.flush()
             loop.quit()
         }
         loop.onSignal(SIGTERM) { shutDown("SIGTERM received", status: Status.success) }
         loop.onSignal(SIGINT) { shutDown("SIGINT received", status: Status.success) }
         connection.addFilter { message in
-            guard message.kind == .signal, message.interface == "org.freedesktop.DBus.Local",
-                message.member == "Disconnected"
+            guard message.kind == .signal, message.interface == StandardInterface.Local.name,
+                message.member == StandardInterface.Local.disconnected
             else { return false }
             shutDown("The session bus went away", status: Status.failure)
             return true
         }
-
         if let parts {
-            parts.agent.start()
-            parts.notifications.start()
-            parts.sender.start()
-            parts.network.start(loop: loop, log: log) { parts.sender.networkCameBack() }
-            log.log(.info, "dfl-sleep-agent \(AgentProperties.version) serves \(TimerService.busName) with \(parts.agent.properties.runningCount) timer(s).")
+            parts.agent.start(surface: parts.notifications, transport: parts.transport)
+            parts.indicator.start()
+            parts.network.start(
+                loop: loop, log: log, networkBack: { parts.agent.networkCameBack() },
+                resumed: { parts.agent.clockChanged(reason: "the machine woke from a suspend") })
+            log.log(.info, "dfl-sleep-agent \(AgentProperties.version) serves \(SleepTimers1.busName) with \(parts.agent.properties.runningCount) timer(s).")
         }
         systemd.send("READY=1")
         loop.run()
-        parts?.network.stop()
-        connection.close()
-        store?.close()
-        withExtendedLifetime(unavailable) {}
         return exitStatus
     }
 
     /// The agent's parts, wired to one store, bus connection and loop.
     struct Parts {
         let agent: Agent
-        let notifications: NotificationPresenter
-        let sender: CompletionSender
-        let network: NetworkWatch
+        let service: TimerService
+        let notifications: DesktopNotifications
+        let transport: PlatformCompletionTransport
+        /// The panel indicator (a StatusNotifierItem while a panel shows one).
+        let indicator: IndicatorAgentObserver
+        let network: SystemWatch
     }
 
     private func wire(
         store: SleepTimerStore, configuration: Configuration, connection: BusConnection, loop: MainLoop, clock: SystemClock
     ) -> Parts {
-        let timeZones = ZoneInfoDirectory(environment: environment)
+        let opener = DeepLinkOpener(configuration: configuration, connection: connection, environment: environment, log: log)
+        let wallClock = try? WallClockAlarm(on: loop)
+        if wallClock == nil {
+            log.log(.warning, "No wall-clock timer could be made; waits run on the monotonic clock, and a set clock goes unnoticed until the next change.")
+        }
         let agent = Agent(
-            store: store, configuration: configuration, timeZones: timeZones, clock: clock, log: log, loop: loop,
-            opener: DeepLinkOpener(configuration: configuration, connection: connection, environment: environment, log: log),
+            store: store, configuration: configuration, timeZones: ZoneInfoDirectory(environment: environment),
+            hourCycle: Self.localHourCycle(), clock: clock, log: log,
+            alarm: wallClock ?? LoopAlarm(loop: loop, clock: clock), opener: opener,
             crashPoints: CrashPoints(environment: environment))
+        wallClock?.clockChanged = { [weak agent] in agent?.clockChanged(reason: "the clock was set") }
         let service = TimerService(connection: connection, agent: agent, log: log)
         agent.addObserver(service)
         service.register()
@@ -183,17 +223,21 @@ public final class AgentApp {
         if !HTTPClient.resolvesAsynchronously {
             log.log(.warning, "This libcurl resolves names synchronously; a hung DNS server can delay completions.")
         }
-        // The sender hears of a recorded click before the notifications do:
-        // its request starts before the (synchronous) notification update.
-        let sender = CompletionSender(
-            agent: agent, http: HTTPClient(loop: loop, settings: httpSettings), loop: loop, clock: clock, log: log)
-        agent.addObserver(sender)
-        let notifications = NotificationPresenter(
-            agent: agent, connection: connection, loop: loop, hourCycle: Self.localHourCycle(), timeZones: timeZones,
-            clock: clock, log: log)
-        agent.addObserver(notifications)
-        let network = NetworkWatch()
-        return Parts(agent: agent, notifications: notifications, sender: sender, network: network)
+        return Parts(
+            agent: agent, service: service, notifications: DesktopNotifications(connection: connection, loop: loop, clock: clock, log: log),
+            transport: PlatformCompletionTransport(http: HTTPClient(loop: loop, settings: httpSettings), clock: clock),
+            indicator: panel(agent: agent, connection: connection, opener: opener, clock: clock),
+            network: SystemWatch())
+    }
+
+    /// The panel indicator, its menu's clicks going through the same agent
+    /// calls as the notification's buttons.
+    private func panel(agent: Agent, connection: BusConnection, opener: DeepLinkOpener, clock: SystemClock)
+        -> IndicatorAgentObserver
+    {
+        let indicator = IndicatorAgentObserver(agent: agent, connection: connection, opener: opener, clock: clock, log: log)
+        agent.addPanel(indicator)
+        return indicator
     }
 
     /// The locale's clock, from LC_TIME as glibc reads it.

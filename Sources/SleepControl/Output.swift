@@ -1,5 +1,6 @@
 import DFLDBus
 import SleepTimerCore
+import SleepTimersAPI
 
 /// D-Bus values as JSON: dictionaries with string keys as objects (variants
 /// unwrapped), arrays as arrays, numbers and booleans as themselves.
@@ -46,18 +47,13 @@ enum WatchLine {
     static func render(_ message: Message) -> String? {
         guard let member = message.member, let arguments = try? message.arguments() else { return nil }
         var fields: [(String, String)] = [("signal", JSONValue.quote(member))]
-        switch (member, arguments.count) {
-        case ("TimerChanged", 1):
-            fields.append(("timer", JSONOutput.value(arguments[0])))
-        case ("TimerRemoved", 2):
-            fields += [("timer_id", JSONOutput.value(arguments[0])), ("reason", JSONOutput.value(arguments[1]))]
-        case ("CompletionFinished", 3):
-            fields += [("timer_id", JSONOutput.value(arguments[0])), ("outcome", JSONOutput.value(arguments[1])),
-                       ("activity_id", JSONOutput.value(arguments[2]))]
-        case ("PropertiesChanged", 3):
+        if let signal = SleepTimers1.signals.first(where: { $0.name == member && $0.arguments.count == arguments.count }) {
+            // The contract's argument names are the line's fields.
+            fields += zip(signal.arguments, arguments).map { ($0.name, JSONOutput.value($1)) }
+        } else if member == StandardInterface.Properties.propertiesChanged, arguments.count == 3 {
             fields += [("interface", JSONOutput.value(arguments[0])), ("changed", JSONOutput.value(arguments[1])),
                        ("invalidated", JSONOutput.value(arguments[2]))]
-        default:
+        } else {
             fields.append(("arguments", JSONOutput.array(arguments)))
         }
         return "{" + fields.map { "\(JSONValue.quote($0.0)):\($0.1)" }.joined(separator: ",") + "}"
@@ -71,19 +67,21 @@ enum TimerTable {
         if timers.isEmpty { return "No Sleep timers are mirrored on this desktop.\n" }
         var lines: [String] = []
         for timer in timers {
-            var fields: [String: BusValue] = [:]
-            for (key, value) in timer.vardictEntries ?? [] { fields[key] = value }
-            let name = fields["baby_name"]?.stringValue ?? "?"
-            let start = Instant(millisecondsSince1970: fields["started_at_ms"]?.int64Value ?? 0)
+            var fields: [SleepTimers1.TimerKey: BusValue] = [:]
+            for (key, value) in timer.vardictEntries ?? [] {
+                if let key = SleepTimers1.TimerKey(rawValue: key) { fields[key] = value }
+            }
+            let name = fields[.babyName]?.stringValue ?? "?"
+            let start = Instant(millisecondsSince1970: fields[.startedAt]?.int64Value ?? 0)
             let since: String
-            if let zone = fields["timezone"]?.stringValue.flatMap(TimeZoneName.init), let rules = zones.rules(for: zone) {
+            if let zone = fields[.timeZone]?.stringValue.flatMap(TimeZoneName.init), let rules = zones.rules(for: zone) {
                 since = DisplayText.runningBody(start: start, now: now, rules: rules, hourCycle: hourCycle)
             } else {
                 since = "Asleep for \(DisplayText.elapsed(from: start, to: now))"
             }
-            let state = fields["state"]?.stringValue ?? "?"
-            let completable = fields["can_complete"]?.booleanValue == true ? ", can complete" : ""
-            lines.append("\(name): \(since) [\(state)\(completable)]\n  \(fields["timer_id"]?.stringValue ?? "?")")
+            let state = fields[.state]?.stringValue ?? "?"
+            let completable = fields[.canComplete]?.booleanValue == true ? ", can complete" : ""
+            lines.append("\(name): \(since) [\(state)\(completable)]\n  \(fields[.timerID]?.stringValue ?? "?")")
         }
         return lines.joined(separator: "\n") + "\n"
     }

@@ -2,6 +2,7 @@ import DFLDBus
 import EventLoop
 import Glibc
 import SleepTimerCore
+import SleepTimersAPI
 
 /// Runs one dfl-sleepctl command against the agent on the session bus, as
 /// any other app would: through com.dreamsforlittles.SleepTimers1 only.
@@ -12,10 +13,6 @@ public final class SleepControl {
         public static let usage: Int32 = 64
         public static let unavailable: Int32 = 69
     }
-
-    static let busName = "com.dreamsforlittles.SleepTimers1"
-    static let objectPath = "/com/dreamsforlittles/SleepTimers1"
-    static let interface = "com.dreamsforlittles.SleepTimers1"
 
     let output = FileDescriptorOutput.standardOutput
     let errors = FileDescriptorOutput.standardError
@@ -46,14 +43,14 @@ public final class SleepControl {
             case .help:
                 return Status.success
             case .list(let json):
-                let reply = try call(connection, "List")
+                let reply = try call(connection, SleepTimers1.List.self)
                 let timers = reply.first?.arrayElements ?? []
                 output.write(json ? JSONOutput.array(timers) + "\n" : TimerTable.render(timers, hourCycle: localHourCycle()))
             case .status(let json):
                 let reply = try connection.callAndWait(
-                    Message.methodCall(destination: Self.busName, path: Self.objectPath,
-                                       interface: "org.freedesktop.DBus.Properties", member: "GetAll")
-                        .append(.string(Self.interface)))
+                    Message.methodCall(destination: SleepTimers1.busName, path: SleepTimers1.objectPath,
+                                       interface: StandardInterface.Properties.name, member: StandardInterface.Properties.getAll)
+                        .append(.string(SleepTimers1.interface)))
                 let properties = try reply.arguments().first ?? .vardict([])
                 if json {
                     output.write(JSONOutput.value(properties) + "\n")
@@ -63,10 +60,10 @@ public final class SleepControl {
                     }
                 }
             case .complete(let id, let at):
-                let reply = try call(connection, "Complete", .string(id), .int64(at))
+                let reply = try call(connection, SleepTimers1.Complete.self, .string(id), .int64(at))
                 output.write("\(reply.first?.stringValue ?? "queued")\n")
             case .open(let id):
-                _ = try call(connection, "Open", .string(id))
+                _ = try call(connection, SleepTimers1.Open.self, .string(id))
             case .watch:
                 return watch(connection, loop: loop)
             }
@@ -76,8 +73,10 @@ public final class SleepControl {
         return Status.success
     }
 
-    private func call(_ connection: BusConnection, _ member: String, _ arguments: BusValue...) throws(BusError) -> [BusValue] {
-        let message = Message.methodCall(destination: Self.busName, path: Self.objectPath, interface: Self.interface, member: member)
+    private func call(_ connection: BusConnection, _ method: any BusMethod.Type, _ arguments: BusValue...) throws(BusError) -> [BusValue] {
+        assert(arguments.map(\.signature).joined() == method.inSignature)
+        let message = Message.methodCall(destination: SleepTimers1.busName, path: SleepTimers1.objectPath,
+                                         interface: SleepTimers1.interface, member: method.name)
             .append(contentsOf: arguments)
         return try connection.callAndWait(message).arguments()
     }
@@ -112,13 +111,14 @@ public final class SleepControl {
     private func watch(_ connection: BusConnection, loop: MainLoop) -> Int32 {
         do {
             _ = try connection.callAndWait(
-                Message.methodCall(destination: Self.busName, path: Self.objectPath, interface: "org.freedesktop.DBus.Peer", member: "Ping"))
-            try connection.addMatch("type='signal',sender='\(Self.busName)',path='\(Self.objectPath)'")
+                Message.methodCall(destination: SleepTimers1.busName, path: SleepTimers1.objectPath,
+                                   interface: StandardInterface.Peer.name, member: StandardInterface.Peer.ping))
+            try connection.addMatch("type='signal',sender='\(SleepTimers1.busName)',path='\(SleepTimers1.objectPath)'")
         } catch {
             return failure(error)
         }
         connection.addFilter { [output] message in
-            guard message.kind == .signal, message.path == Self.objectPath, let line = WatchLine.render(message) else { return false }
+            guard message.kind == .signal, message.path == SleepTimers1.objectPath, let line = WatchLine.render(message) else { return false }
             output.write(line + "\n")
             return true
         }
@@ -126,7 +126,8 @@ public final class SleepControl {
         loop.onSignal(SIGINT) { loop.quit() }
         loop.onSignal(SIGTERM) { loop.quit() }
         connection.addFilter { message in
-            guard message.interface == "org.freedesktop.DBus.Local", message.member == "Disconnected" else { return false }
+            guard message.interface == StandardInterface.Local.name, message.member == StandardInterface.Local.disconnected
+            else { return false }
             status = Status.unavailable
             loop.quit()
             return true
@@ -140,3 +141,7 @@ public final class SleepControl {
         return HourCycle(posixTimeFormat: String(cString: nl_langinfo(nl_item(T_FMT))))
     }
 }
+
+/// Runs one command on its own loop's thread: the compiler keeps it there.
+@available(*, unavailable)
+extension SleepControl: Sendable {}

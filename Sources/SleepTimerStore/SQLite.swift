@@ -82,6 +82,10 @@ final class SQLiteConnection {
 
     var changes: Int { Int(sqlite3_changes(handle)) }
 
+    /// False while a transaction is open: after a failed COMMIT, SQLite may
+    /// have rolled back by itself, or may still hold the transaction open.
+    var isAutocommit: Bool { sqlite3_get_autocommit(handle) != 0 }
+
     func setBooleanOption(_ option: Int32, _ value: Bool) throws(SQLiteError) {
         var result: Int32 = 0
         let status = dfl_sqlite3_db_config_bool(handle, option, value ? 1 : 0, &result)
@@ -189,3 +193,10 @@ extension Optional where Wrapped == String {
 extension Optional where Wrapped == Int64 {
     var sqlite: SQLiteValue { map { .integer($0) } ?? .null }
 }
+
+/// A connection and its statements stay on the thread that opened them: the compiler keeps them there.
+@available(*, unavailable)
+extension SQLiteConnection: Sendable {}
+
+@available(*, unavailable)
+extension SQLiteStatement: Sendable {}

@@ -61,6 +61,11 @@ enum Schema {
         DROP INDEX completions_due;
         CREATE INDEX completions_due_in_order ON completions (state, next_attempt_at_ms, timer_id);
         """,
+        // 6: whether a completion's time was corrected once after the
+        // platform refused it (the clocks disagreed): a second refusal is final.
+        """
+        ALTER TABLE completions ADD COLUMN retimed INTEGER NOT NULL DEFAULT 0;
+        """,
     ]
 
     static var latestVersion: Int { migrations.count }

@@ -1,52 +1,6 @@
 import CDFLSQLite
 import SleepTimerCore
 
-/// A mirrored timer as stored, with where its completion stands.
-public struct StoredTimer: Sendable, Equatable {
-    public let timer: MirroredTimer
-    /// nil while no completion is recorded.
-    public let completionState: CompletionState?
-
-    public init(timer: MirroredTimer, completionState: CompletionState?) {
-        self.timer = timer
-        self.completionState = completionState
-    }
-
-    public var state: TimerState { completionState?.timerState ?? .running }
-}
-
-/// A completion recorded in the outbox.
-public struct CompletionRecord: Sendable, Equatable {
-    public let timerID: TimerID
-    public let scope: TimerScope
-    /// The moment of the click.
-    public let completedAt: Instant
-    /// The exact bytes to send, every time; nil once the completion is over.
-    public let requestBody: CompletionRequestBody?
-    public let tokenExpiresAt: Instant
-    public let attempts: Int
-    public let nextAttemptAt: Instant
-    public let lastError: String?
-    public let state: CompletionState
-}
-
-/// The notification shown for a timer, as far as the agent keeps it.
-public struct NotificationRecord: Sendable, Equatable {
-    /// The server's id; 0 when none is shown.
-    public let notificationID: UInt32
-    /// The timer's displayed state when the user dismissed it; the
-    /// notification stays away until that state changes.
-    public let dismissedInState: String?
-    /// The unique bus name of the server that gave out the id.
-    public let serverOwner: String?
-
-    public init(notificationID: UInt32, dismissedInState: String?, serverOwner: String? = nil) {
-        self.notificationID = notificationID
-        self.dismissedInState = dismissedInState
-        self.serverOwner = serverOwner
-    }
-}
-
 /// What a Mirror did to the store.
 public enum UpsertOutcome: Sendable, Equatable {
     case inserted
@@ -61,8 +15,8 @@ public enum UpsertOutcome: Sendable, Equatable {
 ///
 /// Every change is one transaction in WAL mode with synchronous=FULL, so a
 /// crash or power cut leaves either the state before a change or the state
-/// after it, and a recorded click survives both. The class is not Sendable:
-/// the agent confines it to its main loop.
+/// after it, and a recorded click survives both. The class is not Sendable,
+/// which the compiler holds: the agent keeps it on its main loop.
 public final class SleepTimerStore {
     public let location: StoreLocation
     private let connection: SQLiteConnection
@@ -181,18 +135,34 @@ public final class SleepTimerStore {
     // MARK: Transactions
 
     /// Runs `body` in one write transaction: all of it is committed, or
-    /// none of it.
-    private func transaction<Result>(_ action: String, _ body: () throws(StoreError) -> Result) throws(StoreError) -> Result {
-        try sql(action) { () throws(SQLiteError) in try connection.execute("BEGIN IMMEDIATE") }
+    /// none of it. `action` says what the store was doing in any error.
+    private func transaction<Value>(_ action: String, _ body: () throws(SQLiteError) -> Value) throws(StoreError) -> Value {
+        try transaction(action, refusable: { () throws(SQLiteError) -> Result<Value, StoreError> in .success(try body()) })
+    }
+
+    /// A transaction whose body may refuse with an error of the store's own
+    /// (no such timer, say): a refusal rolls back as a failure does.
+    ///
+    /// As in GRDB, a failure rolls back only when SQLite is still inside the
+    /// transaction: a COMMIT that fails on a full disk or an I/O error has
+    /// already rolled back, one that fails while busy has not.
+    private func transaction<Value>(
+        _ action: String, refusable body: () throws(SQLiteError) -> Result<Value, StoreError>
+    ) throws(StoreError) -> Value {
+        let result: Result<Value, StoreError>
         do {
-            let result = try body()
-            beforeCommit?()
-            try sql(action) { () throws(SQLiteError) in try connection.execute("COMMIT") }
-            return result
+            try connection.execute("BEGIN IMMEDIATE")
+            result = try body()
+            if case .success = result {
+                beforeCommit?()
+                try connection.execute("COMMIT")
+            }
         } catch {
-            try? connection.execute("ROLLBACK")
-            throw error
+            if !connection.isAutocommit { try? connection.execute("ROLLBACK") }
+            throw .database(error, while: action)
         }
+        if case .failure = result { try? connection.execute("ROLLBACK") }
+        return try result.get()
     }
 
     /// SQLite calls, their failures described as what the store was doing.
@@ -204,7 +174,7 @@ public final class SleepTimerStore {
 
     private static let timerColumns = """
         t.timer_id, t.api_origin, t.user_id, t.family_subject_id, t.baby_id, t.baby_name, t.started_at_ms,
-        t.timezone, t.revision, t.action_token, t.token_expires_at_ms, c.state
+        t.timezone, t.revision, t.action_token, t.token_expires_at_ms, c.state, c.attempts
         """
 
     /// A value parsed from stored text, or the one parsed from the same
@@ -240,17 +210,21 @@ public final class SleepTimerStore {
             babyName: name, startedAt: Instant(millisecondsSince1970: row.integer(6)), timeZone: zone,
             revision: row.integer(8), token: row.optionalText(9).map { ActionToken(unvalidated: $0) },
             tokenExpiresAt: Instant(millisecondsSince1970: row.integer(10)))
-        return StoredTimer(timer: timer, completionState: row.optionalText(11).flatMap(CompletionState.init(rawValue:)))
+        return StoredTimer(
+            timer: timer, completionState: row.optionalText(11).flatMap(CompletionState.init(rawValue:)),
+            completionAttempts: Int(row.integer(12)))
     }
 
     public func timer(_ id: TimerID) throws(StoreError) -> StoredTimer? {
-        try sql("read a timer") { () throws(SQLiteError) -> StoredTimer? in
-            let statement = try connection.statement(
-                "SELECT \(Self.timerColumns) FROM timers t LEFT JOIN completions c USING (timer_id) WHERE t.timer_id = ?")
-            try statement.bind(.text(id.string))
-            defer { statement.reset() }
-            return try statement.step() ? decodeTimer(statement) : nil
-        }
+        try sql("read a timer") { () throws(SQLiteError) -> StoredTimer? in try readTimer(id) }
+    }
+
+    private func readTimer(_ id: TimerID) throws(SQLiteError) -> StoredTimer? {
+        let statement = try connection.statement(
+            "SELECT \(Self.timerColumns) FROM timers t LEFT JOIN completions c USING (timer_id) WHERE t.timer_id = ?")
+        try statement.bind(.text(id.string))
+        defer { statement.reset() }
+        return try statement.step() ? decodeTimer(statement) : nil
     }
 
     /// Every mirrored timer, oldest start first.
@@ -273,61 +247,56 @@ public final class SleepTimerStore {
         }
     }
 
-    /// When the next token that matters expires: of the mirrors whose
-    /// completion is not pending. nil when there is none.
-    public func nextTokenExpiry() throws(StoreError) -> Instant? {
-        try sql("find the next token expiry") { () throws(SQLiteError) -> Instant? in
-            try connection.scalarInteger("""
-                SELECT min(token_expires_at_ms) FROM timers t
-                WHERE NOT EXISTS (SELECT 1 FROM completions c WHERE c.timer_id = t.timer_id AND c.state = 'pending')
-                """).map { Instant(millisecondsSince1970: $0) }
-        }
-    }
-
     /// Inserts or updates a mirror. A lower revision than the stored one is
     /// stale and ignored. A fresh mirror of a timer whose completion failed
     /// replaces that failed completion: the app has just said the timer
     /// runs, with a token.
     public func upsert(_ timer: MirroredTimer) throws(StoreError) -> UpsertOutcome {
-        try transaction("save a timer") { () throws(StoreError) -> UpsertOutcome in
-            try sql("save a timer") { () throws(SQLiteError) -> UpsertOutcome in
-                let existing = try connection.statement("SELECT revision FROM timers WHERE timer_id = ?")
-                try existing.bind(.text(timer.id.string))
-                let storedRevision = try existing.step() ? existing.integer(0) : nil
-                existing.reset()
-                if let storedRevision, timer.revision < storedRevision { return .ignoredStale(storedRevision: storedRevision) }
-                let token: String? = timer.token?.withRevealedValue { $0 }
-                try connection.statement("""
-                    INSERT INTO timers (timer_id, api_origin, user_id, family_subject_id, baby_id, baby_name,
-                        started_at_ms, timezone, revision, action_token, token_expires_at_ms)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    ON CONFLICT (timer_id) DO UPDATE SET api_origin = excluded.api_origin, user_id = excluded.user_id,
-                        family_subject_id = excluded.family_subject_id, baby_id = excluded.baby_id,
-                        baby_name = excluded.baby_name, started_at_ms = excluded.started_at_ms,
-                        timezone = excluded.timezone, revision = excluded.revision,
-                        action_token = excluded.action_token, token_expires_at_ms = excluded.token_expires_at_ms
-                    """).bind(
-                        .text(timer.id.string), .text(timer.scope.apiOrigin.description), .text(timer.scope.userID.string),
-                        .text(timer.scope.familySubjectID.string), .text(timer.babyID.string), .text(timer.babyName.text),
-                        .integer(timer.startedAt.millisecondsSince1970), .text(timer.timeZone.identifier),
-                        .integer(timer.revision), token.sqlite, .integer(timer.tokenExpiresAt.millisecondsSince1970)
-                    ).run()
-                try connection.statement("DELETE FROM completions WHERE timer_id = ? AND state != 'pending'")
-                    .bind(.text(timer.id.string)).run()
-                return storedRevision == nil ? .inserted : .updated
-            }
+        try transaction("save a timer") { () throws(SQLiteError) -> UpsertOutcome in
+            let existing = try connection.statement("SELECT revision FROM timers WHERE timer_id = ?")
+            try existing.bind(.text(timer.id.string))
+            let storedRevision = try existing.step() ? existing.integer(0) : nil
+            existing.reset()
+            if let storedRevision, timer.revision < storedRevision { return .ignoredStale(storedRevision: storedRevision) }
+            let token: String? = timer.token?.withRevealedValue { $0 }
+            try connection.statement("""
+                INSERT INTO timers (timer_id, api_origin, user_id, family_subject_id, baby_id, baby_name,
+                    started_at_ms, timezone, revision, action_token, token_expires_at_ms)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT (timer_id) DO UPDATE SET api_origin = excluded.api_origin, user_id = excluded.user_id,
+                    family_subject_id = excluded.family_subject_id, baby_id = excluded.baby_id,
+                    baby_name = excluded.baby_name, started_at_ms = excluded.started_at_ms,
+                    timezone = excluded.timezone, revision = excluded.revision,
+                    action_token = excluded.action_token, token_expires_at_ms = excluded.token_expires_at_ms
+                """).bind(
+                    .text(timer.id.string), .text(timer.scope.apiOrigin.description), .text(timer.scope.userID.string),
+                    .text(timer.scope.familySubjectID.string), .text(timer.babyID.string), .text(timer.babyName.text),
+                    .integer(timer.startedAt.millisecondsSince1970), .text(timer.timeZone.identifier),
+                    .integer(timer.revision), token.sqlite, .integer(timer.tokenExpiresAt.millisecondsSince1970)
+                ).run()
+            try connection.statement("DELETE FROM completions WHERE timer_id = ? AND state != 'pending'")
+                .bind(.text(timer.id.string)).run()
+            return storedRevision == nil ? .inserted : .updated
         }
     }
 
-    /// Removes timers by id with their notification rows and any finished
-    /// completion; a pending completion stays and is still sent, because
-    /// it records a click.
-    private func deleteTimers(_ ids: [TimerID]) throws(SQLiteError) {
+    /// What becomes of a pending completion when its timer's rows go.
+    private enum PendingCompletion {
+        /// Kept and still sent: it records a click.
+        case kept
+        /// Deleted too: the platform has it, or the scope is purged.
+        case deleted
+    }
+
+    /// Deletes timers by id: the mirror, its notification row and its
+    /// completion (a pending one as `pending` says). The one place the
+    /// three tables are cleared.
+    private func deleteTimers(_ ids: some Sequence<TimerID>, pending: PendingCompletion = .kept) throws(SQLiteError) {
         for id in ids {
             try connection.statement("DELETE FROM timers WHERE timer_id = ?").bind(.text(id.string)).run()
             try connection.statement("DELETE FROM notifications WHERE timer_id = ?").bind(.text(id.string)).run()
-            try connection.statement("DELETE FROM completions WHERE timer_id = ? AND state != 'pending'")
-                .bind(.text(id.string)).run()
+            try connection.statement("DELETE FROM completions WHERE timer_id = ?1 AND (?2 OR state != 'pending')")
+                .bind(.text(id.string), .integer(pending == .deleted ? 1 : 0)).run()
         }
     }
 
@@ -344,27 +313,37 @@ public final class SleepTimerStore {
 
     /// Removes one mirror; false when there was none.
     public func remove(_ id: TimerID) throws(StoreError) -> Bool {
-        try transaction("remove a timer") { () throws(StoreError) -> Bool in
-            try sql("remove a timer") { () throws(SQLiteError) -> Bool in
-                let found = try timerIDs("SELECT timer_id FROM timers WHERE timer_id = ?", .text(id.string))
-                try deleteTimers(found)
-                return !found.isEmpty
+        try transaction("remove a timer") { () throws(SQLiteError) -> Bool in
+            let found = try timerIDs("SELECT timer_id FROM timers WHERE timer_id = ?", .text(id.string))
+            try deleteTimers(found)
+            return !found.isEmpty
+        }
+    }
+
+    /// Removes the mirrors with these ids (those that exist), as Remove
+    /// does; returns the ids that were there.
+    public func remove(_ ids: [TimerID]) throws(StoreError) -> [TimerID] {
+        guard !ids.isEmpty else { return [] }
+        return try transaction("remove timers") { () throws(SQLiteError) -> [TimerID] in
+            var found: [TimerID] = []
+            for id in ids {
+                found += try timerIDs("SELECT timer_id FROM timers WHERE timer_id = ?", .text(id.string))
             }
+            try deleteTimers(found)
+            return found
         }
     }
 
     /// Drops the mirrors of `scope` that are not in `running`: timers
     /// stopped on another device or whose baby was deleted.
     public func reconcile(scope: TimerScope, keeping running: Set<TimerID>) throws(StoreError) -> [TimerID] {
-        try transaction("reconcile timers") { () throws(StoreError) -> [TimerID] in
-            try sql("reconcile timers") { () throws(SQLiteError) -> [TimerID] in
-                let stale = try timerIDs(
-                    "SELECT timer_id FROM timers WHERE api_origin = ? AND user_id = ? AND family_subject_id = ? ORDER BY timer_id",
-                    .text(scope.apiOrigin.description), .text(scope.userID.string), .text(scope.familySubjectID.string)
-                ).filter { !running.contains($0) }
-                try deleteTimers(stale)
-                return stale
-            }
+        try transaction("reconcile timers") { () throws(SQLiteError) -> [TimerID] in
+            let stale = try timerIDs(
+                "SELECT timer_id FROM timers WHERE api_origin = ? AND user_id = ? AND family_subject_id = ? ORDER BY timer_id",
+                .text(scope.apiOrigin.description), .text(scope.userID.string), .text(scope.familySubjectID.string)
+            ).filter { !running.contains($0) }
+            try deleteTimers(stale)
+            return stale
         }
     }
 
@@ -373,39 +352,17 @@ public final class SleepTimerStore {
     /// they hold a token), in one transaction. A nil family means every
     /// family of the user.
     public func purge(apiOrigin: APIOrigin, userID: UserID, familySubjectID: FamilySubjectID?) throws(StoreError) -> [TimerID] {
-        try transaction("purge a scope") { () throws(StoreError) -> [TimerID] in
-            try sql("purge a scope") { () throws(SQLiteError) -> [TimerID] in
-                let family = familySubjectID?.string ?? ""
-                let condition = "api_origin = ?1 AND user_id = ?2 AND (?3 = '' OR family_subject_id = ?3)"
-                let origin = SQLiteValue.text(apiOrigin.description)
-                let user = SQLiteValue.text(userID.string)
-                let ids = try timerIDs(
-                    "SELECT timer_id FROM timers WHERE \(condition) ORDER BY timer_id", origin, user, .text(family))
-                let orphans = try timerIDs(
-                    "SELECT timer_id FROM completions WHERE \(condition)", origin, user, .text(family))
-                for id in Set(ids + orphans) {
-                    try connection.statement("DELETE FROM timers WHERE timer_id = ?").bind(.text(id.string)).run()
-                    try connection.statement("DELETE FROM notifications WHERE timer_id = ?").bind(.text(id.string)).run()
-                    try connection.statement("DELETE FROM completions WHERE timer_id = ?").bind(.text(id.string)).run()
-                }
-                return ids
-            }
-        }
-    }
-
-    /// Drops mirrors whose token has expired and whose completion is not
-    /// pending: the desktop can do nothing more for them.
-    public func removeExpired(now: Instant) throws(StoreError) -> [TimerID] {
-        try transaction("drop expired timers") { () throws(StoreError) -> [TimerID] in
-            try sql("drop expired timers") { () throws(SQLiteError) -> [TimerID] in
-                let expired = try timerIDs("""
-                    SELECT timer_id FROM timers t WHERE token_expires_at_ms <= ?
-                    AND NOT EXISTS (SELECT 1 FROM completions c WHERE c.timer_id = t.timer_id AND c.state = 'pending')
-                    ORDER BY timer_id
-                    """, .integer(now.millisecondsSince1970))
-                try deleteTimers(expired)
-                return expired
-            }
+        try transaction("purge a scope") { () throws(SQLiteError) -> [TimerID] in
+            let family = familySubjectID?.string ?? ""
+            let condition = "api_origin = ?1 AND user_id = ?2 AND (?3 = '' OR family_subject_id = ?3)"
+            let origin = SQLiteValue.text(apiOrigin.description)
+            let user = SQLiteValue.text(userID.string)
+            let ids = try timerIDs(
+                "SELECT timer_id FROM timers WHERE \(condition) ORDER BY timer_id", origin, user, .text(family))
+            let orphans = try timerIDs(
+                "SELECT timer_id FROM completions WHERE \(condition)", origin, user, .text(family))
+            try deleteTimers(Set(ids + orphans), pending: .deleted)
+            return ids
         }
     }
 
@@ -413,7 +370,7 @@ public final class SleepTimerStore {
 
     private static let completionColumns = """
         timer_id, api_origin, user_id, family_subject_id, completed_at_ms, request_body, token_expires_at_ms,
-        attempts, next_attempt_at_ms, last_error, state
+        attempts, next_attempt_at_ms, last_error, state, retimed
         """
 
     /// The pending entries due by a time, in the order they are sent; the
@@ -436,42 +393,63 @@ public final class SleepTimerStore {
             completedAt: Instant(millisecondsSince1970: row.integer(4)),
             requestBody: row.blob(5).map(CompletionRequestBody.init(bytes:)),
             tokenExpiresAt: Instant(millisecondsSince1970: row.integer(6)), attempts: Int(row.integer(7)),
-            nextAttemptAt: Instant(millisecondsSince1970: row.integer(8)), lastError: row.optionalText(9), state: state)
+            nextAttemptAt: Instant(millisecondsSince1970: row.integer(8)), lastError: row.optionalText(9), state: state,
+            retimed: row.integer(11) != 0)
     }
 
     /// Records a click on Complete, durably, before anything is sent: the
-    /// completion time is the click's, and the request body is built now
-    /// and never again.
-    public func recordCompletion(of id: TimerID, completedAt: Instant, now: Instant) throws(StoreError) -> CompletionRecord {
-        try transaction("record a completion") { () throws(StoreError) -> CompletionRecord in
-            guard let stored = try timer(id) else {
-                throw StoreError(.unknownTimer, "No Sleep timer with id \(id) is mirrored on this desktop.")
+    /// completion time is the click's (`completedAt`, by this desktop's
+    /// clock), and the request body, carrying `sentAs` (the same moment in
+    /// the platform's clock), is built now and never again.
+    public func recordCompletion(of id: TimerID, completedAt: Instant, sentAs: Instant? = nil, now: Instant)
+        throws(StoreError) -> CompletionRecord
+    {
+        try transaction("record a completion", refusable: { () throws(SQLiteError) -> Result<CompletionRecord, StoreError> in
+            guard let stored = try readTimer(id) else {
+                return .failure(StoreError(.unknownTimer, "No Sleep timer with id \(id) is mirrored on this desktop."))
             }
             if stored.completionState != nil {
-                throw StoreError(.cannotComplete, "This Sleep timer is already being saved or has to be finished in the app.")
+                return .failure(StoreError(.cannotComplete, "This Sleep timer is already being saved or has to be finished in the app."))
             }
             guard let token = stored.timer.token, now < stored.timer.tokenExpiresAt else {
-                throw StoreError(.cannotComplete, "This Sleep timer can no longer be completed from the desktop; finish it in the app.")
+                return .failure(StoreError(
+                    .cannotComplete, "This Sleep timer can no longer be completed from the desktop; finish it in the app."))
             }
-            let body = NativeCompletion.requestBody(token: token, completedAt: completedAt)
-            let scope = stored.timer.scope
-            try sql("record a completion") { () throws(SQLiteError) in
-                try connection.statement("""
-                    INSERT INTO completions (timer_id, api_origin, user_id, family_subject_id, completed_at_ms,
-                        request_body, token_expires_at_ms, attempts, next_attempt_at_ms, last_error, state)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?, NULL, 'pending')
-                    """).bind(
-                        .text(id.string), .text(scope.apiOrigin.description), .text(scope.userID.string),
-                        .text(scope.familySubjectID.string), .integer(completedAt.millisecondsSince1970),
-                        .blob(body.withRevealedBytes { $0 }), .integer(stored.timer.tokenExpiresAt.millisecondsSince1970),
-                        .integer(now.millisecondsSince1970)
-                    ).run()
-            }
-            return CompletionRecord(
-                timerID: id, scope: scope, completedAt: completedAt, requestBody: body,
+            let record = CompletionRecord(
+                timerID: id, scope: stored.timer.scope, completedAt: completedAt,
+                requestBody: NativeCompletion.requestBody(token: token, completedAt: sentAs ?? completedAt),
                 tokenExpiresAt: stored.timer.tokenExpiresAt, attempts: 0, nextAttemptAt: now, lastError: nil,
                 state: .pending)
+            try insert(record)
+            return .success(record)
+        })
+    }
+
+    /// The platform refused the completion's time: the entry gets a body
+    /// with the corrected time, marked so that it is corrected only once,
+    /// and is due at once. False when the entry is no longer pending.
+    public func retimeCompletion(of id: TimerID, body: CompletionRequestBody, now: Instant) throws(StoreError) -> Bool {
+        try transaction("correct a completion's time") { () throws(SQLiteError) -> Bool in
+            try connection.statement("""
+                UPDATE completions SET request_body = ?, retimed = 1, next_attempt_at_ms = ?
+                WHERE timer_id = ? AND state = 'pending' AND retimed = 0
+                """).bind(.blob(body.withRevealedBytes { $0 }), .integer(now.millisecondsSince1970), .text(id.string)).run()
+            return connection.changes > 0
         }
+    }
+
+    private func insert(_ record: CompletionRecord) throws(SQLiteError) {
+        let scope = record.scope
+        try connection.statement("""
+            INSERT INTO completions (timer_id, api_origin, user_id, family_subject_id, completed_at_ms,
+                request_body, token_expires_at_ms, attempts, next_attempt_at_ms, last_error, state)
+            VALUES (?, ?, ?, ?, ?, ?, ?, 0, ?, NULL, 'pending')
+            """).bind(
+                .text(record.timerID.string), .text(scope.apiOrigin.description), .text(scope.userID.string),
+                .text(scope.familySubjectID.string), .integer(record.completedAt.millisecondsSince1970),
+                .blob(record.requestBody!.withRevealedBytes { $0 }), .integer(record.tokenExpiresAt.millisecondsSince1970),
+                .integer(record.nextAttemptAt.millisecondsSince1970)
+            ).run()
     }
 
     public func completion(of id: TimerID) throws(StoreError) -> CompletionRecord? {
@@ -506,26 +484,22 @@ public final class SleepTimerStore {
 
     /// A failed attempt that may pass: count it and set the next try.
     public func scheduleRetry(of id: TimerID, attempts: Int, nextAttemptAt: Instant, lastError: String) throws(StoreError) {
-        try transaction("schedule a retry") { () throws(StoreError) in
-            try sql("schedule a retry") { () throws(SQLiteError) in
-                try connection.statement("""
-                    UPDATE completions SET attempts = ?, next_attempt_at_ms = ?, last_error = ?
-                    WHERE timer_id = ? AND state = 'pending'
-                    """).bind(.integer(Int64(attempts)), .integer(nextAttemptAt.millisecondsSince1970), .text(lastError),
-                              .text(id.string)).run()
-            }
+        try transaction("schedule a retry") { () throws(SQLiteError) in
+            try connection.statement("""
+                UPDATE completions SET attempts = ?, next_attempt_at_ms = ?, last_error = ?
+                WHERE timer_id = ? AND state = 'pending'
+                """).bind(.integer(Int64(attempts)), .integer(nextAttemptAt.millisecondsSince1970), .text(lastError),
+                          .text(id.string)).run()
         }
     }
 
     /// Makes every pending completion due at `now`: the network is back,
     /// so waiting out the backoff would only delay them.
     public func bringPendingCompletionsForward(to now: Instant) throws(StoreError) {
-        try transaction("bring completions forward") { () throws(StoreError) in
-            try sql("bring completions forward") { () throws(SQLiteError) in
-                try connection.statement(
-                    "UPDATE completions SET next_attempt_at_ms = ?1 WHERE state = 'pending' AND next_attempt_at_ms > ?1"
-                ).bind(.integer(now.millisecondsSince1970)).run()
-            }
+        try transaction("bring completions forward") { () throws(SQLiteError) in
+            try connection.statement(
+                "UPDATE completions SET next_attempt_at_ms = ?1 WHERE state = 'pending' AND next_attempt_at_ms > ?1"
+            ).bind(.integer(now.millisecondsSince1970)).run()
         }
     }
 
@@ -533,27 +507,19 @@ public final class SleepTimerStore {
     /// the timer, its token, its notification row and the outbox entry all
     /// go in one transaction.
     public func finishCompletion(of id: TimerID) throws(StoreError) {
-        try transaction("finish a completion") { () throws(StoreError) in
-            try sql("finish a completion") { () throws(SQLiteError) in
-                try connection.statement("DELETE FROM completions WHERE timer_id = ?").bind(.text(id.string)).run()
-                try connection.statement("DELETE FROM timers WHERE timer_id = ?").bind(.text(id.string)).run()
-                try connection.statement("DELETE FROM notifications WHERE timer_id = ?").bind(.text(id.string)).run()
-            }
-        }
+        try transaction("finish a completion") { () throws(SQLiteError) in try deleteTimers([id], pending: .deleted) }
     }
 
     /// The completion cannot succeed: keep it visible in `state`, and drop
     /// the request body and the token, which can do nothing more.
     public func failCompletion(of id: TimerID, state: CompletionState, lastError: String) throws(StoreError) {
         precondition(state != .pending)
-        try transaction("record a failed completion") { () throws(StoreError) in
-            try sql("record a failed completion") { () throws(SQLiteError) in
-                try connection.statement("""
-                    UPDATE completions SET state = ?, request_body = NULL, last_error = ? WHERE timer_id = ?
-                    """).bind(.text(state.rawValue), .text(lastError), .text(id.string)).run()
-                try connection.statement("UPDATE timers SET action_token = NULL WHERE timer_id = ?")
-                    .bind(.text(id.string)).run()
-            }
+        try transaction("record a failed completion") { () throws(SQLiteError) in
+            try connection.statement("""
+                UPDATE completions SET state = ?, request_body = NULL, last_error = ? WHERE timer_id = ?
+                """).bind(.text(state.rawValue), .text(lastError), .text(id.string)).run()
+            try connection.statement("UPDATE timers SET action_token = NULL WHERE timer_id = ?")
+                .bind(.text(id.string)).run()
         }
     }
 
@@ -572,26 +538,43 @@ public final class SleepTimerStore {
         }
     }
 
+    /// Every timer's notification record, as the agent loads them at start.
+    public func notifications() throws(StoreError) -> [TimerID: NotificationRecord] {
+        try sql("read the notifications") { () throws(SQLiteError) -> [TimerID: NotificationRecord] in
+            let statement = try connection.statement(
+                "SELECT timer_id, notification_id, dismissed_in_state, server_owner FROM notifications")
+            defer { statement.reset() }
+            var records: [TimerID: NotificationRecord] = [:]
+            while try statement.step() {
+                guard let id = TimerID(statement.text(0)) else { continue }
+                records[id] = NotificationRecord(
+                    notificationID: UInt32(truncatingIfNeeded: statement.integer(1)),
+                    dismissedInState: statement.optionalText(2), serverOwner: statement.optionalText(3))
+            }
+            return records
+        }
+    }
+
     /// Records the notification shown for a timer and whether (in which of
     /// its states) the user dismissed it.
     public func setNotification(for id: TimerID, _ record: NotificationRecord) throws(StoreError) {
-        try transaction("record a notification") { () throws(StoreError) in
-            try sql("record a notification") { () throws(SQLiteError) in
-                try connection.statement("""
-                    INSERT INTO notifications (timer_id, notification_id, dismissed_in_state, server_owner) VALUES (?, ?, ?, ?)
-                    ON CONFLICT (timer_id) DO UPDATE SET notification_id = excluded.notification_id,
-                        dismissed_in_state = excluded.dismissed_in_state, server_owner = excluded.server_owner
-                    """).bind(.text(id.string), .integer(Int64(record.notificationID)), record.dismissedInState.sqlite,
-                              record.serverOwner.sqlite).run()
-            }
+        try transaction("record a notification") { () throws(SQLiteError) in
+            try connection.statement("""
+                INSERT INTO notifications (timer_id, notification_id, dismissed_in_state, server_owner) VALUES (?, ?, ?, ?)
+                ON CONFLICT (timer_id) DO UPDATE SET notification_id = excluded.notification_id,
+                    dismissed_in_state = excluded.dismissed_in_state, server_owner = excluded.server_owner
+                """).bind(.text(id.string), .integer(Int64(record.notificationID)), record.dismissedInState.sqlite,
+                          record.serverOwner.sqlite).run()
         }
     }
 
     public func removeNotification(for id: TimerID) throws(StoreError) {
-        try transaction("forget a notification") { () throws(StoreError) in
-            try sql("forget a notification") { () throws(SQLiteError) in
-                try connection.statement("DELETE FROM notifications WHERE timer_id = ?").bind(.text(id.string)).run()
-            }
+        try transaction("forget a notification") { () throws(SQLiteError) in
+            try connection.statement("DELETE FROM notifications WHERE timer_id = ?").bind(.text(id.string)).run()
         }
     }
 }
+
+/// One connection, used on the loop's thread only: the compiler keeps it there (as SwiftPM does for its SQLite wrapper).
+@available(*, unavailable)
+extension SleepTimerStore: Sendable {}

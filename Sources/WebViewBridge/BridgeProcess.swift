@@ -30,17 +30,8 @@ public final class BridgeProcess {
         """
 
     public func run() -> Int32 {
-        let output = FileDescriptorOutput.standardOutput
+        if let status = handleArguments() { return status }
         let log = BridgeLog()
-        switch Array(arguments.dropFirst()) {
-        case []: break
-        case ["--help"], ["-h"]:
-            output.write(Self.usage + "\n")
-            return 0
-        default:
-            FileDescriptorOutput.standardError.write("dfl-webview-bridge: unknown argument\n\(Self.usage)\n")
-            return 64
-        }
         if dfl_disable_core_dumps() != 0 {
             log.log(.warning, "Could not turn core dumps off.")
         }
@@ -59,6 +50,32 @@ public final class BridgeProcess {
             log.log(.notice, "No session bus (\(error.message)); native Sleep timers are unavailable.")
             connection = nil
         }
+        let bridge = makeBridge(configuration, connection: connection, loop: loop, log: log)
+        serveStandardInput(JSONRPCServer(methods: bridge), loop: loop)
+        loop.onSignal(SIGTERM) { loop.quit() }
+        loop.onSignal(SIGINT) { loop.quit() }
+        loop.run()
+        connection?.close()
+        return 0
+    }
+
+    /// The exit status when the arguments ask for help or are wrong, else
+    /// nil: the bridge takes no arguments.
+    private func handleArguments() -> Int32? {
+        switch Array(arguments.dropFirst()) {
+        case []:
+            return nil
+        case ["--help"], ["-h"]:
+            FileDescriptorOutput.standardOutput.write(Self.usage + "\n")
+            return 0
+        default:
+            FileDescriptorOutput.standardError.write("dfl-webview-bridge: unknown argument\n\(Self.usage)\n")
+            return 64
+        }
+    }
+
+    private func makeBridge(_ configuration: Configuration, connection: BusConnection?, loop: MainLoop,
+                            log: BridgeLog) -> SleepTimerBridge {
         var settings = HTTPSettings()
         settings.pinnedPublicKeys = configuration.pinnedPublicKeys
         settings.certificateAuthorities = configuration.certificateAuthorities
@@ -66,70 +83,42 @@ public final class BridgeProcess {
         let bridge = SleepTimerBridge(
             connection: connection, http: HTTPClient(loop: loop, settings: settings),
             allowedOrigins: configuration.allowedOrigins, log: log)
-        bridge.notify = { output.write($0 + "\n") }
+        bridge.notify = { FileDescriptorOutput.standardOutput.write($0 + "\n") }
         bridge.start()
-        let server = JSONRPCServer(methods: bridge)
+        return bridge
+    }
 
+    /// Answers every line of standard input on standard output, and quits
+    /// the loop once input has ended and every answer is written.
+    private func serveStandardInput(_ server: JSONRPCServer, loop: MainLoop) {
+        let output = FileDescriptorOutput.standardOutput
         var pending = 0
         var inputEnded = false
-        var buffer: [UInt8] = []
-        /// Bytes of an overlong line being skipped up to its newline.
-        var skipping = false
-        func finishIfDone() {
-            if inputEnded && pending == 0 { loop.quit() }
-        }
-        func handle(_ line: ArraySlice<UInt8>) {
-            var message = Array(line)
-            if message.last == UInt8(ascii: "\r") { message.removeLast() }
-            guard message.contains(where: { ![0x20, 0x09].contains($0) }) else { return }
+        func answer(_ message: [UInt8]) {
             pending += 1
             server.handle(message) { answer in
                 if let answer { output.write(answer + "\n") }
                 pending -= 1
-                finishIfDone()
+                if inputEnded && pending == 0 { loop.quit() }
             }
         }
+        let lines = LineReader(limit: JSONRPCServer.maximumMessageBytes)
+        lines.onLine = answer
+        // Answered once, as any message too large: the invalid request.
+        lines.onOverlong = { answer([UInt8](repeating: UInt8(ascii: " "), count: JSONRPCServer.maximumMessageBytes + 1)) }
         loop.watch(descriptor: 0, for: [.readable, .hangUp, .error]) { _ in
             var chunk = [UInt8](repeating: 0, count: 65536)
             let count = read(0, &chunk, chunk.count)
             if count < 0 && (errno == EINTR || errno == EAGAIN) { return .keep }
             guard count > 0 else {
-                if !skipping && !buffer.isEmpty { handle(buffer[...]) }
-                buffer = []
+                lines.end()
                 inputEnded = true
-                finishIfDone()
+                if pending == 0 { loop.quit() }
                 return .remove
             }
-            var start = 0
-            for index in 0..<count where chunk[index] == UInt8(ascii: "\n") {
-                if skipping {
-                    skipping = false
-                } else {
-                    buffer += chunk[start..<index]
-                    handle(buffer[...])
-                }
-                buffer = []
-                start = index + 1
-            }
-            if !skipping { buffer += chunk[start..<count] }
-            if buffer.count > JSONRPCServer.maximumMessageBytes {
-                // Answer once, then drop the rest of this line.
-                buffer = []
-                skipping = true
-                pending += 1
-                server.handle([UInt8](repeating: UInt8(ascii: " "), count: JSONRPCServer.maximumMessageBytes + 1)) { answer in
-                    if let answer { output.write(answer + "\n") }
-                    pending -= 1
-                    finishIfDone()
-                }
-            }
+            lines.consume(chunk[..<count])
             return .keep
         }
-        loop.onSignal(SIGTERM) { loop.quit() }
-        loop.onSignal(SIGINT) { loop.quit() }
-        loop.run()
-        connection?.close()
-        return 0
     }
 }
 
@@ -140,3 +129,7 @@ struct BridgeLog: LogSink {
         FileDescriptorOutput.standardError.write(JournalLine.format(priority, "dfl-webview-bridge: " + message) + "\n")
     }
 }
+
+/// The bridge's parts run on its one loop's thread: the compiler keeps them there.
+@available(*, unavailable)
+extension BridgeProcess: Sendable {}

@@ -146,3 +146,7 @@ public final class JSONRPCServer {
         JSONValue.object([("jsonrpc", .string("2.0")), ("method", .string(method)), ("params", params)]).serialized
     }
 }
+
+/// The bridge's parts run on its one loop's thread: the compiler keeps them there.
+@available(*, unavailable)
+extension JSONRPCServer: Sendable {}

@@ -3,6 +3,7 @@ import EventLoop
 import Glibc
 import HTTPClient
 import SleepTimerCore
+import SleepTimersAPI
 
 /// The WebView's native side of the Sleep timer: it upserts timers on the
 /// platform with the family's bearer token, which never leaves this
@@ -12,9 +13,6 @@ import SleepTimerCore
 /// Coach view-as never asks for a token: a desktop widget must not become a
 /// reusable proxy for a coach's access to a family.
 public final class SleepTimerBridge: RPCMethods {
-    static let agentName = "com.dreamsforlittles.SleepTimers1"
-    static let agentPath = "/com/dreamsforlittles/SleepTimers1"
-    static let agentInterface = "com.dreamsforlittles.SleepTimers1"
     public static let protocolVersion = 1
 
     private let connection: BusConnection?
@@ -42,11 +40,12 @@ public final class SleepTimerBridge: RPCMethods {
     /// that the app refreshes Home and history at once.
     public func start() {
         guard let connection else { return }
+        let finished = SleepTimers1.CompletionFinished.name
         try? connection.addMatch(
-            "type='signal',sender='\(Self.agentName)',path='\(Self.agentPath)',interface='\(Self.agentInterface)',member='CompletionFinished'")
+            "type='signal',sender='\(SleepTimers1.busName)',path='\(SleepTimers1.objectPath)',interface='\(SleepTimers1.interface)',member='\(finished)'")
         connection.addFilter { [weak self] message in
-            guard let self, message.kind == .signal, message.interface == Self.agentInterface,
-                message.member == "CompletionFinished", let arguments = try? message.arguments(), arguments.count == 3,
+            guard let self, message.kind == .signal, message.interface == SleepTimers1.interface,
+                message.member == finished, let arguments = try? message.arguments(), arguments.count == 3,
                 let timerID = arguments[0].stringValue, arguments[1].stringValue == "created",
                 let activityID = arguments[2].stringValue, self.mirroredTimers.remove(timerID) != nil
             else { return false }
@@ -169,107 +168,146 @@ public final class SleepTimerBridge: RPCMethods {
         }
     }
 
+    /// sleepTimer.upsert: the timer goes to the platform with the family's
+    /// bearer token; for the family in self-mode, a Sleep timer, and an agent
+    /// that answers, the platform is asked for a native action token, which
+    /// goes on to the agent in a pipe. The answer says whether the timer is
+    /// mirrored on the desktop and, if not, why.
     private func upsert(_ params: Parameters, _ reply: @escaping (Result<JSONValue, RPCError>) -> Void) throws(RPCError) {
         guard let session else { throw Self.noSession() }
-        let timer = try params.object("timer")
-        let id = try timer.identifier(TimerID.self, "id")
-        let baby = try timer.identifier(BabyID.self, "babyId")
-        let nameText = try timer.string("babyName")
+        let timer = try UpsertTimer(params)
+        let wanted = session.actorMode != .coach && timer.activity == "sleep"
+        agentVersion(if: wanted) { [weak self] agentVersion in
+            guard let self else { return }
+            let requestToken = wanted && agentVersion != nil
+            let reason = Self.reasonWithoutToken(session: session, timer: timer, agentAnswers: agentVersion != nil)
+            self.putTimer(timer, session: session, requestToken: requestToken) { [weak self] result in
+                guard let self else { return }
+                switch result {
+                case .failure(let error):
+                    reply(.failure(error))
+                case .success(let platform):
+                    let issued = requestToken ? MirrorData(issuedFor: timer, session: session, platform: platform) : nil
+                    self.handOver(issued, platformTimer: platform.timer, reason: reason, reply: reply)
+                }
+            }
+        }
+    }
+
+    /// The timer of a sleepTimer.upsert call, checked field by field.
+    private struct UpsertTimer {
+        let id: TimerID
+        let baby: BabyID
         let babyName: BabyName
-        do {
-            babyName = try BabyName(validating: nameText)
-        } catch {
-            throw .invalidParams("timer.babyName", "babyName \(error.explanation)")
-        }
-        let activity = try timer.string("activityType")
-        guard ["sleep", "breastfeeding", "pumping"].contains(activity) else {
-            throw .invalidParams("timer.activityType", "activityType must be sleep, breastfeeding or pumping")
-        }
-        let startedText = try timer.string("startedAt")
-        guard ISO8601.parse(startedText) != nil else {
-            throw .invalidParams("timer.startedAt", "startedAt must be an ISO-8601 time such as 2026-11-29T21:41:00.000Z")
-        }
-        let zone = try timer.string("timezone")
-        guard TimeZoneName(zone) != nil else {
-            throw .invalidParams("timer.timezone", "timezone must be an IANA time zone name such as Europe/Berlin")
-        }
-        let details = try timer.optional("details", default: .object([])) { value throws(RPCError) in
-            guard case .object = value else { throw RPCError.invalidParams("timer.details", "details must be an object") }
-        }
-        let note = try timer.optional("note", default: .null) { value throws(RPCError) in
-            switch value {
-            case .string, .null: break
-            default: throw RPCError.invalidParams("timer.note", "note must be a string or null")
+        let activity: String
+        let startedText: String
+        let zone: String
+        let details: JSONValue
+        let note: JSONValue
+
+        init(_ params: Parameters) throws(RPCError) {
+            let timer = try params.object("timer")
+            id = try timer.identifier(TimerID.self, "id")
+            baby = try timer.identifier(BabyID.self, "babyId")
+            let nameText = try timer.string("babyName")
+            do {
+                babyName = try BabyName(validating: nameText)
+            } catch {
+                throw .invalidParams("timer.babyName", "babyName \(error.explanation)")
+            }
+            activity = try timer.string("activityType")
+            guard ["sleep", "breastfeeding", "pumping"].contains(activity) else {
+                throw .invalidParams("timer.activityType", "activityType must be sleep, breastfeeding or pumping")
+            }
+            startedText = try timer.string("startedAt")
+            guard ISO8601.parse(startedText) != nil else {
+                throw .invalidParams("timer.startedAt", "startedAt must be an ISO-8601 time such as 2026-11-29T21:41:00.000Z")
+            }
+            zone = try timer.string("timezone")
+            guard TimeZoneName(zone) != nil else {
+                throw .invalidParams("timer.timezone", "timezone must be an IANA time zone name such as Europe/Berlin")
+            }
+            details = try timer.optional("details", default: .object([])) { value throws(RPCError) in
+                guard case .object = value else { throw RPCError.invalidParams("timer.details", "details must be an object") }
+            }
+            note = try timer.optional("note", default: .null) { value throws(RPCError) in
+                switch value {
+                case .string, .null: break
+                default: throw RPCError.invalidParams("timer.note", "note must be a string or null")
+                }
             }
         }
 
-        let wanted: Bool
-        if session.actorMode == .coach {
-            wanted = false
-        } else {
-            wanted = activity == "sleep"
-        }
-        let decide: (@escaping (String?) -> Void) -> Void = { [weak self] next in
-            guard wanted, let self else { return next(nil) }
-            self.agentVersion { version in next(version) }
-        }
-        decide { [weak self] agentVersion in
-            guard let self else { return }
-            let requestToken = wanted && agentVersion != nil
-            let reason: String
-            switch (session.actorMode, activity == "sleep", agentVersion != nil) {
-            case (.coach, _, _): reason = "coach-view-as"
-            case (_, false, _): reason = "not-sleep"
-            case (_, true, false): reason = "agent-unavailable"
-            default: reason = "token-not-issued"
-            }
+        /// The body of PUT /active-timers/{id}.
+        func body(session: Session, requestToken: Bool) -> [UInt8] {
             var body: [(String, JSONValue)] = [
                 ("familySubjectId", .string(session.familySubjectID.string)), ("babyId", .string(baby.string)),
                 ("activityType", .string(activity)), ("startedAt", .string(startedText)), ("timezone", .string(zone)),
                 ("details", details), ("note", note),
             ]
             if requestToken { body.append(("requestNativeActionToken", .bool(true))) }
-            self.http.send(
-                "PUT", origin: session.apiOrigin, path: "/active-timers/\(id.string)",
-                body: Array(JSONValue.object(body).serialized.utf8),
-                headers: [("Authorization", session.accessToken.authorization)]
-            ) { [weak self] result in
-                guard let self else { return }
-                let response: HTTPResponse
-                switch result {
-                case .failure(let error):
-                    self.log.log(.warning, "The platform could not be reached for timer \(id): \(error.description)")
-                    return reply(.failure(Self.platformUnreachable()))
-                case .success(let answer):
-                    response = answer
-                }
-                let document = try? JSONParser.parse(response.body, maximumDepth: JSONRPCServer.maximumDepth)
-                guard (200..<300).contains(response.status), let platformTimer = document?["timer"] else {
-                    let code = document?["error"]?["code"]?.stringValue ?? "unexpected_reply"
-                    return reply(.failure(Self.platformRefused(response.status, code: code)))
-                }
-                let answer: (Bool, String, String?) -> Void = { mirrored, reason, detail in
-                    var native: [(String, JSONValue)] = [("mirrored", .bool(mirrored)), ("reason", .string(reason))]
-                    if let detail { native.append(("detail", .string(detail))) }
-                    reply(.success(.object([("timer", platformTimer), ("native", .object(native))])))
-                }
-                guard requestToken, let issued = document?["nativeActionToken"], let tokenText = issued["token"]?.stringValue,
-                    let expires = issued["expiresAt"]?.stringValue.flatMap(ISO8601.parse)
-                else { return answer(false, reason, nil) }
-                let started = platformTimer["startedAt"]?.stringValue.flatMap(ISO8601.parse) ?? ISO8601.parse(startedText)!
-                let mirror = MirrorData(
-                    timerID: id, session: session, babyID: baby, babyName: babyName,
-                    startedAt: started, timeZone: platformTimer["timezone"]?.stringValue ?? zone,
-                    revision: platformTimer["revision"]?.int64Value ?? 0,
-                    token: ActionToken(unvalidated: tokenText), expiresAt: expires)
-                self.mirror(mirror) { refusal in
-                    if let refusal {
-                        answer(false, "agent-unavailable", refusal)
-                    } else {
-                        self.mirroredTimers.insert(id.string)
-                        answer(true, "mirrored", nil)
-                    }
-                }
+            return Array(JSONValue.object(body).serialized.utf8)
+        }
+    }
+
+    /// Why the timer is not mirrored when no token comes back.
+    private static func reasonWithoutToken(session: Session, timer: UpsertTimer, agentAnswers: Bool) -> String {
+        switch (session.actorMode, timer.activity == "sleep", agentAnswers) {
+        case (.coach, _, _): "coach-view-as"
+        case (_, false, _): "not-sleep"
+        case (_, true, false): "agent-unavailable"
+        default: "token-not-issued"
+        }
+    }
+
+    /// The timer as the platform stored it, and the whole reply (which holds
+    /// the native action token when one was issued).
+    private typealias PlatformTimer = (timer: JSONValue, document: JSONValue)
+
+    private func putTimer(_ timer: UpsertTimer, session: Session, requestToken: Bool,
+                          done: @escaping (Result<PlatformTimer, RPCError>) -> Void) {
+        http.send(
+            "PUT", origin: session.apiOrigin, path: "/active-timers/\(timer.id.string)",
+            body: timer.body(session: session, requestToken: requestToken),
+            headers: [("Authorization", session.accessToken.authorization)]
+        ) { [weak self] result in
+            guard let self else { return }
+            switch result {
+            case .failure(let error):
+                self.log.log(.warning, "The platform could not be reached for timer \(timer.id): \(error.description)")
+                done(.failure(Self.platformUnreachable()))
+            case .success(let response):
+                done(Self.platformTimer(in: response))
+            }
+        }
+    }
+
+    private static func platformTimer(in response: HTTPResponse) -> Result<PlatformTimer, RPCError> {
+        let document = try? JSONParser.parse(response.body, maximumDepth: JSONRPCServer.maximumDepth)
+        guard (200..<300).contains(response.status), let document, let timer = document["timer"] else {
+            let code = document?["error"]?["code"]?.stringValue ?? "unexpected_reply"
+            return .failure(platformRefused(response.status, code: code))
+        }
+        return .success((timer, document))
+    }
+
+    /// Gives the agent the timer with its token, when one was issued, and
+    /// answers the WebView with the platform's timer and what became of it
+    /// on the desktop.
+    private func handOver(_ issued: MirrorData?, platformTimer: JSONValue, reason: String,
+                          reply: @escaping (Result<JSONValue, RPCError>) -> Void) {
+        let answer: (Bool, String, String?) -> Void = { mirrored, reason, detail in
+            var native: [(String, JSONValue)] = [("mirrored", .bool(mirrored)), ("reason", .string(reason))]
+            if let detail { native.append(("detail", .string(detail))) }
+            reply(.success(.object([("timer", platformTimer), ("native", .object(native))])))
+        }
+        guard let issued else { return answer(false, reason, nil) }
+        mirror(issued) { refusal in
+            if let refusal {
+                answer(false, "agent-unavailable", refusal)
+            } else {
+                self.mirroredTimers.insert(issued.timerID.string)
+                answer(true, "mirrored", nil)
             }
         }
     }
@@ -278,7 +316,7 @@ public final class SleepTimerBridge: RPCMethods {
         guard session != nil else { throw Self.noSession() }
         let id = try params.identifier(TimerID.self, "timerId")
         mirroredTimers.remove(id.string)
-        callAgent("Remove", [.string(id.string)]) { result in
+        callAgent(SleepTimers1.Remove.self, [.string(id.string)]) { result in
             switch result {
             case .success(let values): reply(.success(.object([("removed", .bool(values.first?.booleanValue ?? false))])))
             case .failure(let error): reply(.failure(Self.agentUnavailable(error)))
@@ -297,7 +335,7 @@ public final class SleepTimerBridge: RPCMethods {
             ids.append(id.string)
         }
         mirroredTimers.formIntersection(ids)
-        callAgent("Reconcile", [
+        callAgent(SleepTimers1.Reconcile.self, [
             .string(session.apiOrigin.description), .string(session.userID.string),
             .string(session.familySubjectID.string), .strings(ids),
         ]) { result in
@@ -310,6 +348,8 @@ public final class SleepTimerBridge: RPCMethods {
 
     // MARK: The agent
 
+    /// What the agent's Mirror needs: the timer's display data as the
+    /// platform stored it, and the token it issued.
     private struct MirrorData {
         let timerID: TimerID
         let session: Session
@@ -320,6 +360,22 @@ public final class SleepTimerBridge: RPCMethods {
         let revision: Int64
         let token: ActionToken
         let expiresAt: Instant
+
+        /// Nil when the platform's reply holds no usable token.
+        init?(issuedFor timer: UpsertTimer, session: Session, platform: PlatformTimer) {
+            guard let issued = platform.document["nativeActionToken"], let tokenText = issued["token"]?.stringValue,
+                let expires = issued["expiresAt"]?.stringValue.flatMap(ISO8601.parse)
+            else { return nil }
+            timerID = timer.id
+            self.session = session
+            babyID = timer.baby
+            babyName = timer.babyName
+            startedAt = platform.timer["startedAt"]?.stringValue.flatMap(ISO8601.parse) ?? ISO8601.parse(timer.startedText)!
+            timeZone = platform.timer["timezone"]?.stringValue ?? timer.zone
+            revision = platform.timer["revision"]?.int64Value ?? 0
+            token = ActionToken(unvalidated: tokenText)
+            expiresAt = expires
+        }
     }
 
     /// Hands the timer to the agent with the token in a pipe: the token
@@ -334,17 +390,17 @@ public final class SleepTimerBridge: RPCMethods {
         close(descriptors[1])
         let reader = UnixFileDescriptor(taking: descriptors[0])
         guard written else { return done("the token could not be handed over") }
-        let dictionary = BusValue.vardict([
-            ("timer_id", .string(data.timerID.string)), ("api_origin", .string(data.session.apiOrigin.description)),
-            ("user_id", .string(data.session.userID.string)),
-            ("family_subject_id", .string(data.session.familySubjectID.string)),
-            ("baby_id", .string(data.babyID.string)), ("baby_name", .string(data.babyName.text)),
-            ("activity_type", .string("sleep")), ("actor_mode", .string(data.session.actorMode.rawValue)),
-            ("started_at_ms", .int64(data.startedAt.millisecondsSince1970)), ("timezone", .string(data.timeZone)),
-            ("action_token_fd", .unixFD(reader)), ("token_expires_at_ms", .int64(data.expiresAt.millisecondsSince1970)),
-            ("revision", .int64(data.revision)),
-        ])
-        callAgent("Mirror", [dictionary]) { result in
+        typealias Key = SleepTimers1.MirrorKey
+        let entries: [(Key, BusValue)] = [
+            (.timerID, .string(data.timerID.string)), (.apiOrigin, .string(data.session.apiOrigin.description)),
+            (.userID, .string(data.session.userID.string)), (.familySubjectID, .string(data.session.familySubjectID.string)),
+            (.babyID, .string(data.babyID.string)), (.babyName, .string(data.babyName.text)),
+            (.activityType, .string("sleep")), (.actorMode, .string(data.session.actorMode.rawValue)),
+            (.startedAt, .int64(data.startedAt.millisecondsSince1970)), (.timeZone, .string(data.timeZone)),
+            (.actionTokenFD, .unixFD(reader)), (.tokenExpiresAt, .int64(data.expiresAt.millisecondsSince1970)),
+            (.revision, .int64(data.revision)),
+        ]
+        callAgent(SleepTimers1.Mirror.self, [.vardict(entries.map { ($0.0.name, $0.1) })]) { result in
             switch result {
             case .success: done(nil)
             case .failure(let error): done(error.message)
@@ -354,7 +410,7 @@ public final class SleepTimerBridge: RPCMethods {
 
     /// How many timers the agent purged, or nil when it could not be asked.
     private func purge(_ session: Session, done: @escaping (UInt32?) -> Void) {
-        callAgent("Purge", [.string(session.apiOrigin.description), .string(session.userID.string), .string("")]) { result in
+        callAgent(SleepTimers1.Purge.self, [.string(session.apiOrigin.description), .string(session.userID.string), .string("")]) { result in
             switch result {
             case .success(let values): done(values.first?.uint32Value ?? 0)
             case .failure: done(nil)
@@ -362,22 +418,33 @@ public final class SleepTimerBridge: RPCMethods {
         }
     }
 
+    /// The agent's version when `wanted` and the agent answers, else nil
+    /// (without asking).
+    private func agentVersion(if wanted: Bool, _ done: @escaping (String?) -> Void) {
+        guard wanted else { return done(nil) }
+        agentVersion(done)
+    }
+
     /// The agent's version when it answers on the session bus, else nil.
     private func agentVersion(_ done: @escaping (String?) -> Void) {
         guard let connection else { return done(nil) }
         let call = Message.methodCall(
-            destination: Self.agentName, path: Self.agentPath, interface: "org.freedesktop.DBus.Properties", member: "Get"
-        ).append(.string(Self.agentInterface), .string("Version"))
+            destination: SleepTimers1.busName, path: SleepTimers1.objectPath,
+            interface: StandardInterface.Properties.name, member: StandardInterface.Properties.get
+        ).append(.string(SleepTimers1.interface), .string(SleepTimers1.Property.version.name))
         connection.call(call, timeoutMilliseconds: 5000) { result in
             done((try? result.get().arguments())?.first?.unwrapped.stringValue)
         }
     }
 
-    private func callAgent(_ member: String, _ arguments: [BusValue], done: @escaping (Result<[BusValue], BusError>) -> Void) {
+    private func callAgent(_ method: any BusMethod.Type, _ arguments: [BusValue],
+                           done: @escaping (Result<[BusValue], BusError>) -> Void) {
+        assert(arguments.map(\.signature).joined() == method.inSignature)
         guard let connection else {
             return done(.failure(BusError(name: BusError.Names.serviceUnknown, message: "There is no session bus.")))
         }
-        let call = Message.methodCall(destination: Self.agentName, path: Self.agentPath, interface: Self.agentInterface, member: member)
+        let call = Message.methodCall(destination: SleepTimers1.busName, path: SleepTimers1.objectPath,
+                                      interface: SleepTimers1.interface, member: method.name)
             .append(contentsOf: arguments)
         connection.call(call, timeoutMilliseconds: 10_000) { result in
             switch result {
@@ -437,3 +504,7 @@ struct Parameters {
         return member
     }
 }
+
+/// The bridge's parts run on its one loop's thread: the compiler keeps them there.
+@available(*, unavailable)
+extension SleepTimerBridge: Sendable {}

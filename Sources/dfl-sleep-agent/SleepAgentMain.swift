@@ -1,10 +1,10 @@
-import FoundationEssentials
 import Glibc
 import SleepAgentDaemon
+import SleepTimerCore
 
 @main
 struct SleepAgentMain {
     static func main() {
-        exit(AgentApp(arguments: CommandLine.arguments, environment: ProcessInfo.processInfo.environment).run())
+        exit(AgentApp(arguments: CommandLine.arguments, environment: ProcessEnvironment.current).run())
     }
 }

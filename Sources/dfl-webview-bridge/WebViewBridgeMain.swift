@@ -1,10 +1,10 @@
-import FoundationEssentials
 import Glibc
+import SleepTimerCore
 import WebViewBridge
 
 @main
 struct WebViewBridgeMain {
     static func main() {
-        exit(BridgeProcess(arguments: CommandLine.arguments, environment: ProcessInfo.processInfo.environment).run())
+        exit(BridgeProcess(arguments: CommandLine.arguments, environment: ProcessEnvironment.current).run())
     }
 }

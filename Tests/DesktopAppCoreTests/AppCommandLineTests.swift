@@ -8,6 +8,12 @@ import Testing
         #expect(AppCommandLine(arguments: ["dreamsforlittles"]).request == .show)
     }
 
+    @Test func theAppsStartPageLinkShowsTheWindow() {
+        #expect(AppCommandLine(arguments: ["dreamsforlittles", "dreamsforlittles://"]).request == .show)
+        #expect(AppCommandLine(arguments: ["dreamsforlittles", "DreamsForLittles://"]).request == .show)
+        #expect(AppCommandLine(arguments: ["dreamsforlittles", "dreamsforlittles://x"]).request != .show)
+    }
+
     @Test func oneLinkOpensIt() throws {
         #expect(AppCommandLine(arguments: ["dreamsforlittles", link]).request == .open(try AppDeepLink(parsing: link)))
     }

@@ -79,3 +79,29 @@ import Testing
         #expect(throws: SpawnError.self) { try MainLoop.spawn(["/nonexistent/program"], environment: [:]) }
     }
 }
+
+@Suite struct BellTests {
+    @Test func aRingFromAnotherThreadRunsTheHandlerOnTheLoop() throws {
+        let loop = MainLoop()
+        var runs = 0
+        let bell = try Bell(on: loop) { runs += 1 }
+        let ringer = bell.ringer
+        var thread = pthread_t()
+        let box = Unmanaged.passRetained(RingerBox(ringer)).toOpaque()
+        #expect(pthread_create(&thread, nil, { argument in
+            let box = Unmanaged<RingerBox>.fromOpaque(argument!).takeRetainedValue()
+            box.ringer.ring()
+            box.ringer.ring()
+            return nil
+        }, box) == 0)
+        pthread_join(thread, nil)
+        loop.iterate(blocking: true)
+        // Two rings before the loop ran are one run.
+        #expect(runs == 1)
+    }
+}
+
+private final class RingerBox {
+    let ringer: Bell.Ringer
+    init(_ ringer: Bell.Ringer) { self.ringer = ringer }
+}

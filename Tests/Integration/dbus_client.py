@@ -10,7 +10,7 @@ from harness import BUS_NAME, INTERFACE, OBJECT_PATH, PATIENCE
 
 DBusGMainLoop(set_as_default=True)
 
-INT64_KEYS = {"started_at_ms", "token_expires_at_ms", "revision"}
+INT64_KEYS = {"started_at_ms", "token_expires_at_ms", "revision", "platform_clock_offset_ms"}
 
 
 def typed(key, value):

@@ -204,3 +204,138 @@ class BusMonitor:
 def _string(line):
     """The value of a dbus-monitor 'string "…"' line."""
     return line[len('string "'):-1] if line.startswith('string "') else line
+
+
+STATUS_NOTIFIER_WATCHER = "org.kde.StatusNotifierWatcher"
+
+
+class SpecPanel:
+    """A StatusNotifierWatcher and host written from the specifications:
+    Tests/Integration/sni_panel.py in its own process, recording what it
+    sees, driven through its com.dreamsforlittles.Test.Panel interface."""
+
+    def __init__(self, session, no_host=False, quiet=False):
+        self.session = session
+        self.record = os.path.join(session.root, "panel-%d.jsonl" % time.monotonic_ns())
+        script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "sni_panel.py")
+        arguments = ["/usr/bin/python3", script, "--record", self.record]
+        if no_host:
+            arguments.append("--no-host")
+        if quiet:
+            arguments.append("--quiet")
+        self.process = subprocess.Popen(arguments, env=session.env)
+        session.processes.append(self.process)
+        self.owner = wait_for_name(session, STATUS_NOTIFIER_WATCHER)
+        self.bus = dbus.bus.BusConnection(session.env["DBUS_SESSION_BUS_ADDRESS"])
+        self.control = dbus.Interface(self.bus.get_object(STATUS_NOTIFIER_WATCHER, "/StatusNotifierWatcher",
+                                                          introspect=False), "com.dreamsforlittles.Test.Panel")
+
+    def events(self, kind=None):
+        try:
+            with open(self.record) as handle:
+                entries = [json.loads(line) for line in handle if line.strip()]
+        except FileNotFoundError:
+            return []
+        return [e for e in entries if kind is None or e["event"] == kind]
+
+    def wait_for(self, predicate, what="the panel to see it", timeout=PATIENCE):
+        """Waits until `predicate(events)` gives something true, and returns it."""
+        deadline = time.monotonic() + timeout
+        while True:
+            found = predicate(self.events())
+            if found:
+                return found
+            if time.monotonic() > deadline:
+                raise AssertionError("timed out waiting for %s; the panel saw %r" % (what, self.events()[-8:]))
+            time.sleep(0.05)
+
+    def state(self):
+        return json.loads(str(self.control.State()))
+
+    def item(self):
+        """The one item the panel shows, or None."""
+        items = list(self.state().values())
+        return items[0] if items else None
+
+    def id_of(self, label):
+        """The id of the menu entry `label`, once the panel has read a menu with it."""
+        self.wait_for(lambda events: any(label in [c[1].get("label") for c in e["layout"][2]]
+                                         for e in events if e["event"] == "layout"), "a menu with %r" % label)
+        return int(self.control.IdOf(label))
+
+    def click(self, label_or_id, method="EventGroup", event="clicked"):
+        menu_id = label_or_id if isinstance(label_or_id, int) else self.id_of(label_or_id)
+        return json.loads(str(self.control.Click(menu_id, method, event)))
+
+    def call_menu(self, member, signature="", *values):
+        return json.loads(str(self.control.CallMenu(member, json.dumps([signature, *values]))))
+
+    def call_item(self, member, signature="", *values):
+        return json.loads(str(self.control.CallItem(member, json.dumps([signature, *values]))))
+
+    def stop(self):
+        self.bus.close()
+        stop(self.process)
+
+
+PANEL_CHANNEL = """<?xml version="1.0" encoding="UTF-8"?>
+<channel name="xfce4-panel" version="1.0">
+  <property name="configver" type="int" value="2"/>
+  <property name="panels" type="array">
+    <value type="int" value="1"/>
+    <property name="panel-1" type="empty">
+      <property name="position" type="string" value="p=6;x=0;y=0"/>
+      <property name="length" type="uint" value="100"/>
+      <property name="position-locked" type="bool" value="true"/>
+      <property name="size" type="uint" value="32"/>
+      <property name="plugin-ids" type="array">
+        <value type="int" value="1"/>
+      </property>
+    </property>
+  </property>
+  <property name="plugins" type="empty">
+    <property name="plugin-1" type="string" value="systray"/>
+  </property>
+</channel>
+"""
+
+
+class XfcePanel:
+    """xfce4-panel 4.18 with one panel holding only its systray, which owns
+    org.kde.StatusNotifierWatcher and shows StatusNotifierItems with their
+    dbusmenu menus (through libdbusmenu-gtk3). Its settings come from
+    xfconfd, which the private bus starts on demand; the app's icons are
+    installed into the session's own icon theme directory."""
+
+    def __init__(self, session):
+        [xfconfd] = glob.glob("/usr/lib/*/xfce4/xfconf/xfconfd") or [None]
+        if xfconfd is None or not os.path.exists("/usr/bin/xfce4-panel"):
+            raise AssertionError("xfce4-panel and xfconf are needed: apt-get install xfce4-panel xfconf")
+        with open(os.path.join(session.services, "org.xfce.Xfconf.service"), "w") as handle:
+            handle.write("[D-BUS Service]\nName=org.xfce.Xfconf\nExec=%s\n" % xfconfd)
+        channels = os.path.join(session.env["XDG_CONFIG_HOME"], "xfce4", "xfconf", "xfce-perchannel-xml")
+        os.makedirs(channels, exist_ok=True)
+        with open(os.path.join(channels, "xfce4-panel.xml"), "w") as handle:
+            handle.write(PANEL_CHANNEL)
+        install_icons(session)
+        with open(os.path.join(session.root, "xfce4-panel.log"), "a") as log:
+            self.process = subprocess.Popen(["xfce4-panel", "--disable-wm-check"], env=session.env, stdout=log,
+                                            stderr=log)
+        session.processes.append(self.process)
+        self.owner = wait_for_name(session, STATUS_NOTIFIER_WATCHER)
+
+    def stop(self):
+        stop(self.process)
+
+
+def install_icons(session):
+    """The app's icon and its symbolic variant, where the package puts them,
+    under the session's XDG_DATA_HOME."""
+    repo = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    for name, directory in (("com.dreamsforlittles.App.svg", "scalable"),
+                            ("com.dreamsforlittles.App-symbolic.svg", "symbolic")):
+        target = os.path.join(session.env["XDG_DATA_HOME"], "icons", "hicolor", directory, "apps")
+        os.makedirs(target, exist_ok=True)
+        with open(os.path.join(repo, "packaging", "icons", name), "rb") as source, \
+                open(os.path.join(target, name), "wb") as copy:
+            copy.write(source.read())

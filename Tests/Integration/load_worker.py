@@ -14,7 +14,7 @@ import dbus
 import dbus.bus
 import dbus.mainloop
 
-from harness import BABY_ID, BUS_NAME, FAMILY_ID, INTERFACE, OBJECT_PATH, USER_ID, now_ms
+from harness import BABY_ID, BUS_NAME, INTERFACE, OBJECT_PATH, USER_ID, now_ms
 
 TIMERS_PER_WORKER = 3
 
@@ -32,6 +32,9 @@ def main():
     timers = dbus.Interface(proxy, INTERFACE)
     properties = dbus.Interface(proxy, "org.freedesktop.DBus.Properties")
     ids = [str(uuid.uuid4()) for _ in range(TIMERS_PER_WORKER)]
+    # A family of its own: the agent holds at most 16 timers of one family,
+    # and each worker holds one at a time, fifty in all, within the 64.
+    family = str(uuid.uuid4())
     started = now_ms() - 10 * 60 * 1000
     expires = now_ms() + 12 * 3600 * 1000
 
@@ -47,7 +50,7 @@ def main():
             if step == 0:
                 timers.Mirror(dbus.Dictionary({
                     "timer_id": timer, "api_origin": args.origin, "user_id": USER_ID,
-                    "family_subject_id": FAMILY_ID, "baby_id": BABY_ID, "baby_name": name,
+                    "family_subject_id": family, "baby_id": BABY_ID, "baby_name": name,
                     "activity_type": "sleep", "actor_mode": "self", "started_at_ms": dbus.Int64(started),
                     "timezone": "Europe/Berlin", "action_token": "dflnat_LOAD_" + uuid.uuid4().hex,
                     "token_expires_at_ms": dbus.Int64(expires), "revision": dbus.Int64(call)}, signature="sv"),

@@ -51,7 +51,7 @@ class Server(dbus.service.Object):
         if notification_id == self.next_id:
             self.next_id += 1
         self.open[notification_id] = str(sender)
-        self.log(method="Notify", id=notification_id, app_name=str(app_name), replaces_id=int(replaces_id),
+        self.log(method="Notify", id=notification_id, app_name=str(app_name), app_icon=str(app_icon), replaces_id=int(replaces_id),
                  summary=str(summary), body=str(body), actions=plain(actions), hints=plain(hints),
                  expire_timeout=int(expire_timeout), sender=str(sender))
         return dbus.UInt32(notification_id)

@@ -265,7 +265,7 @@ class SignalAndPropertyTests(ClientTestCase):
         self.assertEqual({m.get("name") for m in ours.findall("method")},
                          {"Mirror", "Remove", "Reconcile", "Purge", "List", "Complete", "Open"})
         self.assertEqual({s.get("name") for s in ours.findall("signal")},
-                         {"TimerChanged", "TimerRemoved", "CompletionFinished"})
+                         {"TimerChanged", "TimerRemoved", "CompletionFinished", "TokenExpiring"})
         peer = dbus.Interface(self.client.proxy, "org.freedesktop.DBus.Peer")
         peer.Ping()
         self.assertEqual(len(str(peer.GetMachineId())), 32)
@@ -329,30 +329,48 @@ class LifecycleTests(AgentTestCase):
         self.assertEqual((listed["timer_id"], listed["state"]), (timer["timer_id"], "saving"))
         self.assertEqual(int(client.properties.Get(INTERFACE, "PendingCompletions")), 1)
 
-    def test_expired_timers_are_dropped_at_start_with_a_signal(self):
+    def test_a_timer_older_than_any_sleep_is_dropped_at_start_with_a_signal(self):
         agent = AgentProcess(self.session)
         client = Client(self.session)
         self.addCleanup(client.close)
-        expiring = timer_dict(token_expires_at_ms=now_ms() + 1500)
+        forgotten = timer_dict(started_at_ms=now_ms() - 48 * 3600 * 1000 + 1500)
         lasting = timer_dict()
-        client.mirror(expiring)
+        client.mirror(forgotten)
         client.mirror(lasting)
         agent.terminate()
         time.sleep(2)
         client.signals.clear()
         AgentProcess(self.session)
         self.assertTrue(client.wait_for(lambda: "TimerRemoved" in client.members()))
-        self.assertIn(("TimerRemoved", [expiring["timer_id"], "expired"]), client.signals)
+        self.assertIn(("TimerRemoved", [forgotten["timer_id"], "expired"]), client.signals)
         self.assertEqual([t["timer_id"] for t in client.list()], [lasting["timer_id"]])
 
-    def test_a_token_expiring_while_running_removes_the_timer(self):
+    def test_a_token_running_out_keeps_the_sleep_listed_for_the_app_to_finish(self):
         AgentProcess(self.session)
         client = Client(self.session)
         self.addCleanup(client.close)
         timer = timer_dict(token_expires_at_ms=now_ms() + 1000)
         client.mirror(timer)
-        self.assertTrue(client.wait_for(lambda: ("TimerRemoved", [timer["timer_id"], "expired"]) in client.signals))
-        self.assertEqual(client.list(), [])
+        self.assertTrue(client.wait_for(lambda: any(
+            member == "TimerChanged" and args[0]["state"] == "token-expired" for member, args in client.signals)))
+        [listed] = client.list()
+        self.assertEqual((listed["timer_id"], listed["state"], listed["can_complete"]),
+                         (timer["timer_id"], "token-expired", False))
+        self.assertNotIn("TimerRemoved", client.members())
+        with self.assertRaises(dbus.exceptions.DBusException) as refused:
+            client.timers.Complete(timer["timer_id"], dbus.Int64(0))
+        self.assertEqual(refused.exception.get_dbus_name(), ERROR + "CannotComplete")
+
+    def test_a_token_about_to_expire_is_announced_for_renewal(self):
+        AgentProcess(self.session)
+        client = Client(self.session)
+        self.addCleanup(client.close)
+        expires = now_ms() + 10 * 60 * 1000
+        timer = timer_dict(token_expires_at_ms=expires)
+        client.mirror(timer)
+        self.assertTrue(client.wait_for(lambda: "TokenExpiring" in client.members()))
+        self.assertEqual([args for member, args in client.signals if member == "TokenExpiring"],
+                         [[timer["timer_id"], expires]])
 
     def test_a_bad_configuration_file_is_named(self):
         self.session.write_config("[notifications]\nlive-elapsed=sometimes\n")

@@ -200,11 +200,28 @@ class RecordedTestCase(PlatformTestCase):
         return timer_id, token, reply
 
 
+class ActionIconTests(RecordedTestCase):
+    """A server that draws actions as icons gets Complete's icon name as its key."""
+
+    capabilities = ("actions", "action-icons", "body", "persistence")
+
+    def test_complete_is_drawn_as_an_icon_and_still_completes(self):
+        self.start_timer()
+        [notify] = self.wait_notifies(1)
+        self.assertEqual(notify["actions"], ["default", "Open", "object-select-symbolic", "Complete"])
+        self.assertIs(notify["hints"]["action-icons"], True)
+        self.control.Invoke(notify["id"], "object-select-symbolic", "")
+        self.platform.wait_for_activities(1)
+
+
 class ContentTests(RecordedTestCase):
     def test_a_running_timer(self):
         self.start_timer(baby_name="Zoë")
         [notify] = self.wait_notifies(1)
         self.assertEqual(notify["app_name"], "Dreams for Littles")
+        self.assertEqual(notify["app_icon"], "com.dreamsforlittles.App")
+        self.assertEqual(notify["hints"]["urgency"], 1)
+        self.assertNotIn("action-icons", notify["hints"])
         self.assertEqual(notify["summary"], "Zoë is asleep")
         self.assertRegex(notify["body"], r"^Asleep since \d\d:\d\d · 1 h 23 min$")
         self.assertEqual(notify["actions"], ["default", "Open", "complete", "Complete"])
@@ -228,6 +245,7 @@ class ContentTests(RecordedTestCase):
         self.assertRegex(bodies[-1], r"^Sleep saved · 1 h 2[34] min$")
         last = self.notifies("'s sleep")[-1]
         self.assertIs(last["hints"]["transient"], True)
+        self.assertEqual(last["hints"]["urgency"], 0)
         self.assertEqual(last["expire_timeout"], 6000)
         self.assertTrue(all(n["id"] == notify["id"] for n in self.server.notifies()))
 

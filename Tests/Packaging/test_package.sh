@@ -160,6 +160,8 @@ paths=(
     /usr/share/dbus-1/interfaces/$bus_name.xml
     /usr/share/applications/com.dreamsforlittles.SleepAgent.desktop
     /usr/share/icons/hicolor/scalable/apps/com.dreamsforlittles.SleepAgent.svg
+    /usr/share/icons/hicolor/scalable/apps/com.dreamsforlittles.App.svg
+    /usr/share/icons/hicolor/symbolic/apps/com.dreamsforlittles.App-symbolic.svg
     /usr/share/bash-completion/completions/dfl-sleepctl
     /usr/share/man/man1/dfl-sleep-agent.1.gz
     /usr/share/man/man1/dfl-sleepctl.1.gz
@@ -167,7 +169,6 @@ paths=(
     /usr/share/man/man1/dreamsforlittles.1.gz
     /usr/share/applications/com.dreamsforlittles.App.desktop
     /usr/share/dbus-1/services/com.dreamsforlittles.App.service
-    /usr/share/icons/hicolor/scalable/apps/com.dreamsforlittles.App.svg
     /usr/share/metainfo/com.dreamsforlittles.App.metainfo.xml
     /usr/share/dreamsforlittles/javascript/dfl-webview-bridge-client.mjs
     /usr/share/dreamsforlittles/javascript/dfl-webview-bridge-client.d.ts
@@ -204,6 +205,9 @@ for binary in /usr/bin/dfl-sleep-agent /usr/bin/dfl-sleepctl /usr/bin/dfl-webvie
     done < <(ldd "$binary" | awk '$2 == "=>" && $3 ~ /^\// { print $3 }')
 done
 check "the binaries need only libraries of Debian packages (no Swift toolchain, no RUNPATH)" test "$toolchain_free" -eq 1
+# Only the agent notifies; GLib reaches the others through its own module.
+check "dfl-sleepctl and dfl-webview-bridge do not link libnotify" \
+    bash -c '! ldd /usr/bin/dfl-sleepctl /usr/bin/dfl-webview-bridge | grep -q libnotify'
 check "dfl-sleep-agent --version prints 0.1.0" bash -c '[[ $(/usr/bin/dfl-sleep-agent --version) == "dfl-sleep-agent 0.1.0" ]]'
 check "dfl-webview-bridge --help answers" bash -c '/usr/bin/dfl-webview-bridge --help | grep -q "JSON-RPC 2.0"'
 check "dreamsforlittles --help answers without a display" bash -c 'env -u DISPLAY -u WAYLAND_DISPLAY /usr/bin/dreamsforlittles --help | grep -q "dreamsforlittles://families/"'

@@ -22,7 +22,9 @@ swift test --skip-build --sanitize="$sanitizer" --scratch-path "$scratch"
 # The integration tests, shortened where they repeat: the sanitizers look
 # for memory and thread errors, which a few runs find as well as many.
 modules=(test_agent_dbus test_sleepctl test_completion test_storage_faults test_webview_bridge)
-if [[ $sanitizer == address ]]; then modules+=(test_notifications); fi
+if [[ $sanitizer == address ]]; then
+    modules+=(test_notifications test_indicator.PublishingTests test_indicator.SignalTests test_indicator.MenuActionTests)
+fi
 cd Tests/Integration
 DFL_BUILD_DIR="$here/$scratch/debug" DFL_CRASH_RUNS=3 DFL_OUTAGE_SECONDS=5 \
     /usr/bin/python3 -m unittest "${modules[@]}"

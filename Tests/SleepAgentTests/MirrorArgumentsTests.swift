@@ -1,19 +1,18 @@
 import Glibc
 import DFLDBus
+import DFLTestSupport
 import SleepTimerCore
 import Testing
 @testable import SleepAgent
 
 @Suite struct MirrorArgumentsTests {
-    static let canary = "dflnat_CANARY_q8Zr2mXv0Lw9sT4kP1nB7cY3uH6eJ5dA"
+    static let canary = Fixtures.canary
 
     static func entries(_ change: (inout [(String, BusValue)]) -> Void = { _ in }) -> BusValue {
         var entries: [(String, BusValue)] = [
-            ("timer_id", .string("3f2504e0-4f89-41d3-9a0c-0305e82c3301")),
-            ("api_origin", .string("https://api.dreamsforlittles.example")),
-            ("user_id", .string("9b2f5c8e-1d4a-4e6b-8c3f-2a7d9e0b1c4f")),
-            ("family_subject_id", .string("c56a4180-65aa-42ec-a945-5fd21dec0538")),
-            ("baby_id", .string("7d444840-9dc0-11d1-b245-5ffdce74fad2")), ("baby_name", .string("Maya")),
+            ("timer_id", .string(Fixtures.timerID)), ("api_origin", .string(Fixtures.origin)),
+            ("user_id", .string(Fixtures.userID)), ("family_subject_id", .string(Fixtures.familyID)),
+            ("baby_id", .string(Fixtures.babyID)), ("baby_name", .string("Maya")),
             ("activity_type", .string("sleep")), ("actor_mode", .string("self")),
             ("started_at_ms", .int64(1_795_983_480_000)), ("timezone", .string("Europe/Berlin")),
             ("action_token", .string(canary)), ("token_expires_at_ms", .int64(1_796_031_660_000)),
@@ -24,7 +23,7 @@ import Testing
 
     @Test func readsEveryKeyAndDefaultsTheRevision() throws {
         let request = try MirrorArguments.decode(Self.entries())
-        #expect(request.timerID == "3f2504e0-4f89-41d3-9a0c-0305e82c3301")
+        #expect(request.timerID == Fixtures.timerID)
         #expect(request.startedAtMilliseconds == 1_795_983_480_000)
         #expect(request.revision == 0)
         #expect(request.actionToken == ActionToken(unvalidated: Self.canary))

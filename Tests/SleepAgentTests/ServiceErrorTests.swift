@@ -10,7 +10,7 @@ import Testing
             .bearerTokenRefused: "BearerTokenRefused", .originNotAllowed: "OriginNotAllowed", .tokenExpired: "TokenExpired",
         ]
         for code in MirrorRejection.Code.allCases {
-            let error = ServiceError(MirrorRejection(code, field: "f", "Because."))
+            let error = ServiceError(MirrorRejection(code, field: .timerID, "Because."))
             #expect(error.name == "com.dreamsforlittles.SleepTimers1.Error." + expected[code]!)
             #expect(error.message == "Because.")
         }

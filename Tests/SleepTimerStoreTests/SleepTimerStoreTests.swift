@@ -1,4 +1,5 @@
 import Foundation
+import DFLTestSupport
 import Testing
 import SleepTimerCore
 @testable import SleepTimerStore
@@ -8,107 +9,127 @@ import SleepTimerCore
 
     @Test func aMirrorRoundTripsEveryField() throws {
         let store = try StoreFixtures.open(directory)
-        let timer = StoreFixtures.timer(1, name: "Zoë <b>&</b>")
+        let timer = Fixtures.timer(1, name: "Zoë <b>&</b>")
         #expect(try store.upsert(timer) == .inserted)
         let stored = try #require(try store.timer(timer.id))
         #expect(stored.timer == timer)
         #expect(stored.state == .running)
-        #expect(stored.timer.token?.withRevealedValue { $0 } == StoreFixtures.canary)
+        #expect(stored.timer.token?.withRevealedValue { $0 } == Fixtures.canary)
     }
 
     @Test func aLowerRevisionIsIgnoredAndAnEqualOrHigherOneApplies() throws {
         let store = try StoreFixtures.open(directory)
-        #expect(try store.upsert(StoreFixtures.timer(1, revision: 5, name: "Five")) == .inserted)
-        #expect(try store.upsert(StoreFixtures.timer(1, revision: 4, name: "Four")) == .ignoredStale(storedRevision: 5))
-        #expect(try store.timer(StoreFixtures.timerID(1))?.timer.babyName.text == "Five")
-        #expect(try store.upsert(StoreFixtures.timer(1, revision: 5, name: "Again")) == .updated)
-        #expect(try store.upsert(StoreFixtures.timer(1, revision: 6, name: "Six")) == .updated)
-        #expect(try store.timer(StoreFixtures.timerID(1))?.timer.babyName.text == "Six")
+        #expect(try store.upsert(Fixtures.timer(1, revision: 5, name: "Five")) == .inserted)
+        #expect(try store.upsert(Fixtures.timer(1, revision: 4, name: "Four")) == .ignoredStale(storedRevision: 5))
+        #expect(try store.timer(Fixtures.timerID(1))?.timer.babyName.text == "Five")
+        #expect(try store.upsert(Fixtures.timer(1, revision: 5, name: "Again")) == .updated)
+        #expect(try store.upsert(Fixtures.timer(1, revision: 6, name: "Six")) == .updated)
+        #expect(try store.timer(Fixtures.timerID(1))?.timer.babyName.text == "Six")
     }
 
     @Test func removeReportsWhetherThereWasAMirror() throws {
         let store = try StoreFixtures.open(directory)
-        _ = try store.upsert(StoreFixtures.timer(1))
-        try store.setNotification(for: StoreFixtures.timerID(1), NotificationRecord(notificationID: 7, dismissedInState: nil))
-        #expect(try store.remove(StoreFixtures.timerID(1)))
-        #expect(try !store.remove(StoreFixtures.timerID(1)))
-        #expect(try store.timer(StoreFixtures.timerID(1)) == nil)
-        #expect(try store.notification(for: StoreFixtures.timerID(1)) == nil)
+        _ = try store.upsert(Fixtures.timer(1))
+        try store.setNotification(for: Fixtures.timerID(1), NotificationRecord(notificationID: 7, dismissedInState: nil))
+        #expect(try store.remove(Fixtures.timerID(1)))
+        #expect(try !store.remove(Fixtures.timerID(1)))
+        #expect(try store.timer(Fixtures.timerID(1)) == nil)
+        #expect(try store.notification(for: Fixtures.timerID(1)) == nil)
     }
 
     @Test func reconcileDropsOnlyTheScopesTimersThatAreNotRunning() throws {
         let store = try StoreFixtures.open(directory)
         let otherScope = TimerScope(
-            apiOrigin: StoreFixtures.origin, userID: StoreFixtures.user, familySubjectID: StoreFixtures.otherFamily)
-        for index in 1...3 { _ = try store.upsert(StoreFixtures.timer(index)) }
-        _ = try store.upsert(StoreFixtures.timer(4, scope: otherScope))
-        let removed = try store.reconcile(scope: StoreFixtures.scope, keeping: [StoreFixtures.timerID(2)])
-        #expect(removed == [StoreFixtures.timerID(1), StoreFixtures.timerID(3)])
-        #expect(try store.timers().map(\.timer.id) == [StoreFixtures.timerID(2), StoreFixtures.timerID(4)])
-        #expect(try store.reconcile(scope: StoreFixtures.scope, keeping: [StoreFixtures.timerID(2)]).isEmpty)
+            apiOrigin: Fixtures.apiOrigin, userID: Fixtures.user, familySubjectID: Fixtures.otherFamily)
+        for index in 1...3 { _ = try store.upsert(Fixtures.timer(index)) }
+        _ = try store.upsert(Fixtures.timer(4, scope: otherScope))
+        let removed = try store.reconcile(scope: Fixtures.scope, keeping: [Fixtures.timerID(2)])
+        #expect(removed == [Fixtures.timerID(1), Fixtures.timerID(3)])
+        #expect(try store.timers().map(\.timer.id) == [Fixtures.timerID(2), Fixtures.timerID(4)])
+        #expect(try store.reconcile(scope: Fixtures.scope, keeping: [Fixtures.timerID(2)]).isEmpty)
     }
 
     @Test func purgeOfOneFamilyKeepsTheOthers() throws {
         let store = try StoreFixtures.open(directory)
         let otherFamily = TimerScope(
-            apiOrigin: StoreFixtures.origin, userID: StoreFixtures.user, familySubjectID: StoreFixtures.otherFamily)
-        _ = try store.upsert(StoreFixtures.timer(1))
-        _ = try store.upsert(StoreFixtures.timer(2, scope: otherFamily))
-        #expect(try store.purge(apiOrigin: StoreFixtures.origin, userID: StoreFixtures.user, familySubjectID: StoreFixtures.family)
-            == [StoreFixtures.timerID(1)])
-        #expect(try store.timers().map(\.timer.id) == [StoreFixtures.timerID(2)])
+            apiOrigin: Fixtures.apiOrigin, userID: Fixtures.user, familySubjectID: Fixtures.otherFamily)
+        _ = try store.upsert(Fixtures.timer(1))
+        _ = try store.upsert(Fixtures.timer(2, scope: otherFamily))
+        #expect(try store.purge(apiOrigin: Fixtures.apiOrigin, userID: Fixtures.user, familySubjectID: Fixtures.family)
+            == [Fixtures.timerID(1)])
+        #expect(try store.timers().map(\.timer.id) == [Fixtures.timerID(2)])
     }
 
     @Test func purgeOfEveryFamilyRemovesTokensCompletionsAndNotificationsButNotOtherUsers() throws {
         let store = try StoreFixtures.open(directory)
         let otherFamily = TimerScope(
-            apiOrigin: StoreFixtures.origin, userID: StoreFixtures.user, familySubjectID: StoreFixtures.otherFamily)
+            apiOrigin: Fixtures.apiOrigin, userID: Fixtures.user, familySubjectID: Fixtures.otherFamily)
         let otherUser = TimerScope(
-            apiOrigin: StoreFixtures.origin, userID: StoreFixtures.otherUser, familySubjectID: StoreFixtures.family)
-        _ = try store.upsert(StoreFixtures.timer(1))
-        _ = try store.upsert(StoreFixtures.timer(2, scope: otherFamily))
-        _ = try store.upsert(StoreFixtures.timer(3, scope: otherUser))
-        _ = try store.recordCompletion(of: StoreFixtures.timerID(1), completedAt: StoreFixtures.now, now: StoreFixtures.now)
-        try store.setNotification(for: StoreFixtures.timerID(2), NotificationRecord(notificationID: 9, dismissedInState: nil))
-        let removed = try store.purge(apiOrigin: StoreFixtures.origin, userID: StoreFixtures.user, familySubjectID: nil)
-        #expect(Set(removed) == [StoreFixtures.timerID(1), StoreFixtures.timerID(2)])
-        #expect(try store.timers().map(\.timer.id) == [StoreFixtures.timerID(3)])
-        #expect(try store.completion(of: StoreFixtures.timerID(1)) == nil)
-        #expect(try store.notification(for: StoreFixtures.timerID(2)) == nil)
+            apiOrigin: Fixtures.apiOrigin, userID: Fixtures.otherUser, familySubjectID: Fixtures.family)
+        _ = try store.upsert(Fixtures.timer(1))
+        _ = try store.upsert(Fixtures.timer(2, scope: otherFamily))
+        _ = try store.upsert(Fixtures.timer(3, scope: otherUser))
+        _ = try store.recordCompletion(of: Fixtures.timerID(1), completedAt: Fixtures.now, now: Fixtures.now)
+        try store.setNotification(for: Fixtures.timerID(2), NotificationRecord(notificationID: 9, dismissedInState: nil))
+        let removed = try store.purge(apiOrigin: Fixtures.apiOrigin, userID: Fixtures.user, familySubjectID: nil)
+        #expect(Set(removed) == [Fixtures.timerID(1), Fixtures.timerID(2)])
+        #expect(try store.timers().map(\.timer.id) == [Fixtures.timerID(3)])
+        #expect(try store.completion(of: Fixtures.timerID(1)) == nil)
+        #expect(try store.notification(for: Fixtures.timerID(2)) == nil)
         #expect(try store.pendingCompletionCount() == 0)
     }
 
-    @Test func expiredTokensDropTheirMirrorsUnlessACompletionIsPending() throws {
-        let clock = ManualClock(StoreFixtures.now)
-        let store = try StoreFixtures.open(directory, clock: clock)
-        _ = try store.upsert(StoreFixtures.timer(1, expiresIn: 60_000))
-        _ = try store.upsert(StoreFixtures.timer(2, expiresIn: 60_000))
-        _ = try store.upsert(StoreFixtures.timer(3, expiresIn: 3_600_000))
-        _ = try store.recordCompletion(of: StoreFixtures.timerID(2), completedAt: StoreFixtures.now, now: StoreFixtures.now)
-        #expect(try store.removeExpired(now: StoreFixtures.now).isEmpty)
-        #expect(try store.timerCount() == 3)
-        // Timer 2's completion is pending: its token no longer sets the next expiry.
-        #expect(try store.nextTokenExpiry() == StoreFixtures.now.adding(milliseconds: 60_000))
-        #expect(try store.removeExpired(now: StoreFixtures.now.adding(milliseconds: 60_000)) == [StoreFixtures.timerID(1)])
-        #expect(try store.timers().map(\.timer.id) == [StoreFixtures.timerID(2), StoreFixtures.timerID(3)])
-        #expect(try store.nextTokenExpiry() == StoreFixtures.now.adding(milliseconds: 3_600_000))
+    @Test func removingSeveralKeepsAPendingCompletionAndSaysWhichWereThere() throws {
+        let store = try StoreFixtures.open(directory, clock: ManualClock(Fixtures.now))
+        _ = try store.upsert(Fixtures.timer(1))
+        _ = try store.upsert(Fixtures.timer(2))
+        _ = try store.upsert(Fixtures.timer(3))
+        _ = try store.recordCompletion(of: Fixtures.timerID(2), completedAt: Fixtures.now, now: Fixtures.now)
+        let removed = try store.remove([Fixtures.timerID(1), Fixtures.timerID(2), Fixtures.timerID(9)])
+        #expect(removed == [Fixtures.timerID(1), Fixtures.timerID(2)])
+        #expect(try store.timers().map(\.timer.id) == [Fixtures.timerID(3)])
+        // The click on timer 2 is still sent.
+        #expect(try store.pendingCompletionCount() == 1)
     }
 }
 
 @Suite struct CompletionOutboxTests {
     let directory = TemporaryDirectory()
-    let now = StoreFixtures.now
+    let now = Fixtures.now
+
+    @Test func theBodyCarriesTheTimeInThePlatformsClockAndTheRecordTheClick() throws {
+        let store = try StoreFixtures.open(directory)
+        _ = try store.upsert(Fixtures.timer(1))
+        let record = try store.recordCompletion(
+            of: Fixtures.timerID(1), completedAt: now, sentAs: now.adding(milliseconds: 90_000), now: now)
+        #expect(record.completedAt == now)
+        #expect(record.requestBody == NativeCompletion.requestBody(
+            token: ActionToken(unvalidated: Fixtures.canary), completedAt: now.adding(milliseconds: 90_000)))
+    }
+
+    @Test func aTimeIsCorrectedOnceAndTheEntryIsDueAtOnce() throws {
+        let store = try StoreFixtures.open(directory)
+        _ = try store.upsert(Fixtures.timer(1))
+        _ = try store.recordCompletion(of: Fixtures.timerID(1), completedAt: now, now: now)
+        try store.scheduleRetry(of: Fixtures.timerID(1), attempts: 1, nextAttemptAt: now.adding(milliseconds: 60_000), lastError: "x")
+        let corrected = NativeCompletion.requestBody(
+            token: ActionToken(unvalidated: Fixtures.canary), completedAt: now.adding(milliseconds: -90_000))
+        #expect(try store.retimeCompletion(of: Fixtures.timerID(1), body: corrected, now: now))
+        let record = try #require(try store.completion(of: Fixtures.timerID(1)))
+        #expect(record.retimed && record.requestBody == corrected && record.nextAttemptAt == now)
+        #expect(try !store.retimeCompletion(of: Fixtures.timerID(1), body: corrected, now: now))
+    }
 
     @Test func recordingKeepsTheClickTimeAndTheExactBody() throws {
         let store = try StoreFixtures.open(directory)
-        _ = try store.upsert(StoreFixtures.timer(1))
+        _ = try store.upsert(Fixtures.timer(1))
         let clicked = now.adding(milliseconds: -4000)
-        let record = try store.recordCompletion(of: StoreFixtures.timerID(1), completedAt: clicked, now: now)
-        let expected = NativeCompletion.requestBody(token: ActionToken(unvalidated: StoreFixtures.canary), completedAt: clicked)
+        let record = try store.recordCompletion(of: Fixtures.timerID(1), completedAt: clicked, now: now)
+        let expected = NativeCompletion.requestBody(token: ActionToken(unvalidated: Fixtures.canary), completedAt: clicked)
         #expect(record.requestBody == expected)
         #expect(record.completedAt == clicked)
-        #expect(try store.completion(of: StoreFixtures.timerID(1)) == record)
-        #expect(try store.timer(StoreFixtures.timerID(1))?.state == .saving)
+        #expect(try store.completion(of: Fixtures.timerID(1)) == record)
+        #expect(try store.timer(Fixtures.timerID(1))?.state == .saving)
         #expect(try store.pendingCompletionCount() == 1)
         #expect(try store.dueCompletions(at: now) == [record])
         #expect(try store.dueCompletions(at: Instant(millisecondsSince1970: .max)).map(\.nextAttemptAt) == [now])
@@ -117,15 +138,15 @@ import SleepTimerCore
     @Test func aTimerCanBeCompletedOnlyOnceAndOnlyWithAValidToken() throws {
         let store = try StoreFixtures.open(directory)
         #expect(throws: StoreError.self) {
-            try store.recordCompletion(of: StoreFixtures.timerID(9), completedAt: now, now: now)
+            try store.recordCompletion(of: Fixtures.timerID(9), completedAt: now, now: now)
         }
-        _ = try store.upsert(StoreFixtures.timer(1))
-        _ = try store.upsert(StoreFixtures.timer(2, token: nil))
-        _ = try store.upsert(StoreFixtures.timer(3, expiresIn: 1000))
-        _ = try store.recordCompletion(of: StoreFixtures.timerID(1), completedAt: now, now: now)
+        _ = try store.upsert(Fixtures.timer(1))
+        _ = try store.upsert(Fixtures.timer(2, token: nil))
+        _ = try store.upsert(Fixtures.timer(3, expiresIn: 1000))
+        _ = try store.recordCompletion(of: Fixtures.timerID(1), completedAt: now, now: now)
         for (index, at) in [(1, now), (2, now), (3, now.adding(milliseconds: 1000))] {
             do {
-                _ = try store.recordCompletion(of: StoreFixtures.timerID(index), completedAt: at, now: at)
+                _ = try store.recordCompletion(of: Fixtures.timerID(index), completedAt: at, now: at)
                 Issue.record("timer \(index) was completed again")
             } catch {
                 #expect(error.code == .cannotComplete)
@@ -135,22 +156,34 @@ import SleepTimerCore
         #expect(try store.pendingCompletionCount() == 1)
     }
 
+    @Test func aRefusedCompletionRollsBackWithoutReachingTheCommit() throws {
+        let store = try StoreFixtures.open(directory)
+        var commits = 0
+        store.beforeCommit = { commits += 1 }
+        #expect(throws: StoreError.self) {
+            try store.recordCompletion(of: Fixtures.timerID(9), completedAt: now, now: now)
+        }
+        #expect(commits == 0)
+        _ = try store.upsert(Fixtures.timer(1))
+        #expect(commits == 1)
+    }
+
     @Test func dueCompletionsAreLimitedAndOrdered() throws {
         let store = try StoreFixtures.open(directory)
         for index in 1...3 {
-            _ = try store.upsert(StoreFixtures.timer(index))
-            _ = try store.recordCompletion(of: StoreFixtures.timerID(index), completedAt: now, now: now.adding(milliseconds: Int64(10 - index)))
+            _ = try store.upsert(Fixtures.timer(index))
+            _ = try store.recordCompletion(of: Fixtures.timerID(index), completedAt: now, now: now.adding(milliseconds: Int64(10 - index)))
         }
         #expect(try store.dueCompletions(at: now.adding(milliseconds: 100), limit: 2).map(\.timerID)
-            == [StoreFixtures.timerID(3), StoreFixtures.timerID(2)])
+            == [Fixtures.timerID(3), Fixtures.timerID(2)])
     }
 
     @Test func retriesAreScheduledAndTheNextDueTimeFollows() throws {
         let store = try StoreFixtures.open(directory)
-        _ = try store.upsert(StoreFixtures.timer(1))
-        _ = try store.recordCompletion(of: StoreFixtures.timerID(1), completedAt: now, now: now)
+        _ = try store.upsert(Fixtures.timer(1))
+        _ = try store.recordCompletion(of: Fixtures.timerID(1), completedAt: now, now: now)
         let later = now.adding(milliseconds: 30_000)
-        try store.scheduleRetry(of: StoreFixtures.timerID(1), attempts: 1, nextAttemptAt: later, lastError: "timed out")
+        try store.scheduleRetry(of: Fixtures.timerID(1), attempts: 1, nextAttemptAt: later, lastError: "timed out")
         #expect(try store.dueCompletions(at: now).isEmpty)
         #expect(try store.dueCompletions(at: Instant(millisecondsSince1970: .max)).map(\.nextAttemptAt) == [later])
         let due = try store.dueCompletions(at: later)
@@ -161,9 +194,9 @@ import SleepTimerCore
 
     @Test func pendingCompletionsCanBeBroughtForward() throws {
         let store = try StoreFixtures.open(directory)
-        _ = try store.upsert(StoreFixtures.timer(1))
-        _ = try store.recordCompletion(of: StoreFixtures.timerID(1), completedAt: now, now: now)
-        try store.scheduleRetry(of: StoreFixtures.timerID(1), attempts: 3, nextAttemptAt: now.adding(milliseconds: 300_000), lastError: "offline")
+        _ = try store.upsert(Fixtures.timer(1))
+        _ = try store.recordCompletion(of: Fixtures.timerID(1), completedAt: now, now: now)
+        try store.scheduleRetry(of: Fixtures.timerID(1), attempts: 3, nextAttemptAt: now.adding(milliseconds: 300_000), lastError: "offline")
         let later = now.adding(milliseconds: 1000)
         try store.bringPendingCompletionsForward(to: later)
         #expect(try store.dueCompletions(at: later).count == 1)
@@ -172,38 +205,38 @@ import SleepTimerCore
 
     @Test func finishingRemovesTimerCompletionAndNotificationTogether() throws {
         let store = try StoreFixtures.open(directory)
-        _ = try store.upsert(StoreFixtures.timer(1))
-        try store.setNotification(for: StoreFixtures.timerID(1), NotificationRecord(notificationID: 3, dismissedInState: nil))
-        _ = try store.recordCompletion(of: StoreFixtures.timerID(1), completedAt: now, now: now)
-        try store.finishCompletion(of: StoreFixtures.timerID(1))
-        #expect(try store.timer(StoreFixtures.timerID(1)) == nil)
-        #expect(try store.completion(of: StoreFixtures.timerID(1)) == nil)
-        #expect(try store.notification(for: StoreFixtures.timerID(1)) == nil)
+        _ = try store.upsert(Fixtures.timer(1))
+        try store.setNotification(for: Fixtures.timerID(1), NotificationRecord(notificationID: 3, dismissedInState: nil))
+        _ = try store.recordCompletion(of: Fixtures.timerID(1), completedAt: now, now: now)
+        try store.finishCompletion(of: Fixtures.timerID(1))
+        #expect(try store.timer(Fixtures.timerID(1)) == nil)
+        #expect(try store.completion(of: Fixtures.timerID(1)) == nil)
+        #expect(try store.notification(for: Fixtures.timerID(1)) == nil)
         #expect(try store.dueCompletions(at: Instant(millisecondsSince1970: .max)).isEmpty)
     }
 
     @Test func aFailedCompletionStaysVisibleWithoutItsTokenUntilTheAppMirrorsAgain() throws {
         let store = try StoreFixtures.open(directory)
-        _ = try store.upsert(StoreFixtures.timer(1))
-        _ = try store.recordCompletion(of: StoreFixtures.timerID(1), completedAt: now, now: now)
-        try store.failCompletion(of: StoreFixtures.timerID(1), state: .needsApp, lastError: "token expired")
-        let stored = try #require(try store.timer(StoreFixtures.timerID(1)))
+        _ = try store.upsert(Fixtures.timer(1))
+        _ = try store.recordCompletion(of: Fixtures.timerID(1), completedAt: now, now: now)
+        try store.failCompletion(of: Fixtures.timerID(1), state: .needsApp, lastError: "token expired")
+        let stored = try #require(try store.timer(Fixtures.timerID(1)))
         #expect(stored.state == .needsApp)
         #expect(stored.timer.token == nil)
-        #expect(try store.completion(of: StoreFixtures.timerID(1))?.requestBody == nil)
+        #expect(try store.completion(of: Fixtures.timerID(1))?.requestBody == nil)
         #expect(try store.pendingCompletionCount() == 0)
         // A fresh token from the app makes it completable again.
-        #expect(try store.upsert(StoreFixtures.timer(1, revision: 2)) == .updated)
-        #expect(try store.timer(StoreFixtures.timerID(1))?.state == .running)
-        #expect(try store.completion(of: StoreFixtures.timerID(1)) == nil)
+        #expect(try store.upsert(Fixtures.timer(1, revision: 2)) == .updated)
+        #expect(try store.timer(Fixtures.timerID(1))?.state == .running)
+        #expect(try store.completion(of: Fixtures.timerID(1)) == nil)
     }
 
     @Test func aPendingCompletionOutlivesRemoveAndReconcile() throws {
         let store = try StoreFixtures.open(directory)
-        _ = try store.upsert(StoreFixtures.timer(1))
-        _ = try store.recordCompletion(of: StoreFixtures.timerID(1), completedAt: now, now: now)
-        #expect(try store.remove(StoreFixtures.timerID(1)))
-        #expect(try store.completion(of: StoreFixtures.timerID(1))?.state == .pending)
+        _ = try store.upsert(Fixtures.timer(1))
+        _ = try store.recordCompletion(of: Fixtures.timerID(1), completedAt: now, now: now)
+        #expect(try store.remove(Fixtures.timerID(1)))
+        #expect(try store.completion(of: Fixtures.timerID(1))?.state == .pending)
         #expect(try store.dueCompletions(at: now).count == 1)
     }
 }
@@ -213,7 +246,7 @@ import SleepTimerCore
 
     @Test func keepsTheIdAndTheDismissedState() throws {
         let store = try StoreFixtures.open(directory)
-        let id = StoreFixtures.timerID(1)
+        let id = Fixtures.timerID(1)
         #expect(try store.notification(for: id) == nil)
         try store.setNotification(for: id, NotificationRecord(notificationID: 41, dismissedInState: nil))
         try store.setNotification(for: id, NotificationRecord(notificationID: 42, dismissedInState: "running:3", serverOwner: ":1.7"))

@@ -1,6 +1,7 @@
 import CDFLSQLite
 import Foundation
 import Glibc
+import DFLTestSupport
 import Testing
 import SleepTimerCore
 @testable import SleepTimerStore
@@ -16,17 +17,17 @@ private func mode(_ path: String) -> mode_t? {
     @Test func stateSurvivesReopening() throws {
         do {
             let store = try StoreFixtures.open(directory)
-            _ = try store.upsert(StoreFixtures.timer(1))
-            _ = try store.recordCompletion(of: StoreFixtures.timerID(1), completedAt: StoreFixtures.now, now: StoreFixtures.now)
+            _ = try store.upsert(Fixtures.timer(1))
+            _ = try store.recordCompletion(of: Fixtures.timerID(1), completedAt: Fixtures.now, now: Fixtures.now)
         }
         let reopened = try StoreFixtures.open(directory)
-        #expect(try reopened.timer(StoreFixtures.timerID(1))?.state == .saving)
+        #expect(try reopened.timer(Fixtures.timerID(1))?.state == .saving)
         #expect(try reopened.pendingCompletionCount() == 1)
     }
 
     @Test func usesWALWithFullSynchronousWrites() throws {
         let store = try StoreFixtures.open(directory)
-        _ = try store.upsert(StoreFixtures.timer(1))
+        _ = try store.upsert(Fixtures.timer(1))
         var database: OpaquePointer?
         #expect(sqlite3_open_v2(store.location.databasePath, &database, SQLITE_OPEN_READONLY, nil) == SQLITE_OK)
         defer { sqlite3_close_v2(database) }
@@ -105,7 +106,7 @@ private func mode(_ path: String) -> mode_t? {
         #expect(FileManager.default.createFile(atPath: database, contents: garbage))
         let log = RecordingLog()
         let store = try StoreFixtures.open(directory, log: log)
-        #expect(try store.upsert(StoreFixtures.timer(1)) == .inserted)
+        #expect(try store.upsert(Fixtures.timer(1)) == .inserted)
         let moved = try FileManager.default.contentsOfDirectory(atPath: directory.stateDirectory)
             .filter { $0.hasPrefix("\(StoreLocation.fileName).corrupt-") && !$0.hasSuffix("-wal") && !$0.hasSuffix("-shm") }
         #expect(moved.count == 1)
@@ -116,7 +117,7 @@ private func mode(_ path: String) -> mode_t? {
     @Test func aDatabaseWithDamagedPagesIsMovedAside() throws {
         do {
             let store = try StoreFixtures.open(directory)
-            for index in 1...200 { _ = try store.upsert(StoreFixtures.timer(index, name: String(repeating: "n", count: 60))) }
+            for index in 1...200 { _ = try store.upsert(Fixtures.timer(index, name: String(repeating: "n", count: 60))) }
         }
         let database = "\(directory.stateDirectory)/\(StoreLocation.fileName)"
         // Fold the WAL into the file, then scribble over pages 2 and 3 (the
@@ -158,12 +159,12 @@ private func mode(_ path: String) -> mode_t? {
     @Test func noErrorOrLogLineCarriesTheToken() throws {
         let log = RecordingLog()
         let store = try StoreFixtures.open(directory, log: log)
-        _ = try store.upsert(StoreFixtures.timer(1))
-        _ = try store.recordCompletion(of: StoreFixtures.timerID(1), completedAt: StoreFixtures.now, now: StoreFixtures.now)
+        _ = try store.upsert(Fixtures.timer(1))
+        _ = try store.recordCompletion(of: Fixtures.timerID(1), completedAt: Fixtures.now, now: Fixtures.now)
         var errors: [String] = []
-        do { _ = try store.recordCompletion(of: StoreFixtures.timerID(1), completedAt: StoreFixtures.now, now: StoreFixtures.now) }
+        do { _ = try store.recordCompletion(of: Fixtures.timerID(1), completedAt: Fixtures.now, now: Fixtures.now) }
         catch { errors.append(error.description) }
-        let record = try #require(try store.completion(of: StoreFixtures.timerID(1)))
+        let record = try #require(try store.completion(of: Fixtures.timerID(1)))
         var dumped = ""
         dump(record, to: &dumped)
         dump(try store.timers(), to: &dumped)
@@ -226,7 +227,7 @@ private func mode(_ path: String) -> mode_t? {
             }
             #expect(try connection.scalarInteger("PRAGMA user_version") == Int64(version))
         }
-        let store = try SleepTimerStore(location: location, log: RecordingLog(), clock: ManualClock(StoreFixtures.now))
+        let store = try SleepTimerStore(location: location, log: RecordingLog(), clock: ManualClock(Fixtures.now))
         let timers = try store.timers()
         #expect(timers.count == (version >= 1 ? 1 : 0))
         if version >= 1 {
@@ -234,9 +235,9 @@ private func mode(_ path: String) -> mode_t? {
             #expect(timers.first?.state == (version >= 2 ? .saving : .running))
         }
         #expect(try store.pendingCompletionCount() == (version >= 2 ? 1 : 0))
-        let notification = try store.notification(for: StoreFixtures.timerID(1))
+        let notification = try store.notification(for: Fixtures.timerID(1))
         #expect(notification == (version >= 3 ? NotificationRecord(notificationID: 12, dismissedInState: "running:4:true") : nil))
-        try store.setNotification(for: StoreFixtures.timerID(1), NotificationRecord(notificationID: 1, dismissedInState: nil, serverOwner: ":1.2"))
+        try store.setNotification(for: Fixtures.timerID(1), NotificationRecord(notificationID: 1, dismissedInState: nil, serverOwner: ":1.2"))
     }
 }
 
@@ -263,8 +264,8 @@ private func mode(_ path: String) -> mode_t? {
         #expect(child.waitFor("in-transaction"))
         child.kill()
         let store = try StoreFixtures.open(directory)
-        #expect(try store.completion(of: StoreFixtures.timerID(2)) == nil)
-        #expect(try store.timer(StoreFixtures.timerID(2))?.state == .running)
+        #expect(try store.completion(of: Fixtures.timerID(2)) == nil)
+        #expect(try store.timer(Fixtures.timerID(2))?.state == .running)
     }
 
     /// Killed as the commit begins: the kill lands somewhere in or after
@@ -289,8 +290,8 @@ private func mode(_ path: String) -> mode_t? {
         #expect(finish.waitFor("committing"))
         finish.kill()
         let store = try StoreFixtures.open(directory)
-        let timer = try store.timer(StoreFixtures.timerID(1))
-        let completion = try store.completion(of: StoreFixtures.timerID(1))
+        let timer = try store.timer(Fixtures.timerID(1))
+        let completion = try store.completion(of: Fixtures.timerID(1))
         #expect((timer != nil) == (completion != nil))
         #expect(try store.timers().count == (timer == nil ? 19 : 20))
     }

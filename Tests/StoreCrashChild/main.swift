@@ -1,13 +1,10 @@
 // A process the store tests start and kill with SIGKILL at chosen moments,
 // since a test cannot safely fork itself. It prints a line on stdout at each
 // moment the parent waits for.
+import DFLTestSupport
 import Glibc
 import SleepTimerCore
 import SleepTimerStore
-
-struct SilentLog: LogSink {
-    func log(_ priority: LogPriority, _ message: String) {}
-}
 
 /// Writes straight to a descriptor: unbuffered, so the parent sees the line
 /// before the process is killed.
@@ -31,17 +28,12 @@ guard arguments.count == 3 else {
 let mode = arguments[1]
 if mode == "umask-create" { umask(0) }
 
-let scope = TimerScope(
-    apiOrigin: try! APIOrigin(parsing: "https://api.dreamsforlittles.example"),
-    userID: UserID("9b2f5c8e-1d4a-4e6b-8c3f-2a7d9e0b1c4f")!,
-    familySubjectID: FamilySubjectID("c56a4180-65aa-42ec-a945-5fd21dec0538")!)
+let scope = Fixtures.scope
 let now = SystemClock().now()
 
 func timer(_ index: Int) -> MirroredTimer {
-    let suffix = String(index, radix: 16)
-    return MirroredTimer(
-        id: TimerID("00000000-0000-4000-8000-" + String(repeating: "0", count: 12 - suffix.count) + suffix)!,
-        scope: scope, babyID: BabyID("7d444840-9dc0-11d1-b245-5ffdce74fad2")!, babyName: try! BabyName(validating: "Baby \(index)"),
+    MirroredTimer(
+        id: Fixtures.timerID(index), scope: scope, babyID: Fixtures.baby, babyName: try! BabyName(validating: "Baby \(index)"),
         startedAt: now.adding(milliseconds: -60_000), timeZone: TimeZoneName("Europe/Berlin")!, revision: 1,
         token: ActionToken(unvalidated: "dflnat_crash_child_token_\(index)"),
         tokenExpiresAt: now.adding(milliseconds: 12 * Milliseconds.hour))

@@ -11,6 +11,7 @@
 // libFuzzer's own main is linked in by `--sanitize=fuzzer`; this file has no
 // top-level code. Run it through scripts/fuzz.sh.
 
+import DFLTestSupport
 import EventLoop
 import HTTPClient
 import SleepTimerCore
@@ -19,17 +20,16 @@ import WebViewBridge
 /// A string that, sent as an access token, must never come back.
 let canary = "CANARY_SECRET"
 
-/// Drops every line, after checking that none of them holds the canary.
-struct DroppingLog: LogSink {
-    func log(_ priority: LogPriority, _ message: String) {
-        if message.contains(canary) { violation("a log line holds the canary: \(message)") }
-    }
-}
-
+// libFuzzer calls the target on one thread only, the one these are made on,
+// so loop-confined globals are safe there; the compiler cannot know it.
 nonisolated(unsafe) let loop = MainLoop()
 nonisolated(unsafe) let http = HTTPClient(loop: loop, settings: HTTPSettings())
 nonisolated(unsafe) let bridge = SleepTimerBridge(
-    connection: nil, http: http, allowedOrigins: AllowedOrigins([]), log: DroppingLog())
+    connection: nil, http: http, allowedOrigins: AllowedOrigins([]),
+    // Every line is dropped, after a check that none of them holds the canary.
+    log: DroppingLog { message in
+        if message.contains(canary) { violation("a log line holds the canary: \(message)") }
+    })
 nonisolated(unsafe) let server = JSONRPCServer(methods: bridge)
 
 /// Every error code the bridge may answer with: the specification's own and

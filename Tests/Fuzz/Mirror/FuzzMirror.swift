@@ -22,13 +22,15 @@
 // top-level code. Run it through scripts/fuzz.sh.
 
 import CDFLDBus
+import DFLTestSupport
 @testable import DFLDBus
 @testable import SleepAgent
 import SleepTimerCore
+import SleepTimersAPI
 
 /// 2026-11-29T21:41:00Z, the moment of the seeds.
-let now = Instant(millisecondsSince1970: 1_795_988_460_000)
-let allowedOrigin = "https://api.dreamsforlittles.example"
+let now = Fixtures.now
+let allowedOrigin = Fixtures.origin
 let zoneInfo = ZoneInfoDirectory(path: "/usr/share/zoneinfo")
 let policy = MirrorPolicy(allowedOrigins: AllowedOrigins([try! APIOrigin(parsing: allowedOrigin)]), timeZones: zoneInfo)
 
@@ -36,35 +38,28 @@ func violation(_ what: String) -> Never {
     fatalError("Mirror invariant violated: \(what)")
 }
 
-// MARK: The documented dictionary, independently of MirrorArguments
+// MARK: The documented dictionary: the contract's keys (which a unit test
+// holds against the introspection file), checked here without MirrorArguments
 
-enum KeyType { case string, int64, descriptor }
+typealias Key = SleepTimers1.MirrorKey
 
-let documentedKeys: [String: (KeyType, required: Bool)] = [
-    "timer_id": (.string, true), "api_origin": (.string, true), "user_id": (.string, true),
-    "family_subject_id": (.string, true), "baby_id": (.string, true), "baby_name": (.string, true),
-    "activity_type": (.string, true), "actor_mode": (.string, true), "started_at_ms": (.int64, true),
-    "timezone": (.string, true), "action_token": (.string, false), "action_token_fd": (.descriptor, false),
-    "token_expires_at_ms": (.int64, true), "revision": (.int64, false),
-]
-
-/// Whether `value` is a Mirror dictionary docs/dbus-api.md accepts: an a{sv}
+/// Whether `value` is a Mirror dictionary the contract accepts: an a{sv}
 /// of known keys, each once and of its type, every required key, and
 /// exactly one of action_token and action_token_fd.
 func isDocumentedDictionary(_ value: BusValue) -> Bool {
     guard case .array(let signature, let elements) = value, signature == "{sv}" else { return false }
-    var seen: Set<String> = []
+    var seen: Set<Key> = []
     for element in elements {
-        guard case .dictEntry(.string(let key), .variant(let inner)) = element,
-            let (type, _) = documentedKeys[key], seen.insert(key).inserted
+        guard case .dictEntry(.string(let name), .variant(let inner)) = element,
+            let key = Key(rawValue: name), seen.insert(key).inserted
         else { return false }
-        switch (type, inner) {
-        case (.string, .string), (.int64, .int64), (.descriptor, .unixFD): break
+        switch (key.signature, inner) {
+        case ("s", .string), ("x", .int64), ("h", .unixFD): break
         default: return false
         }
     }
-    for (key, (_, required)) in documentedKeys where required && !seen.contains(key) { return false }
-    return seen.contains("action_token") != seen.contains("action_token_fd")
+    for key in Key.allCases where key.isRequired && !seen.contains(key) { return false }
+    return seen.contains(.actionToken) != seen.contains(.actionTokenFD)
 }
 
 // MARK: The rules, independently of MirrorPolicy
@@ -104,26 +99,26 @@ func tokenCharactersHold(_ token: String) -> Bool {
 
 /// Whether the rule of `field` is broken by `request`, where it can be told
 /// without the code under test.
-func ruleBroken(_ field: String, _ request: MirrorRequest) -> Bool {
+func ruleBroken(_ field: Key, _ request: MirrorRequest) -> Bool {
     let startedAt = request.startedAtMilliseconds
     let expires = request.tokenExpiresAtMilliseconds
     let nowMilliseconds = now.millisecondsSince1970
     switch field {
-    case "activity_type": return request.activityType != "sleep"
-    case "actor_mode": return request.actorMode != "self"
-    case "action_token": return request.actionToken.withRevealedValue { !tokenCharactersHold($0) } || request.actionToken.shapeProblem != nil
-    case "timer_id": return !isUUID(request.timerID)
-    case "user_id": return !isUUID(request.userID)
-    case "family_subject_id": return !isUUID(request.familySubjectID)
-    case "baby_id": return !isUUID(request.babyID)
-    case "api_origin": return request.apiOrigin != allowedOrigin
-    case "token_expires_at_ms": return expires <= nowMilliseconds || expires - nowMilliseconds > 30 * Milliseconds.day
-    case "baby_name": return !babyNameHolds(request.babyName)
-    case "started_at_ms":
+    case .activityType: return request.activityType != "sleep"
+    case .actorMode: return request.actorMode != "self"
+    case .actionToken: return request.actionToken.withRevealedValue { !tokenCharactersHold($0) } || request.actionToken.shapeProblem != nil
+    case .timerID: return !isUUID(request.timerID)
+    case .userID: return !isUUID(request.userID)
+    case .familySubjectID: return !isUUID(request.familySubjectID)
+    case .babyID: return !isUUID(request.babyID)
+    case .apiOrigin: return request.apiOrigin != allowedOrigin
+    case .tokenExpiresAt: return expires <= nowMilliseconds || expires - nowMilliseconds > 30 * Milliseconds.day
+    case .babyName: return !babyNameHolds(request.babyName)
+    case .startedAt:
         return startedAt > nowMilliseconds + 5 * Milliseconds.minute || startedAt < nowMilliseconds - 48 * Milliseconds.hour
-    case "timezone": return TimeZoneName(request.timeZone).flatMap(zoneInfo.rules(for:)) == nil
-    case "revision": return request.revision < 0
-    default: violation("a refusal names the unknown field \(field)")
+    case .timeZone: return TimeZoneName(request.timeZone).flatMap(zoneInfo.rules(for:)) == nil
+    case .revision: return request.revision < 0
+    case .actionTokenFD: violation("a refusal names \(field.name), which validation never sees")
     }
 }
 
@@ -185,17 +180,14 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
         checkRefusal(error.message, token: request.actionToken)
         checkRefusal(ServiceError(error).message, token: request.actionToken)
         guard ruleBroken(error.field, request) else {
-            violation("refused for \(error.field), whose rule holds: \(error.message)")
+            violation("refused for \(error.field.name), whose rule holds: \(error.message)")
         }
         return 0
     }
 
     // Every rule held (the origin's is checked on its normalized form below).
-    for field in [
-        "activity_type", "actor_mode", "action_token", "timer_id", "user_id", "family_subject_id", "baby_id",
-        "token_expires_at_ms", "baby_name", "started_at_ms", "timezone", "revision",
-    ] where ruleBroken(field, request) {
-        violation("accepted although the rule of \(field) is broken")
+    for field in Key.allCases where field != .apiOrigin && field != .actionTokenFD && ruleBroken(field, request) {
+        violation("accepted although the rule of \(field.name) is broken")
     }
     guard timer.babyName.text == request.babyName, timer.babyName.text.count <= BabyName.maximumCharacters else {
         violation("the accepted baby name is not the one sent, or longer than \(BabyName.maximumCharacters) characters")
@@ -284,7 +276,7 @@ let interestingNumbers: [Int64] = {
     ]
 }()
 
-let documentedKeyNames = Array(documentedKeys.keys).sorted()
+let documentedKeyNames = Key.allCases.map(\.name).sorted()
 
 /// A string changed by libFuzzer's byte mutator, mended into UTF-8.
 func mutated(_ text: String) -> String {
@@ -356,8 +348,8 @@ func mutate(_ entries: inout [(String, BusValue)], _ random: inout Random) {
 /// A Mirror call to the agent as the bus delivers it, serialized.
 func serialize(_ arguments: [BusValue]) -> [UInt8]? {
     let message = Message.methodCall(
-        destination: "com.dreamsforlittles.SleepTimers1", path: "/com/dreamsforlittles/SleepTimers1",
-        interface: "com.dreamsforlittles.SleepTimers1", member: "Mirror")
+        destination: SleepTimers1.busName, path: SleepTimers1.objectPath,
+        interface: SleepTimers1.interface, member: SleepTimers1.Mirror.name)
     message.append(contentsOf: arguments)
     dbus_message_set_serial(message.raw, 7)
     guard dbus_message_set_sender(message.raw, ":1.42") != 0 else { return nil }

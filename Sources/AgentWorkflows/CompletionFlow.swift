@@ -1,0 +1,197 @@
+import SleepTimerCore
+
+/// How a recorded completion ends up, as the flow decides it from the
+/// platform's answer; the agent writes it to the store.
+public enum CompletionSettlement: Sendable, Equatable {
+    /// The platform created the activity (now, or before a lost reply).
+    case created(activityID: String)
+    /// The timer was finished in the app or on another device.
+    case alreadyCompleted
+    /// The completion cannot succeed from the desktop: kept visible in
+    /// `state`, never retried.
+    case failed(CompletionState, reason: String)
+    /// The attempt may succeed later: `attempts` failed so far.
+    case retry(attempts: Int, at: Instant, reason: String)
+}
+
+/// The completion outbox's decisions: which recorded completions to send
+/// now, what each answer means, when to look again. The records themselves
+/// live in the store; the flow keeps only what is in flight and what is
+/// held back after the store failed to take an outcome.
+///
+/// Every completion was written to the outbox with its request body before
+/// anything was sent; that body goes out as it is on every attempt, so the
+/// platform's replay makes a repeat harmless. The flow sends at most
+/// `maximumInFlight` at once, so that a backlog after days offline does not
+/// open a socket for every entry.
+public struct CompletionFlow: Sendable {
+    public let policy: RetryPolicy
+    public let maximumInFlight: Int
+    /// How long an entry whose outcome could not be written is held back:
+    /// a failing disk must not turn into a tight loop of resends.
+    public let storeFailureHold: Int64
+
+    public private(set) var inFlight: Set<TimerID> = []
+    public private(set) var heldUntil: [TimerID: Instant] = [:]
+    /// When the flow next needs to look at the outbox; nil when only an
+    /// answer can change anything.
+    public private(set) var wakeAt: Instant?
+    private var random: RandomSource
+
+    public init(
+        policy: RetryPolicy = RetryPolicy(), maximumInFlight: Int = 4,
+        storeFailureHold: Int64 = 30 * Milliseconds.second, random: RandomSource = .system
+    ) {
+        precondition(maximumInFlight > 0)
+        self.policy = policy
+        self.maximumInFlight = maximumInFlight
+        self.storeFailureHold = storeFailureHold
+        self.random = random
+    }
+
+    public enum Event: Sendable, Equatable {
+        /// The first pending entries of the outbox in sending order, at most
+        /// `readLimit` of them, read at `now`.
+        case outbox([CompletionRecord], now: Instant)
+        /// The platform's answer (or the transport's failure) to an entry in
+        /// flight, with the platform's clock offset its Date gave, if any.
+        case answered(CompletionRecord, CompletionVerdict, now: Instant, platformClockOffset: Int64? = nil)
+        /// The store could not take the outcome of an entry; it is still
+        /// pending there.
+        case outcomeNotStored(TimerID, now: Instant)
+        /// The network came back: waiting out a backoff would only delay.
+        case networkBack(now: Instant)
+    }
+
+    public enum Action: Sendable, Equatable {
+        /// Send this entry's request body to its origin.
+        case send(CompletionRecord)
+        /// Write how the entry ended (or when it is tried again).
+        case settle(CompletionRecord, CompletionSettlement)
+        /// Send the entry again at once with this completion time, in the
+        /// platform's clock: the platform refused the time it had.
+        case retime(CompletionRecord, completedAt: Instant)
+        /// Make every pending entry due at this moment.
+        case bringPendingForward(to: Instant)
+        /// Read the first `readLimit` pending entries and pass them in as
+        /// `.outbox`.
+        case readOutbox
+    }
+
+    /// How many entries `.outbox` needs to decide: those that may go now,
+    /// those it must skip (in flight or held), and one more, the next to
+    /// fall due.
+    public var readLimit: Int { maximumInFlight + inFlight.count + heldUntil.count + 1 }
+
+    public mutating func handle(_ event: Event) -> [Action] {
+        switch event {
+        case .outbox(let records, let now):
+            return sweep(records, now: now)
+        case .answered(let record, let verdict, let now, let offset):
+            inFlight.remove(record.timerID)
+            if case .clockRejected(let reason) = verdict {
+                // Once, and only with the platform's clock to go by.
+                guard !record.retimed, let offset else {
+                    return [.settle(record, .failed(.failed, reason: reason)), .readOutbox]
+                }
+                return [.retime(record, completedAt: record.completedAt.adding(milliseconds: offset)), .readOutbox]
+            }
+            // A place is free: the next due entry may go now.
+            return [.settle(record, settlement(of: verdict, for: record, now: now)), .readOutbox]
+        case .outcomeNotStored(let id, let now):
+            heldUntil[id] = now.adding(milliseconds: storeFailureHold)
+            if let wakeAt { self.wakeAt = min(wakeAt, heldUntil[id]!) } else { wakeAt = heldUntil[id] }
+            return []
+        case .networkBack(let now):
+            return [.bringPendingForward(to: now), .readOutbox]
+        }
+    }
+
+    private mutating func sweep(_ records: [CompletionRecord], now: Instant) -> [Action] {
+        heldUntil = heldUntil.filter { $0.value > now }
+        var actions: [Action] = []
+        var next: Instant?
+        var settledExpired = false
+        for record in records where !inFlight.contains(record.timerID) && heldUntil[record.timerID] == nil {
+            guard record.nextAttemptAt <= now else {
+                // Sorted by due time: this is the next to fall due.
+                next = record.nextAttemptAt
+                break
+            }
+            // Due, but every place is taken: an answer frees one and
+            // starts the next sweep, so no wake-up is needed for it.
+            guard inFlight.count < maximumInFlight else { break }
+            guard record.requestBody != nil else { continue }
+            guard now < record.tokenExpiresAt else {
+                actions.append(.settle(record, .failed(
+                    .failed, reason: "the action token expired before the platform could be reached")))
+                settledExpired = true
+                continue
+            }
+            inFlight.insert(record.timerID)
+            actions.append(.send(record))
+        }
+        if let hold = heldUntil.values.min() { next = min(next ?? hold, hold) }
+        wakeAt = next
+        // Entries settled here left the outbox's pending ones: read again
+        // for those they made room for.
+        if settledExpired { actions.append(.readOutbox) }
+        return actions
+    }
+
+    private mutating func settlement(of verdict: CompletionVerdict, for record: CompletionRecord, now: Instant)
+        -> CompletionSettlement
+    {
+        switch verdict {
+        case .created(let activityID):
+            return .created(activityID: activityID)
+        case .alreadyCompleted:
+            return .alreadyCompleted
+        case .needsApp(let reason):
+            return .failed(.needsApp, reason: reason)
+        case .failed(let reason), .clockRejected(let reason):
+            return .failed(.failed, reason: reason)
+        case .retry(let retryAfter, let reason):
+            let attempt = record.attempts + 1
+            switch policy.decide(
+                afterAttempt: attempt, now: now, retryAfter: retryAfter, tokenExpiresAt: record.tokenExpiresAt,
+                random: &random)
+            {
+            case .retry(let next):
+                return .retry(attempts: attempt, at: next, reason: reason)
+            case .giveUpTokenExpires:
+                return .failed(.failed, reason: "\(reason); the action token expires before another attempt")
+            }
+        }
+    }
+}
+
+/// Random numbers for the backoff's jitter: the system's in the agent, a
+/// fixed sequence in tests.
+public struct RandomSource: RandomNumberGenerator, Sendable {
+    private var state: UInt64
+    private let seeded: Bool
+
+    /// The system's generator.
+    public static var system: RandomSource { RandomSource(state: 0, seeded: false) }
+
+    /// A repeatable sequence (SplitMix64), for tests.
+    public static func seeded(_ seed: UInt64) -> RandomSource { RandomSource(state: seed, seeded: true) }
+
+    private init(state: UInt64, seeded: Bool) {
+        self.state = state
+        self.seeded = seeded
+    }
+
+    public mutating func next() -> UInt64 {
+        guard seeded else {
+            var system = SystemRandomNumberGenerator()
+            return system.next()
+        }
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

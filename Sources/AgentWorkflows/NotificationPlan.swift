@@ -1,0 +1,327 @@
+import SleepTimerCore
+
+/// The notification server on the bus, as far as the plan needs it.
+public struct NotificationServer: Sendable, Equatable {
+    /// The owner's unique name: it changes when the server restarts, and
+    /// notification ids belong to it.
+    public let owner: String
+    /// "name version" from GetServerInformation.
+    public let displayName: String
+    public let traits: NotificationServerTraits
+
+    public init(owner: String, displayName: String, traits: NotificationServerTraits) {
+        self.owner = owner
+        self.displayName = displayName
+        self.traits = traits
+    }
+}
+
+/// Whether the desktop shows a notification for a timer.
+public enum NotificationStatus: String, Sendable {
+    case shown
+    /// The user closed it; it stays away until the timer's state changes.
+    case dismissed
+    /// No notification server, or none shown for this timer.
+    case unavailable
+}
+
+/// What the desktop shows for each timer, decided as values: one
+/// notification per mirrored timer, kept in step with its state, the
+/// elapsed time moved on at the minute boundaries of its start (where the
+/// server takes in-place updates quietly), a user's dismissal respected
+/// until the timer changes, a "saved" farewell after a completion, and
+/// everything posted again for a new server.
+///
+/// The plan knows notifications by their timer's id; the shell keeps one
+/// libnotify object per id, carries out the commands, and reports what the
+/// server did (shown, closed, an action) as events.
+public struct NotificationPlan: Sendable {
+    public struct Settings: Sendable, Equatable {
+        public var liveElapsed: LiveElapsedMode
+        public var hourCycle: HourCycle
+
+        public init(liveElapsed: LiveElapsedMode, hourCycle: HourCycle) {
+            self.liveElapsed = liveElapsed
+            self.hourCycle = hourCycle
+        }
+    }
+
+    public enum Event: Sendable, Equatable {
+        /// A server took the name (or none has it now); `timers` are every
+        /// mirrored timer.
+        case serverChanged(NotificationServer?, timers: [StoredTimer], now: Instant)
+        case timerChanged(StoredTimer, now: Instant)
+        case timerRemoved(TimerID)
+        /// The platform created the activity; the sleep lasted `sleptMinutes`.
+        case saved(TimerID, sleptMinutes: Int64, now: Instant)
+        /// The server took the notification under this id.
+        case shown(TimerID, notificationID: UInt32, now: Instant)
+        case showFailed(TimerID, reason: String)
+        /// The server closed the notification (its object is gone); the
+        /// reason is the server's: 1 expired, 2 dismissed, 3 closed by a
+        /// call, 4 undefined.
+        case closed(TimerID, reason: UInt32, now: Instant)
+        /// The user clicked an action; the activation token comes from the
+        /// server, for the app to take the focus.
+        case actionInvoked(TimerID, NotificationAction, activationToken: String?)
+        /// The moment `wakeAt` named has come.
+        case wake(now: Instant)
+        /// The clock was set or the machine woke: every text is made again
+        /// for the time it is now.
+        case clockChanged(now: Instant)
+    }
+
+    public enum Command: Sendable, Equatable {
+        /// Post, or update in place once shown. A new notification replaces
+        /// `replacing` when it is not 0 (the one a restarted agent showed).
+        case show(TimerID, NotificationContent, replacing: UInt32)
+        /// Close it on the server and forget it.
+        case close(TimerID)
+        /// Forget it without closing (the server failed to take it).
+        case drop(TimerID)
+        /// Forget every notification without closing: their ids belong to a
+        /// server that is gone.
+        case dropAll
+        /// Keep this durably, so that a restarted agent replaces its own
+        /// notification and honours a dismissal.
+        case saveRecord(TimerID, NotificationRecord)
+        case complete(TimerID)
+        case open(TimerID, activationToken: String?)
+        /// What List says about this timer's notification changed.
+        case statusChanged(TimerID)
+        case log(LogPriority, String)
+    }
+
+    /// A notification on screen for a running (or saving, or failed) timer.
+    struct Entry: Sendable {
+        var timer: StoredTimer
+        var content: NotificationContent
+        /// The state it shows, as a dismissal is recorded against it.
+        var stateKey: String
+        /// When its text next changes, while it is updated in place.
+        var refreshAt: Instant?
+        /// Set when the user clicked an action: some servers close a
+        /// notification after any action (xfce4-notifyd ignores
+        /// "resident"), and that close is not a dismissal.
+        var actionInvoked = false
+    }
+
+    /// A "Sleep saved" notification, kept until it closes by itself or,
+    /// on a server that ignores the timeout, until `closeAt`.
+    struct Farewell: Sendable {
+        var closeAt: Instant?
+    }
+
+    /// How long after the "saved" notification's own timeout the agent
+    /// closes it itself.
+    public static let farewellGrace: Int64 = 4000
+
+    public let settings: Settings
+    private let timeZones: any TimeZoneResolving
+    public private(set) var server: NotificationServer?
+    private var entries: [TimerID: Entry] = [:]
+    private var farewells: [TimerID: Farewell] = [:]
+    private var records: [TimerID: NotificationRecord]
+
+    /// `records` are what the store keeps of earlier notifications.
+    public init(settings: Settings, timeZones: any TimeZoneResolving, records: [TimerID: NotificationRecord] = [:]) {
+        self.settings = settings
+        self.timeZones = timeZones
+        self.records = records
+    }
+
+    /// The key of what a timer's notification shows; a dismissal holds
+    /// until it changes. Stored: its form never changes.
+    public static func stateKey(_ timer: StoredTimer, now: Instant) -> String {
+        "\(timer.state.rawValue):\(timer.timer.revision):\(timer.canComplete(at: now))"
+    }
+
+    public func status(of id: TimerID) -> NotificationStatus {
+        guard server != nil else { return .unavailable }
+        if entries[id] != nil { return .shown }
+        if records[id]?.dismissedInState != nil { return .dismissed }
+        return .unavailable
+    }
+
+    /// When the plan next needs the loop: a minute boundary of a shown
+    /// running timer, or a farewell to close. nil when nothing waits.
+    public var wakeAt: Instant? {
+        let refresh = entries.values.compactMap(\.refreshAt).min()
+        let close = farewells.values.compactMap(\.closeAt).min()
+        switch (refresh, close) {
+        case (let a?, let b?): return min(a, b)
+        default: return refresh ?? close
+        }
+    }
+
+    public mutating func handle(_ event: Event) -> [Command] {
+        var commands: [Command] = []
+        switch event {
+        case .serverChanged(let new, let timers, let now):
+            serverChanged(to: new, timers: timers, now: now, into: &commands)
+        case .timerChanged(let timer, let now):
+            refresh(timer, now: now, into: &commands)
+        case .timerRemoved(let id):
+            records[id] = nil
+            if entries.removeValue(forKey: id) != nil { commands.append(.close(id)) }
+        case .saved(let id, let minutes, let now):
+            sayFarewell(id, sleptMinutes: minutes, now: now, into: &commands)
+        case .shown(let id, let notificationID, let now):
+            shown(id, notificationID: notificationID, now: now, into: &commands)
+        case .showFailed(let id, let reason):
+            showFailed(id, reason: reason, into: &commands)
+        case .closed(let id, let reason, let now):
+            closed(id, reason: reason, now: now, into: &commands)
+        case .actionInvoked(let id, let action, let activationToken):
+            guard entries[id] != nil else { break }
+            entries[id]?.actionInvoked = true
+            commands.append(action == .complete ? .complete(id) : .open(id, activationToken: activationToken))
+        case .wake(let now):
+            wake(now: now, into: &commands)
+        case .clockChanged(let now):
+            wake(now: now, everything: true, into: &commands)
+        }
+        return commands
+    }
+
+    // MARK: Transitions
+
+    private mutating func serverChanged(
+        to new: NotificationServer?, timers: [StoredTimer], now: Instant, into commands: inout [Command]
+    ) {
+        // Ids belong to the server that gave them out: a new server (or
+        // none) makes every notification held meaningless.
+        commands.append(.dropAll)
+        entries.removeAll()
+        farewells.removeAll()
+        server = new
+        for timer in timers {
+            if new != nil { refresh(timer, now: now, announce: false, into: &commands) }
+            commands.append(.statusChanged(timer.timer.id))
+        }
+    }
+
+    /// Shows `timer` as it is now: posts, updates in place, or keeps away
+    /// when the user dismissed this very state.
+    private mutating func refresh(
+        _ timer: StoredTimer, now: Instant, announce: Bool = true, into commands: inout [Command]
+    ) {
+        guard let server, let rules = timeZones.rules(for: timer.timer.timeZone) else { return }
+        let id = timer.timer.id
+        let key = Self.stateKey(timer, now: now)
+        if let dismissed = records[id]?.dismissedInState {
+            if dismissed == key { return }
+            // The state moved on since the dismissal: show it again.
+            let cleared = NotificationRecord(notificationID: 0, dismissedInState: nil)
+            records[id] = cleared
+            commands.append(.saveRecord(id, cleared))
+        }
+        let live = server.traits.updatesElapsedTime(settings.liveElapsed)
+        let content = NotificationContent.make(
+            babyName: timer.timer.babyName, phase: Self.phase(of: timer, now: now), startedAt: timer.timer.startedAt,
+            now: now, rules: rules, hourCycle: settings.hourCycle, server: server.traits, liveElapsed: live)
+        let refreshAt = timer.state == .running && live
+            ? NotificationContent.nextMinuteBoundary(after: now, startedAt: timer.timer.startedAt) : nil
+        if var entry = entries[id] {
+            entry.timer = timer
+            entry.stateKey = key
+            entry.refreshAt = refreshAt
+            if entry.content != content {
+                entry.content = content
+                commands.append(.show(id, content, replacing: 0))
+            }
+            entries[id] = entry
+            return
+        }
+        // After a restart of the agent alone, replace what it showed
+        // before instead of adding a second notification.
+        var replacing: UInt32 = 0
+        if let record = records[id], record.serverOwner == server.owner, record.dismissedInState == nil {
+            replacing = record.notificationID
+        }
+        farewells[id] = nil
+        entries[id] = Entry(timer: timer, content: content, stateKey: key, refreshAt: refreshAt)
+        commands.append(.show(id, content, replacing: replacing))
+        if announce { commands.append(.statusChanged(id)) }
+    }
+
+    static func phase(of timer: StoredTimer, now: Instant) -> NotificationPhase {
+        switch timer.state {
+        case .running, .tokenExpired: return .running(canComplete: timer.canComplete(at: now))
+        case .saving: return .saving(waitingForNetwork: timer.completionAttempts > 0)
+        case .saveFailed, .needsApp: return .failed
+        }
+    }
+
+    private mutating func shown(_ id: TimerID, notificationID: UInt32, now: Instant, into commands: inout [Command]) {
+        if entries[id] != nil {
+            // Written only when it changed: an update in place keeps its
+            // id, and a durable write a minute per timer would be waste.
+            let record = NotificationRecord(notificationID: notificationID, dismissedInState: nil, serverOwner: server?.owner)
+            if records[id] != record {
+                records[id] = record
+                commands.append(.saveRecord(id, record))
+            }
+        } else if farewells[id] != nil {
+            // A server that ignores the timeout still loses the notification.
+            farewells[id]?.closeAt = now.adding(
+                milliseconds: Int64(NotificationContent.transientTimeout) + Self.farewellGrace)
+        }
+    }
+
+    private mutating func showFailed(_ id: TimerID, reason: String, into commands: inout [Command]) {
+        if entries.removeValue(forKey: id) != nil {
+            commands += [
+                .drop(id), .log(.warning, "Could not show the notification of timer \(id): \(reason)"), .statusChanged(id),
+            ]
+        } else if farewells.removeValue(forKey: id) != nil {
+            commands += [.drop(id), .log(.warning, "Could not show that the sleep was saved: \(reason)")]
+        }
+    }
+
+    private mutating func closed(_ id: TimerID, reason: UInt32, now: Instant, into commands: inout [Command]) {
+        guard let entry = entries.removeValue(forKey: id) else {
+            farewells[id] = nil
+            return
+        }
+        if entry.actionInvoked {
+            // Closed by the server because of the click: show the timer's
+            // current state as a new notification.
+            refresh(entry.timer, now: now, announce: false, into: &commands)
+        } else if reason != 3 {
+            // Dismissed (or expired, or gone for a reason the server did
+            // not say): stay away until the timer's state changes.
+            let record = NotificationRecord(notificationID: 0, dismissedInState: entry.stateKey)
+            records[id] = record
+            commands += [
+                .saveRecord(id, record),
+                .log(.info, "The notification of timer \(id) was dismissed; it stays away until the timer changes."),
+            ]
+        }
+        commands.append(.statusChanged(id))
+    }
+
+    private mutating func sayFarewell(_ id: TimerID, sleptMinutes: Int64, now: Instant, into commands: inout [Command]) {
+        guard let server, let entry = entries[id], let rules = timeZones.rules(for: entry.timer.timer.timeZone) else {
+            return
+        }
+        entries[id] = nil
+        farewells[id] = Farewell()
+        let content = NotificationContent.make(
+            babyName: entry.timer.timer.babyName, phase: .saved(minutes: sleptMinutes),
+            startedAt: entry.timer.timer.startedAt, now: now, rules: rules, hourCycle: settings.hourCycle,
+            server: server.traits, liveElapsed: false)
+        commands.append(.show(id, content, replacing: 0))
+    }
+
+    private mutating func wake(now: Instant, everything: Bool = false, into commands: inout [Command]) {
+        for (id, farewell) in farewells where farewell.closeAt.map({ $0 <= now }) == true {
+            farewells[id] = nil
+            commands.append(.close(id))
+        }
+        let due = entries.filter { everything || $0.value.refreshAt.map { $0 <= now } == true }.map(\.value.timer)
+        for timer in due.sorted(by: { $0.timer.id.string < $1.timer.id.string }) {
+            refresh(timer, now: now, into: &commands)
+        }
+    }
+}

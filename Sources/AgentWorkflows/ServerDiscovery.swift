@@ -1,0 +1,111 @@
+import SleepTimerCore
+
+/// What the notification server on the bus can do, learnt rather than
+/// assumed: its capabilities and name are asked for when an owner takes
+/// org.freedesktop.Notifications, and asked again, with a short backoff,
+/// while it answers with errors (GNOME Shell's notification service does
+/// for a moment while the Shell starts). An error never becomes "no
+/// actions"; the server is reported only once both answers are in.
+public struct ServerDiscovery: Sendable {
+    public enum Event: Sendable, Equatable {
+        /// NameOwnerChanged (or the first GetNameOwner): the name's owner, nil
+        /// when none has it.
+        case ownerChanged(String?, now: Instant)
+        /// GetCapabilities answered (nil: with an error).
+        case capabilities(owner: String, [String]?, now: Instant)
+        /// GetServerInformation answered with its name and version (nil: an
+        /// error).
+        case information(owner: String, name: String?, version: String, now: Instant)
+        /// The moment `wakeAt` named has come.
+        case wake(now: Instant)
+    }
+
+    public enum Action: Sendable, Equatable {
+        /// Ask this owner for its capabilities and its information.
+        case ask(owner: String)
+        /// The server to show notifications on; nil when there is none.
+        case report(NotificationServer?)
+        case log(LogPriority, String)
+    }
+
+    /// The first wait before asking again, doubled each time up to `longestWait`.
+    public let firstWait: Int64
+    public let longestWait: Int64
+
+    private var owner: String?
+    private var capabilities: [String]??
+    private var information: (name: String, version: String)??
+    private var failures = 0
+    private var reported: NotificationServer?
+    public private(set) var wakeAt: Instant?
+
+    public init(firstWait: Int64 = 250, longestWait: Int64 = 10 * Milliseconds.second) {
+        self.firstWait = firstWait
+        self.longestWait = longestWait
+    }
+
+    public mutating func handle(_ event: Event) -> [Action] {
+        switch event {
+        case .ownerChanged(let new, _):
+            guard new != owner || new == nil else { return [] }
+            owner = new
+            capabilities = nil
+            information = nil
+            failures = 0
+            wakeAt = nil
+            guard let new else {
+                guard reported != nil else { return [] }
+                reported = nil
+                return [.log(.notice, "The notification server went away."), .report(nil)]
+            }
+            return [.ask(owner: new)]
+        case .capabilities(let from, let answer, let now):
+            guard from == owner, wakeAt == nil else { return [] }
+            capabilities = .some(answer)
+            return settle(now: now)
+        case .information(let from, let name, let version, let now):
+            guard from == owner, wakeAt == nil else { return [] }
+            information = .some(name.map { ($0, version) })
+            return settle(now: now)
+        case .wake(let now):
+            guard let owner, let due = wakeAt, due <= now else { return [] }
+            wakeAt = nil
+            capabilities = nil
+            information = nil
+            return [.ask(owner: owner)]
+        }
+    }
+
+    /// Once both answers are in: the server, or another try after a wait.
+    private mutating func settle(now: Instant) -> [Action] {
+        guard let owner, case .some(let capabilities) = capabilities, case .some(let information) = information else {
+            return []
+        }
+        guard let capabilities, let information else {
+            let wait = min(longestWait, firstWait << min(failures, 20))
+            failures += 1
+            wakeAt = now.adding(milliseconds: wait)
+            return [.log(failures == 1 ? .notice : .debug,
+                         "The notification server \(owner) could not say yet what it can do; asking again in \(wait) ms.")]
+        }
+        let server = NotificationServer(
+            owner: owner, displayName: "\(information.name) \(information.version)".trimmingSpaces(),
+            traits: NotificationServerTraits(capabilities: capabilities, serverName: information.name))
+        failures = 0
+        guard server != reported else { return [] }
+        reported = server
+        return [
+            .log(.info, "Notification server: \(server.displayName) (\(owner)), capabilities: \(capabilities.joined(separator: " "))."),
+            .report(server),
+        ]
+    }
+}
+
+extension String {
+    func trimmingSpaces() -> String {
+        var text = Substring(self)
+        while text.first == " " { text = text.dropFirst() }
+        while text.last == " " { text = text.dropLast() }
+        return String(text)
+    }
+}

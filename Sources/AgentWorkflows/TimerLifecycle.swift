@@ -1,0 +1,90 @@
+import SleepTimerCore
+
+/// A mirrored timer's life on the desktop apart from its completion:
+/// warned of ahead of its token's expiry (so that an app with a live
+/// session renews the token), still shown as running once the token has
+/// run out (a baby sleeps through the night whatever the token does), and
+/// dropped only when no sleep could still be running.
+///
+/// A recorded completion that is still pending keeps its timer as it is:
+/// the completion flow decides what becomes of it.
+public struct TimerLifecycle: Sendable {
+    public struct Settings: Sendable, Equatable {
+        /// How long before a token expires the agent asks for a new one.
+        public var renewalLead: Int64
+        /// How long after its start a timer is dropped: no sleep lasts so
+        /// long, so the app must have finished it without telling us.
+        public var longestSleep: Int64
+
+        public init(renewalLead: Int64 = 30 * Milliseconds.minute, longestSleep: Int64 = 48 * Milliseconds.hour) {
+            self.renewalLead = renewalLead
+            self.longestSleep = longestSleep
+        }
+    }
+
+    public enum Action: Sendable, Equatable {
+        /// Ask for a new token for this timer, whose token expires then.
+        case renewalDue(TimerID, expiresAt: Instant)
+        /// The token ran out: the timer can no longer be completed from the
+        /// desktop, and shows so.
+        case tokenExpired(TimerID)
+        /// Drop these timers: no sleep runs this long.
+        case remove([TimerID])
+    }
+
+    public let settings: Settings
+    /// The token expiry each timer was last warned of, and last announced
+    /// as run out: each happens once per token.
+    private var warned: [TimerID: Instant] = [:]
+    private var ranOut: [TimerID: Instant] = [:]
+    /// The next moment something is due; nil when nothing will be.
+    public private(set) var wakeAt: Instant?
+
+    public init(settings: Settings = Settings()) {
+        self.settings = settings
+    }
+
+    /// Looks at every timer at `now`: what is due, and when to look again.
+    public mutating func check<Timers: Collection<StoredTimer>>(_ timers: Timers, now: Instant) -> [Action] {
+        var actions: [Action] = []
+        var ended: [TimerID] = []
+        var next: Instant?
+        func later(_ moment: Instant) { next = min(next ?? moment, moment) }
+        for stored in timers where stored.completionState != .pending {
+            let id = stored.timer.id
+            let endsAt = stored.timer.startedAt.adding(milliseconds: settings.longestSleep)
+            if endsAt <= now {
+                ended.append(id)
+                continue
+            }
+            later(endsAt)
+            guard stored.state == .running, stored.timer.token != nil else { continue }
+            let expiresAt = stored.timer.tokenExpiresAt
+            let renewAt = expiresAt.adding(milliseconds: -settings.renewalLead)
+            if expiresAt <= now {
+                if ranOut[id] != expiresAt { actions.append(.tokenExpired(id)) }
+                ranOut[id] = expiresAt
+                continue
+            }
+            later(expiresAt)
+            if renewAt <= now {
+                if warned[id] != expiresAt { actions.append(.renewalDue(id, expiresAt: expiresAt)) }
+                warned[id] = expiresAt
+            } else {
+                later(renewAt)
+            }
+        }
+        forgetAllBut(timers)
+        if !ended.isEmpty { actions.append(.remove(ended.sorted())) }
+        wakeAt = next
+        return actions
+    }
+
+    /// Keeps memory only of the timers there are.
+    private mutating func forgetAllBut<Timers: Collection<StoredTimer>>(_ timers: Timers) {
+        guard warned.count + ranOut.count > 0 else { return }
+        let present = Set(timers.map(\.timer.id))
+        warned = warned.filter { present.contains($0.key) }
+        ranOut = ranOut.filter { present.contains($0.key) }
+    }
+}

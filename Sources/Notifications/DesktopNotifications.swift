@@ -1,0 +1,100 @@
+import AgentWorkflows
+import DFLDBus
+import EventLoop
+import SleepAgent
+import SleepTimerCore
+
+/// The agent's notification surface: one notification per timer id,
+/// created, updated in place, closed and forgotten as the notification plan
+/// commands, and the server's answers (the id it gave, a click, a close)
+/// reported back. It decides nothing itself.
+///
+/// libnotify runs on a thread of its own (NotificationThread), so that a
+/// server that stops answering never holds up the agent's loop; this side,
+/// on the loop, follows the server on the bus and knows which object is
+/// current for each id, so that news of one forgotten since is dropped.
+public final class DesktopNotifications: NotificationSurface {
+    private let watch: NotificationServerWatch
+    private let loop: MainLoop
+    private let log: any LogSink
+    private var thread: NotificationThread?
+    private var reportBell: Bell?
+    private let reports = Mailbox<[NotificationReport]>([])
+    private var report: ((NotificationSurfaceEvent) -> Void)?
+    /// The epoch of the object current for each id; none when there is no
+    /// object (never shown, closed, or forgotten).
+    private var current: [TimerID: UInt64] = [:]
+    private var lastEpoch: UInt64 = 0
+
+    public init(connection: BusConnection, loop: MainLoop, clock: any WallClock, log: any LogSink) {
+        watch = NotificationServerWatch(connection: connection, loop: loop, clock: clock, log: log)
+        self.loop = loop
+        self.log = log
+    }
+
+    public func start(reporting report: @escaping (NotificationSurfaceEvent) -> Void) {
+        self.report = report
+        do {
+            let bell = try Bell(on: loop) { [weak self] in self?.takeReports() }
+            thread = try NotificationThread(reports: reports, reportBell: bell.ringer)
+            reportBell = bell
+        } catch {
+            log.log(.error, "Could not start the notifications' thread (\(error)); no notification will be shown.")
+            return
+        }
+        watch.onChange = { server in report(.serverChanged(server)) }
+        watch.start()
+    }
+
+    public func show(_ id: TimerID, _ content: NotificationContent, replacing: UInt32) {
+        let epoch: UInt64
+        if let existing = current[id] {
+            epoch = existing
+        } else {
+            lastEpoch += 1
+            epoch = lastEpoch
+            current[id] = epoch
+        }
+        thread?.submit(.show(id, epoch: epoch, content, replacing: replacing))
+    }
+
+    public func close(_ id: TimerID) {
+        guard let epoch = current.removeValue(forKey: id) else { return }
+        thread?.submit(.close(id, epoch: epoch))
+    }
+
+    public func drop(_ id: TimerID) {
+        guard let epoch = current.removeValue(forKey: id) else { return }
+        thread?.submit(.drop(id, epoch: epoch))
+    }
+
+    public func dropAll() {
+        current.removeAll()
+        thread?.submit(.dropAll)
+    }
+
+    /// Passes on what the thread reported about current objects only.
+    private func takeReports() {
+        for news in reports.with({ reports in defer { reports = [] }; return reports }) {
+            switch news {
+            case .shown(let id, let epoch, let notificationID):
+                guard current[id] == epoch else { continue }
+                report?(.shown(id, notificationID: notificationID))
+            case .showFailed(let id, let epoch, let reason):
+                guard current[id] == epoch else { continue }
+                current[id] = nil
+                report?(.showFailed(id, reason: reason))
+            case .closed(let id, let epoch, let reason):
+                guard current[id] == epoch else { continue }
+                current[id] = nil
+                report?(.closed(id, reason: reason))
+            case .actionInvoked(let id, let epoch, let action, let activationToken):
+                guard current[id] == epoch else { continue }
+                report?(.actionInvoked(id, action, activationToken: activationToken))
+            }
+        }
+    }
+}
+
+@available(*, unavailable, message: "The surface is confined to the agent's loop; libnotify has its own thread.")
+extension DesktopNotifications: Sendable {}

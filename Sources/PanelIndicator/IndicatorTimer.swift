@@ -1,0 +1,77 @@
+import SleepTimerCore
+
+/// A timer as the indicator shows it: display data and where its
+/// completion stands, nothing else (no token, no scope).
+public struct IndicatorTimer: Sendable, Equatable {
+    public enum Phase: Sendable, Equatable {
+        /// Running; `canComplete` while the desktop holds a valid token.
+        case running(canComplete: Bool)
+        /// A completion is recorded and being sent; `waitingForNetwork`
+        /// once an attempt failed for want of a connection.
+        case saving(waitingForNetwork: Bool)
+        /// The platform created the activity; the sleep lasted `minutes`.
+        /// Shown for a moment after the timer itself has gone.
+        case saved(minutes: Int64)
+        /// The completion cannot be made from the desktop.
+        case failed
+    }
+
+    public let id: TimerID
+    public let babyName: BabyName
+    public let startedAt: Instant
+    public let phase: Phase
+
+    public init(id: TimerID, babyName: BabyName, startedAt: Instant, phase: Phase) {
+        self.id = id
+        self.babyName = babyName
+        self.startedAt = startedAt
+        self.phase = phase
+    }
+
+    var isRunning: Bool {
+        if case .running = phase { return true }
+        return false
+    }
+
+    /// Whether the app can still be opened at this timer (a saved one has
+    /// left the desktop).
+    var canOpen: Bool {
+        if case .saved = phase { return false }
+        return true
+    }
+
+    /// The tooltip line: "Maya asleep · 1 h 37 min".
+    func line(at now: Instant) -> String {
+        let name = babyName.text
+        switch phase {
+        case .running:
+            return IndicatorText.fill(
+                IndicatorText.asleepFor, ["name": name, "elapsed": DisplayText.elapsed(from: startedAt, to: now)])
+        default:
+            return headline
+        }
+    }
+
+    /// The line without anything that changes by the minute: "Maya asleep".
+    var headline: String {
+        let name = ["name": babyName.text]
+        switch phase {
+        case .running: return IndicatorText.fill(IndicatorText.asleep, name)
+        case .saving(waitingForNetwork: false): return IndicatorText.fill(IndicatorText.savingSleep, name)
+        case .saving(waitingForNetwork: true): return IndicatorText.fill(IndicatorText.savingWhenOnline, name)
+        case .failed: return IndicatorText.fill(IndicatorText.couldNotSave, name)
+        case .saved(let minutes):
+            return IndicatorText.fill(
+                IndicatorText.sleepSaved, ["name": babyName.text, "duration": DisplayText.duration(minutes: minutes)])
+        }
+    }
+
+    /// When the elapsed time shown for this timer next changes: the next
+    /// whole minute after its start, after `now`; nil when none is shown.
+    func nextMinuteBoundary(after now: Instant) -> Instant? {
+        guard isRunning else { return nil }
+        let elapsed = now.milliseconds(since: startedAt)
+        guard elapsed >= 0 else { return startedAt.adding(milliseconds: Milliseconds.minute) }
+        return startedAt.adding(milliseconds: (elapsed / Milliseconds.minute + 1) * Milliseconds.minute)
+    }
+}

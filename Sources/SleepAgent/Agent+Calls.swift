@@ -1,0 +1,150 @@
+import SleepTimerCore
+import SleepTimerStore
+
+/// The calls of the D-Bus API (and of the notifications' actions): each
+/// checks its arguments, writes the store, and announces the change.
+extension Agent {
+    public func mirror(_ request: MirrorRequest) throws(ServiceError) {
+        let timer: MirroredTimer
+        do {
+            timer = try policy.validate(request, now: clock.now())
+        } catch {
+            throw ServiceError(error)
+        }
+        if let refusal = limits.refusal(of: timer, held: timers.values) {
+            throw ServiceError(.tooManyTimers, refusal)
+        }
+        let outcome = try storing { () throws(StoreError) in try store.upsert(timer) }
+        if let offset = request.platformClockOffsetMilliseconds { platformClockOffsets[timer.scope.apiOrigin] = offset }
+        switch outcome {
+        case .ignoredStale(let stored):
+            log.log(.info, "Ignored a Mirror of timer \(timer.id) with revision \(timer.revision); revision \(stored) is stored.")
+        case .inserted, .updated:
+            log.log(.info, "Mirrored timer \(timer.id) (\(outcome == .inserted ? "new" : "updated"), revision \(timer.revision)).")
+            announceChange(of: timer.id)
+            applyLifecycle()
+            publishProperties()
+        }
+    }
+
+    public func remove(_ idText: String) throws(ServiceError) -> Bool {
+        let id = try Self.timerID(idText, field: "timer_id")
+        let removed = try storing { () throws(StoreError) in try store.remove(id) }
+        if removed { announceRemoval([id], reason: .removed) }
+        return removed
+    }
+
+    public func reconcile(apiOrigin: String, userID: String, familySubjectID: String, running: [String])
+        throws(ServiceError) -> UInt32
+    {
+        let scope = TimerScope(
+            apiOrigin: try Self.origin(apiOrigin), userID: try Self.identifier(UserID.self, userID, field: "user_id"),
+            familySubjectID: try Self.identifier(FamilySubjectID.self, familySubjectID, field: "family_subject_id"))
+        var keep: Set<TimerID> = []
+        for text in running { keep.insert(try Self.timerID(text, field: "running_timer_ids")) }
+        let removed = try storing { () throws(StoreError) in try store.reconcile(scope: scope, keeping: keep) }
+        announceRemoval(removed, reason: .reconciled)
+        return UInt32(clamping: removed.count)
+    }
+
+    public func purge(apiOrigin: String, userID: String, familySubjectID: String) throws(ServiceError) -> UInt32 {
+        let origin = try Self.origin(apiOrigin)
+        let user = try Self.identifier(UserID.self, userID, field: "user_id")
+        let family = familySubjectID.isEmpty
+            ? nil : try Self.identifier(FamilySubjectID.self, familySubjectID, field: "family_subject_id")
+        let removed = try storing { () throws(StoreError) in
+            try store.purge(apiOrigin: origin, userID: user, familySubjectID: family)
+        }
+        log.log(.info, "Purged \(removed.count) timer(s) of a signed-out scope.")
+        announceRemoval(removed, reason: .purged)
+        return UInt32(clamping: removed.count)
+    }
+
+    /// How far ahead of the agent's clock a completion time may be.
+    static let completionClockSkew = Milliseconds.minute
+
+    /// Records the completion durably, then answers; the completion flow
+    /// sends it.
+    public func complete(_ idText: String, completedAtMilliseconds: Int64) throws(ServiceError) -> String {
+        let id = try Self.timerID(idText, field: "timer_id")
+        let now = clock.now()
+        guard let stored = timers[id] else {
+            throw ServiceError(.unknownTimer, "No Sleep timer with this id is mirrored on this desktop.")
+        }
+        let completedAt = completedAtMilliseconds == 0 ? now : Instant(millisecondsSince1970: completedAtMilliseconds)
+        guard completedAtMilliseconds >= 0 else {
+            throw ServiceError(.invalidArgument, "completed_at_ms must be 0 (now) or a time in milliseconds since 1970.")
+        }
+        guard completedAt.milliseconds(since: now) <= Self.completionClockSkew else {
+            throw ServiceError(.invalidArgument, "completed_at_ms is in the future.")
+        }
+        // The platform reads the time by its own clock, and the start is in it.
+        let offset = platformClockOffsets[stored.timer.scope.apiOrigin] ?? 0
+        var sentAs = completedAt.adding(milliseconds: offset)
+        if sentAs < stored.timer.startedAt {
+            // "Now" on a desktop whose clock is behind the app's: the sleep
+            // ends as it starts rather than before.
+            guard completedAtMilliseconds == 0 else {
+                throw ServiceError(.invalidArgument, "completed_at_ms is before the timer started.")
+            }
+            sentAs = stored.timer.startedAt
+        }
+        if crashPoints.isArmed(.beforeOutboxCommit) {
+            store.beforeCommit = { [crashPoints, log] in crashPoints.reach(.beforeOutboxCommit, log: log) }
+        }
+        defer { store.beforeCommit = nil }
+        _ = try storing { () throws(StoreError) in try store.recordCompletion(of: id, completedAt: completedAt, sentAs: sentAs, now: now) }
+        log.log(.info, "Recorded the completion of timer \(id).")
+        crashPoints.reach(.afterOutboxCommit, log: log)
+        announceChange(of: id)
+        publishProperties()
+        return "queued"
+    }
+
+    public func open(_ idText: String) throws(ServiceError) {
+        let id = try Self.timerID(idText, field: "timer_id")
+        guard timers[id] != nil else {
+            throw ServiceError(.unknownTimer, "No Sleep timer with this id is mirrored on this desktop.")
+        }
+        open(id, activationToken: nil)
+    }
+
+    /// Opens the app at a timer; `activationToken` comes from the
+    /// notification server when the user clicked a notification.
+    public func open(_ id: TimerID, activationToken: String?) {
+        guard let stored = timers[id] else { return }
+        opener.open(stored.timer.deepLink(base: configuration.deepLinkBase), activationToken: activationToken)
+    }
+
+    // MARK: Arguments
+
+    /// A store call whose failure becomes the API's error.
+    func storing<Result>(_ body: () throws(StoreError) -> Result) throws(ServiceError) -> Result {
+        do {
+            return try body()
+        } catch {
+            throw ServiceError(error)
+        }
+    }
+
+    static func timerID(_ text: String, field: String) throws(ServiceError) -> TimerID {
+        try identifier(TimerID.self, text, field: field)
+    }
+
+    static func identifier<Kind>(_ type: Identifier<Kind>.Type, _ text: String, field: String)
+        throws(ServiceError) -> Identifier<Kind>
+    {
+        guard let id = Identifier<Kind>(text) else {
+            throw ServiceError(.invalidArgument, "\(field) must be a UUID such as 123e4567-e89b-12d3-a456-426614174000.")
+        }
+        return id
+    }
+
+    static func origin(_ text: String) throws(ServiceError) -> APIOrigin {
+        do {
+            return try APIOrigin(parsing: text)
+        } catch {
+            throw ServiceError(.originNotAllowed, "api_origin \(error.explanation).")
+        }
+    }
+}

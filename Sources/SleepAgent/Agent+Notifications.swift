@@ -1,0 +1,83 @@
+import AgentWorkflows
+import SleepTimerCore
+
+/// Where the notification plan's commands are carried out: the desktop's
+/// notification server, through libnotify. The surface knows nothing of
+/// timers beyond their ids; it reports what the server did.
+public protocol NotificationSurface: AnyObject {
+    /// Starts following the server; `report` hears of every change.
+    func start(reporting report: @escaping (NotificationSurfaceEvent) -> Void)
+    /// Posts, or updates in place the one already posted for `id`.
+    func show(_ id: TimerID, _ content: NotificationContent, replacing: UInt32)
+    func close(_ id: TimerID)
+    /// Forgets the notification of `id` without closing it.
+    func drop(_ id: TimerID)
+    func dropAll()
+}
+
+/// What the notification server did.
+public enum NotificationSurfaceEvent: Sendable, Equatable {
+    case serverChanged(NotificationServer?)
+    case shown(TimerID, notificationID: UInt32)
+    case showFailed(TimerID, reason: String)
+    /// The server closed it; the surface has already forgotten it.
+    case closed(TimerID, reason: UInt32)
+    case actionInvoked(TimerID, NotificationAction, activationToken: String?)
+}
+
+extension Agent {
+    func surfaceReported(_ event: NotificationSurfaceEvent) {
+        let now = clock.now()
+        switch event {
+        case .serverChanged(let server):
+            runPlan(.serverChanged(server, timers: timers.values.sorted(by: Self.listOrder), now: now))
+            publishProperties()
+        case .shown(let id, let notificationID):
+            runPlan(.shown(id, notificationID: notificationID, now: now))
+        case .showFailed(let id, let reason):
+            runPlan(.showFailed(id, reason: reason))
+        case .closed(let id, let reason):
+            runPlan(.closed(id, reason: reason, now: now))
+        case .actionInvoked(let id, let action, let activationToken):
+            runPlan(.actionInvoked(id, action, activationToken: activationToken))
+        }
+    }
+
+    /// Hands an event to the plan and carries out what it decides.
+    func runPlan(_ event: NotificationPlan.Event) {
+        let commands = plan.handle(event)
+        for command in commands { perform(command) }
+        setWake(.notifications, at: plan.wakeAt)
+    }
+
+    private func perform(_ command: NotificationPlan.Command) {
+        switch command {
+        case .show(let id, let content, let replacing):
+            surface?.show(id, content, replacing: replacing)
+        case .close(let id):
+            surface?.close(id)
+        case .drop(let id):
+            surface?.drop(id)
+        case .dropAll:
+            surface?.dropAll()
+        case .saveRecord(let id, let record):
+            do {
+                try store.setNotification(for: id, record)
+            } catch {
+                log.log(.warning, "Could not keep the notification state of timer \(id): \(error)")
+            }
+        case .complete(let id):
+            do {
+                _ = try complete(id.string, completedAtMilliseconds: 0)
+            } catch {
+                log.log(.warning, "Complete from the notification of timer \(id) was refused: \(error.message)")
+            }
+        case .open(let id, let activationToken):
+            open(id, activationToken: activationToken)
+        case .statusChanged(let id):
+            announceStatus(of: id)
+        case .log(let priority, let message):
+            log.log(priority, message)
+        }
+    }
+}

@@ -1,0 +1,82 @@
+import AgentWorkflows
+import SleepTimerCore
+
+/// The agent's one loop timer, armed for the earliest moment any workflow
+/// needs: nothing wakes the process between those moments.
+extension Agent {
+    func setWake(_ reason: AgentWake, at instant: Instant?) {
+        if let arm = schedule.update(reason, to: instant) { apply(arm) }
+    }
+
+    private func apply(_ arm: Schedule<AgentWake>.Arm) {
+        guard case .at(let moment) = arm else { return alarm.cancel() }
+        alarm.set(at: moment) { [weak self] in self?.woke() }
+    }
+
+    /// The wall clock was set, or the machine woke from a suspend: every
+    /// text, expiry, renewal and retry computed from the old time is done
+    /// again now, and the alarm armed again.
+    public func clockChanged(reason: String) {
+        let now = clock.now()
+        log.log(.info, "Bringing every timer up to date: \(reason).")
+        if let arm = schedule.timerLost() { apply(arm) }
+        applyLifecycle()
+        runPlan(.clockChanged(now: now))
+        lookAtOutbox()
+        if let panel { panel.wake(now: now); setWake(.panel, at: panel.wakeAt) }
+    }
+
+    private func woke() {
+        let now = clock.now()
+        let (due, arm) = schedule.fire(at: now)
+        if let arm { apply(arm) }
+        for reason in due {
+            switch reason {
+            case .tokenExpiry: applyLifecycle()
+            case .notifications: runPlan(.wake(now: now))
+            case .completions: lookAtOutbox()
+            case .panel: wakePanel(now: now)
+            }
+        }
+    }
+
+    /// Carries out what the lifecycle finds due: tokens to renew, tokens
+    /// that ran out, timers past any sleep's length; and sets the wake-up
+    /// for the next of those moments.
+    func applyLifecycle() {
+        let now = clock.now()
+        for action in lifecycle.check(timers.values, now: now) {
+            switch action {
+            case .renewalDue(let id, let expiresAt):
+                log.log(.info, "The action token of timer \(id) expires soon; asking the app for a new one.")
+                for observer in observers { observer.tokenExpiring(id, expiresAt: expiresAt) }
+            case .tokenExpired(let id):
+                log.log(.info, "The action token of timer \(id) ran out; it stays shown, to be finished in the app.")
+                announceChange(of: id)
+            case .remove(let ids):
+                drop(ids, now: now)
+            }
+        }
+        setWake(.tokenExpiry, at: lifecycle.wakeAt)
+    }
+
+    /// Drops timers no sleep could still be running for.
+    private func drop(_ ids: [TimerID], now: Instant) {
+        let removed: [TimerID]
+        do {
+            removed = try store.remove(ids)
+        } catch {
+            // Tried again a little later, not in a tight loop on a failing disk.
+            log.log(.error, "Could not drop finished timers: \(error)")
+            return setWake(.tokenExpiry, at: now.adding(milliseconds: Self.storeFailureRetry))
+        }
+        // Gone from the store now, or never there.
+        for id in ids { timers[id] = nil }
+        guard !removed.isEmpty else { return }
+        log.log(.info, "Dropped \(removed.count) timer(s) started longer ago than any sleep lasts.")
+        announceRemoval(removed, reason: .expired)
+    }
+
+    /// How long after a failed write the agent tries again.
+    static let storeFailureRetry = 30 * Milliseconds.second
+}

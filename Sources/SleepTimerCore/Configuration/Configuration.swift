@@ -1,0 +1,273 @@
+/// When the notification's elapsed time is updated in place.
+public enum LiveElapsedMode: String, Sendable, CaseIterable {
+    /// Updated, except on servers that alert again on every update.
+    case auto
+    case on
+    case off
+}
+
+/// When the panel indicator (a StatusNotifierItem) is shown.
+public enum IndicatorVisibility: String, Sendable, CaseIterable {
+    /// While a Sleep timer is mirrored and a StatusNotifierWatcher (a panel
+    /// that shows such items) is on the bus.
+    case auto
+    /// Also with no timer (as a passive item) and with no watcher yet.
+    case always
+    /// Never: the agent publishes no item.
+    case never
+}
+
+/// The agent's settings, from `dreamsforlittles/sleep-agent.conf` in the
+/// XDG configuration directories.
+///
+/// ```
+/// [platform]
+/// allowed-origins=https://api.example.com;
+/// pinned-public-keys=sha256//…=;
+/// ca-file=/etc/ssl/private-ca.pem
+///
+/// [app]
+/// web-origin=https://app.example.com
+/// deep-link-base=dreamsforlittles://
+/// url-opener=/usr/bin/xdg-open
+///
+/// [notifications]
+/// live-elapsed=auto
+///
+/// [indicator]
+/// show=auto
+/// ```
+public struct Configuration: Sendable, Equatable {
+    /// The platform origins timers (and their tokens) may come from. Empty
+    /// until configured: nothing is mirrored from an origin nobody chose.
+    public var allowedOrigins: AllowedOrigins = AllowedOrigins([])
+    public var deepLinkBase: DeepLinkBase = .default
+    /// Public-key pins for the platform's TLS certificates, in the form
+    /// curl takes (`sha256//` and the base64 SHA-256 of the key); empty
+    /// means the system's CA store alone decides.
+    public var pinnedPublicKeys: [String] = []
+    /// A PEM file of certificate authorities to trust for the platform
+    /// instead of the system's store: for a platform with a private CA.
+    public var certificateAuthorities: String?
+    public var liveElapsed: LiveElapsedMode = .auto
+    public var indicator: IndicatorVisibility = .auto
+    /// The program that opens deep links instead of xdg-open: an absolute
+    /// path, called with the link as its one argument.
+    public var urlOpener: String?
+    /// The origin of the web app: what the desktop app loads, and where a
+    /// link opens in the default browser when the app is not installed.
+    /// nil until configured.
+    public var webOrigin: APIOrigin?
+    /// How long before a mirrored token expires the agent asks the app for
+    /// a new one ([timers] renew-before-expiry-minutes).
+    public var renewalLead: Int64 = 30 * Milliseconds.minute
+    /// The longest token lifetime a Mirror may bring ([timers]
+    /// max-token-lifetime-hours): the platform issues tokens for hours.
+    public var maximumTokenLifetime: Int64 = 24 * Milliseconds.hour
+
+    /// The file's name inside each configuration directory.
+    public static let relativePath = "dreamsforlittles/sleep-agent.conf"
+    /// Larger files are refused rather than read.
+    public static let maximumFileSize = 64 * 1024
+
+    public init() {}
+
+    /// Reads and checks the text of a configuration file. `fileName` is
+    /// used only in error messages.
+    public init(parsing text: String, fileName: String) throws(ConfigurationError) {
+        let keyFile: KeyFile
+        do {
+            keyFile = try KeyFile(parsing: text)
+        } catch {
+            throw ConfigurationError(file: fileName, line: error.line, group: nil, key: nil, message: error.message)
+        }
+        for group in keyFile.groups {
+            guard let known = Self.knownKeys[group.name] else {
+                throw ConfigurationError(
+                    file: fileName, line: group.line, group: group.name, key: nil,
+                    message: "unknown group; the groups are [platform], [app], [notifications] and [indicator]")
+            }
+            for entry in group.entries {
+                guard known.contains(entry.key) else {
+                    throw ConfigurationError(
+                        file: fileName, line: entry.line, group: group.name, key: entry.key,
+                        message: "unknown key; the keys of [\(group.name)] are \(known.joined(separator: ", "))")
+                }
+                try apply(entry, group: group.name, fileName: fileName)
+            }
+        }
+    }
+
+    private static let knownKeys: [String: [String]] = [
+        "platform": ["allowed-origins", "pinned-public-keys", "ca-file"],
+        "app": ["web-origin", "deep-link-base", "url-opener"],
+        "notifications": ["live-elapsed"],
+        "indicator": ["show"],
+    ]
+
+    private mutating func apply(_ entry: KeyFile.Entry, group: String, fileName: String) throws(ConfigurationError) {
+        let value = EntryValue(entry: entry, group: group, fileName: fileName)
+        switch entry.key {
+        case "allowed-origins":
+            var origins: [APIOrigin] = []
+            for item in try value.list() {
+                do {
+                    origins.append(try APIOrigin(parsing: item))
+                } catch {
+                    throw value.fail("\(item) \(error.explanation)")
+                }
+            }
+            allowedOrigins = AllowedOrigins(origins)
+        case "pinned-public-keys":
+            let pins = try value.list()
+            for pin in pins where !Self.isPublicKeyPin(pin) {
+                throw value.fail("\(pin) is not a pin of the form sha256// followed by the base64 SHA-256 of a public key")
+            }
+            pinnedPublicKeys = pins
+        case "deep-link-base":
+            let text = try value.single()
+            do {
+                deepLinkBase = try DeepLinkBase(parsing: text)
+            } catch {
+                throw value.fail("\(text) \(error.explanation)")
+            }
+        case "url-opener":
+            urlOpener = try value.absolutePath("the absolute path of a program")
+        case "web-origin":
+            let text = try value.single()
+            do {
+                webOrigin = try APIOrigin(parsing: text)
+            } catch {
+                throw value.fail("\(text) \(error.explanation)")
+            }
+        case "ca-file":
+            certificateAuthorities = try value.absolutePath("the absolute path of a PEM file of certificate authorities")
+        case "live-elapsed":
+            let text = try value.single()
+            guard let mode = LiveElapsedMode(rawValue: text) else { throw value.fail("must be auto, on or off, not \(text)") }
+            liveElapsed = mode
+        case "show":
+            let text = try value.single()
+            guard let visibility = IndicatorVisibility(rawValue: text) else {
+                throw value.fail("must be auto, always or never, not \(text)")
+            }
+            indicator = visibility
+        default:
+            throw value.fail("unknown key")
+        }
+    }
+
+    /// One entry's value read as a list, a single value or a path, with
+    /// errors that name the file, line, group and key.
+    private struct EntryValue {
+        let entry: KeyFile.Entry
+        let group: String
+        let fileName: String
+
+        func fail(_ message: String) -> ConfigurationError {
+            ConfigurationError(file: fileName, line: entry.line, group: group, key: entry.key, message: message)
+        }
+
+        func list() throws(ConfigurationError) -> [String] {
+            guard let items = KeyFile.splitList(entry.rawValue) else {
+                throw fail("contains an escape other than \\s \\n \\t \\r \\\\ \\;")
+            }
+            return items
+        }
+
+        func single() throws(ConfigurationError) -> String {
+            guard let value = KeyFile.unescape(entry.rawValue) else {
+                throw fail("contains an escape other than \\s \\n \\t \\r \\\\")
+            }
+            return value.trimmingSpacesAndTabs()
+        }
+
+        func absolutePath(_ what: String) throws(ConfigurationError) -> String {
+            let value = try single()
+            guard value.hasPrefix("/"), !value.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
+                throw fail("must be \(what)")
+            }
+            return value
+        }
+    }
+
+    static func isPublicKeyPin(_ pin: String) -> Bool {
+        guard pin.hasPrefix("sha256//") else { return false }
+        let encoded = pin.dropFirst("sha256//".count)
+        guard encoded.utf8.count == 44, let digest = Base64.decode(encoded.utf8) else { return false }
+        return digest.count == 32
+    }
+}
+
+/// A configuration file that cannot be used, naming the file, and the line
+/// and key where that helps.
+public struct ConfigurationError: Error, Sendable, Equatable, CustomStringConvertible {
+    public let file: String
+    public let line: Int?
+    public let group: String?
+    public let key: String?
+    public let message: String
+
+    public var description: String {
+        var location = file
+        if let line { location += ":\(line)" }
+        if let group, let key { return "\(location): [\(group)] \(key): \(message)" }
+        if let group { return "\(location): [\(group)]: \(message)" }
+        return "\(location): \(message)"
+    }
+}
+
+extension Configuration {
+    /// The configuration file the agent uses: the first that exists of
+    /// $XDG_CONFIG_HOME (default ~/.config) and then each of
+    /// $XDG_CONFIG_DIRS (default /etc/xdg). Relative paths in those
+    /// variables are ignored, as the XDG Base Directory specification asks.
+    public static func searchPaths(environment: [String: String]) -> [String] {
+        var directories: [String] = []
+        if let home = environment["XDG_CONFIG_HOME"], home.hasPrefix("/") {
+            directories.append(home)
+        } else if let home = environment["HOME"], home.hasPrefix("/") {
+            directories.append(home + "/.config")
+        }
+        let systemDirectories = environment["XDG_CONFIG_DIRS"].flatMap { $0.isEmpty ? nil : $0 } ?? "/etc/xdg"
+        directories += systemDirectories.split(separator: ":").map(String.init).filter { $0.hasPrefix("/") }
+        return directories.map { "\($0)/\(relativePath)" }
+    }
+
+    /// Loads the first configuration file found, or the defaults when there
+    /// is none. `contents` reads a file; it returns nil when the file does
+    /// not exist and throws when it exists but cannot be read.
+    public static func load(
+        environment: [String: String],
+        contents: (String) throws -> [UInt8]? = Configuration.readFile
+    ) throws(ConfigurationError) -> (configuration: Configuration, file: String?) {
+        for path in searchPaths(environment: environment) {
+            let data: [UInt8]?
+            do {
+                data = try contents(path)
+            } catch {
+                throw ConfigurationError(
+                    file: path, line: nil, group: nil, key: nil, message: "cannot be read (\(error))")
+            }
+            guard let data else { continue }
+            guard data.count <= maximumFileSize else {
+                throw ConfigurationError(
+                    file: path, line: nil, group: nil, key: nil,
+                    message: "is larger than \(maximumFileSize / 1024) KiB, which no configuration needs")
+            }
+            guard let text = String(validating: data, as: UTF8.self) else {
+                throw ConfigurationError(file: path, line: nil, group: nil, key: nil, message: "is not valid UTF-8")
+            }
+            return (try Configuration(parsing: text, fileName: path), path)
+        }
+        return (Configuration(), nil)
+    }
+
+    /// A file's bytes, or nil when there is no file at `path`. A file larger
+    /// than `maximumFileSize` is read only one byte beyond it, which is
+    /// enough for `load` to refuse it.
+    public static func readFile(_ path: String) throws(SystemError) -> [UInt8]? {
+        guard System.exists(path) else { return nil }
+        return try System.read(path, limit: maximumFileSize + 1)
+    }
+}

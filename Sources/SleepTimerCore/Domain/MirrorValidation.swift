@@ -1,0 +1,236 @@
+import SleepTimersAPI
+
+/// A Mirror call as it arrives from another process, before any rule is
+/// applied. The token is wrapped on arrival so that it never travels as a
+/// plain string, even when the call is refused.
+public struct MirrorRequest: Sendable {
+    public var timerID: String
+    public var apiOrigin: String
+    public var userID: String
+    public var familySubjectID: String
+    public var babyID: String
+    public var babyName: String
+    public var activityType: String
+    public var actorMode: String
+    public var startedAtMilliseconds: Int64
+    public var timeZone: String
+    public var actionToken: ActionToken
+    public var tokenExpiresAtMilliseconds: Int64
+    public var revision: Int64
+    /// The platform's clock minus this desktop's, as the caller measured it.
+    public var platformClockOffsetMilliseconds: Int64?
+
+    public init(
+        timerID: String, apiOrigin: String, userID: String, familySubjectID: String, babyID: String,
+        babyName: String, activityType: String, actorMode: String, startedAtMilliseconds: Int64,
+        timeZone: String, actionToken: ActionToken, tokenExpiresAtMilliseconds: Int64, revision: Int64 = 0,
+        platformClockOffsetMilliseconds: Int64? = nil
+    ) {
+        self.timerID = timerID
+        self.apiOrigin = apiOrigin
+        self.userID = userID
+        self.familySubjectID = familySubjectID
+        self.babyID = babyID
+        self.babyName = babyName
+        self.activityType = activityType
+        self.actorMode = actorMode
+        self.startedAtMilliseconds = startedAtMilliseconds
+        self.timeZone = timeZone
+        self.actionToken = actionToken
+        self.tokenExpiresAtMilliseconds = tokenExpiresAtMilliseconds
+        self.revision = revision
+        self.platformClockOffsetMilliseconds = platformClockOffsetMilliseconds
+    }
+}
+
+/// Why a timer was refused. The message is written for a person and never
+/// contains the token or any other value the caller sent, only the name of
+/// the field and the rule it broke.
+public struct MirrorRejection: Error, Sendable, Equatable, CustomStringConvertible {
+    public enum Code: String, Sendable, CaseIterable {
+        case invalidArgument = "InvalidArgument"
+        case notSleep = "NotSleep"
+        case notSelfMode = "NotSelfMode"
+        case bearerTokenRefused = "BearerTokenRefused"
+        case originNotAllowed = "OriginNotAllowed"
+        case tokenExpired = "TokenExpired"
+    }
+
+    public let code: Code
+    /// The key of the Mirror dictionary at fault.
+    public let field: SleepTimers1.MirrorKey
+    public let message: String
+
+    public init(_ code: Code, field: SleepTimers1.MirrorKey, _ message: String) {
+        self.code = code
+        self.field = field
+        self.message = message
+    }
+
+    public var description: String { message }
+}
+
+/// The rules every mirrored timer must pass.
+public struct MirrorPolicy: Sendable {
+    public var allowedOrigins: AllowedOrigins
+    public var timeZones: any TimeZoneResolving
+    /// How far ahead of the agent's clock a start may be (clock skew).
+    public var maximumStartInFuture: Int64 = 5 * Milliseconds.minute
+    /// How long the longest sleep lasts: a timer started longer ago is a
+    /// forgotten one, finished in the app.
+    public static let longestSleep: Int64 = 48 * Milliseconds.hour
+    /// The largest platform clock offset taken into account.
+    public static let largestClockOffset: Int64 = Milliseconds.day
+    /// How old a running Sleep timer may be before it is taken for a
+    /// forgotten one.
+    public var maximumStartAge: Int64 = MirrorPolicy.longestSleep
+    /// How far away a token's expiry may be; the platform issues tokens for
+    /// hours, so anything longer is not one of its tokens, or one a leak
+    /// would keep useful for too long.
+    public var maximumTokenLifetime: Int64 = 24 * Milliseconds.hour
+
+    public init(allowedOrigins: AllowedOrigins, timeZones: any TimeZoneResolving) {
+        self.allowedOrigins = allowedOrigins
+        self.timeZones = timeZones
+    }
+
+    /// Applies every rule, in the order a person would want to hear about
+    /// them: what kind of timer and whose it is first, then the token, then
+    /// each field.
+    public func validate(_ request: MirrorRequest, now: Instant) throws(MirrorRejection) -> MirroredTimer {
+        try Self.checkKind(request)
+        try Self.checkToken(request.actionToken)
+        let timerID = try Self.identifier(TimerID.self, request.timerID, field: .timerID)
+        let userID = try Self.identifier(UserID.self, request.userID, field: .userID)
+        let familyID = try Self.identifier(FamilySubjectID.self, request.familySubjectID, field: .familySubjectID)
+        let babyID = try Self.identifier(BabyID.self, request.babyID, field: .babyID)
+        let origin = try allowedOrigin(request.apiOrigin)
+        let expiresAt = try tokenExpiry(request.tokenExpiresAtMilliseconds, now: now)
+        let babyName: BabyName
+        do {
+            babyName = try BabyName(validating: request.babyName)
+        } catch {
+            throw MirrorRejection(.invalidArgument, field: .babyName, "baby_name \(error.explanation).")
+        }
+        let startedAt = try start(request.startedAtMilliseconds, now: now)
+        guard let zone = TimeZoneName(request.timeZone), timeZones.rules(for: zone) != nil else {
+            throw MirrorRejection(
+                .invalidArgument, field: .timeZone,
+                "timezone must be an IANA time zone name known to this system, such as Europe/Berlin.")
+        }
+        if let offset = request.platformClockOffsetMilliseconds, offset.magnitude > Self.largestClockOffset.magnitude {
+            throw MirrorRejection(
+                .invalidArgument, field: .platformClockOffset,
+                "platform_clock_offset_ms is more than a day; a clock that far off cannot be corrected for.")
+        }
+        guard request.revision >= 0 else {
+            throw MirrorRejection(.invalidArgument, field: .revision, "revision must not be negative.")
+        }
+        return MirroredTimer(
+            id: timerID,
+            scope: TimerScope(apiOrigin: origin, userID: userID, familySubjectID: familyID),
+            babyID: babyID, babyName: babyName, startedAt: startedAt, timeZone: zone,
+            revision: request.revision, token: request.actionToken, tokenExpiresAt: expiresAt)
+    }
+
+    /// Only Sleep timers, and only a family member's own.
+    private static func checkKind(_ request: MirrorRequest) throws(MirrorRejection) {
+        guard request.activityType == "sleep" else {
+            let known = ["breastfeeding", "pumping"].contains(request.activityType)
+            throw MirrorRejection(
+                .notSleep, field: .activityType,
+                known
+                    ? "Only Sleep timers are mirrored to the desktop; this is a \(request.activityType) timer."
+                    : "Only Sleep timers are mirrored to the desktop; activity_type must be \"sleep\".")
+        }
+        guard request.actorMode == "self" else {
+            throw MirrorRejection(
+                .notSelfMode, field: .actorMode,
+                "Only a family member's own timers are mirrored; timers seen in coach view-as stay in the app.")
+        }
+    }
+
+    private static func checkToken(_ token: ActionToken) throws(MirrorRejection) {
+        switch token.shapeProblem {
+        case nil:
+            return
+        case .looksLikeBearerToken:
+            throw MirrorRejection(
+                .bearerTokenRefused, field: .actionToken,
+                "action_token looks like a sign-in (bearer) token; the desktop agent only accepts the native action token issued for the timer."
+            )
+        case .empty:
+            throw MirrorRejection(.invalidArgument, field: .actionToken, "action_token is empty.")
+        case .wrongLength:
+            throw MirrorRejection(
+                .invalidArgument, field: .actionToken,
+                "action_token must be \(ActionToken.lengthRange.lowerBound) to \(ActionToken.lengthRange.upperBound) characters long."
+            )
+        case .forbiddenCharacters:
+            throw MirrorRejection(
+                .invalidArgument, field: .actionToken,
+                "action_token may contain only letters, digits and the characters - _ . ~ + / =.")
+        }
+    }
+
+    private func allowedOrigin(_ text: String) throws(MirrorRejection) -> APIOrigin {
+        let origin: APIOrigin
+        do {
+            origin = try APIOrigin(parsing: text)
+        } catch {
+            throw MirrorRejection(.originNotAllowed, field: .apiOrigin, "api_origin \(error.explanation).")
+        }
+        guard allowedOrigins.contains(origin) else {
+            throw MirrorRejection(
+                .originNotAllowed, field: .apiOrigin,
+                allowedOrigins.origins.isEmpty
+                    ? "No API origin is allowed yet: add the app's API origin to allowed-origins in the configuration."
+                    : "api_origin is not one of the allowed API origins in the configuration.")
+        }
+        return origin
+    }
+
+    private func tokenExpiry(_ milliseconds: Int64, now: Instant) throws(MirrorRejection) -> Instant {
+        let expiresAt = Instant(millisecondsSince1970: milliseconds)
+        guard now < expiresAt else {
+            throw MirrorRejection(
+                .tokenExpired, field: .tokenExpiresAt,
+                "The action token has already expired; the app has to issue a new one.")
+        }
+        guard expiresAt.milliseconds(since: now) <= maximumTokenLifetime else {
+            throw MirrorRejection(
+                .invalidArgument, field: .tokenExpiresAt,
+                "token_expires_at_ms is more than \(maximumTokenLifetime / Milliseconds.hour) hours away, longer than the platform's action tokens last."
+            )
+        }
+        return expiresAt
+    }
+
+    private func start(_ milliseconds: Int64, now: Instant) throws(MirrorRejection) -> Instant {
+        let startedAt = Instant(millisecondsSince1970: milliseconds)
+        guard startedAt.milliseconds(since: now) <= maximumStartInFuture else {
+            throw MirrorRejection(
+                .invalidArgument, field: .startedAt,
+                "started_at_ms is more than \(maximumStartInFuture / Milliseconds.minute) minutes in the future; check the device clock."
+            )
+        }
+        guard now.milliseconds(since: startedAt) <= maximumStartAge else {
+            throw MirrorRejection(
+                .invalidArgument, field: .startedAt,
+                "started_at_ms is more than \(maximumStartAge / Milliseconds.hour) hours ago; such an old timer is finished in the app."
+            )
+        }
+        return startedAt
+    }
+
+    private static func identifier<Kind>(
+        _ type: Identifier<Kind>.Type, _ text: String, field: SleepTimers1.MirrorKey
+    ) throws(MirrorRejection) -> Identifier<Kind> {
+        guard let id = Identifier<Kind>(text) else {
+            throw MirrorRejection(
+                .invalidArgument, field: field,
+                "\(field.name) must be a UUID such as 123e4567-e89b-12d3-a456-426614174000.")
+        }
+        return id
+    }
+}

@@ -1,0 +1,163 @@
+/// What a notification server can do, from its GetCapabilities and
+/// GetServerInformation answers.
+public struct NotificationServerTraits: Sendable, Equatable {
+    /// Draws action buttons (or otherwise lets the user invoke actions).
+    public var actions: Bool
+    /// Interprets markup in the body, so text must be escaped.
+    public var bodyMarkup: Bool
+    /// Alerts the user again on every in-place update (GNOME Shell does),
+    /// which makes a live elapsed time a nuisance.
+    public var alertsOnUpdate: Bool
+    /// Draws an action as an icon when asked to (the action-icons
+    /// capability): its key is then the icon's name.
+    public var actionIcons: Bool = false
+
+    public init(actions: Bool, bodyMarkup: Bool, alertsOnUpdate: Bool) {
+        self.actions = actions
+        self.bodyMarkup = bodyMarkup
+        self.alertsOnUpdate = alertsOnUpdate
+    }
+
+    public init(capabilities: [String], serverName: String) {
+        actions = capabilities.contains("actions")
+        bodyMarkup = capabilities.contains("body-markup")
+        alertsOnUpdate = serverName.lowercased() == "gnome-shell"
+        actionIcons = capabilities.contains("action-icons")
+    }
+
+    /// Whether the elapsed time is updated in place, as configured.
+    public func updatesElapsedTime(_ mode: LiveElapsedMode) -> Bool {
+        switch mode {
+        case .on: return true
+        case .off: return false
+        case .auto: return !alertsOnUpdate
+        }
+    }
+}
+
+/// The actions a notification offers.
+public enum NotificationAction: String, Sendable, CaseIterable {
+    /// A click on the body: opens the app at the timer.
+    case open = "default"
+    case complete
+
+    /// The themed icon drawn for it where the server draws action icons;
+    /// nil for the click on the body, which has no button.
+    public var iconName: String? {
+        switch self {
+        case .open: return nil
+        case .complete: return "object-select-symbolic"
+        }
+    }
+
+    /// The action of a key the server sent back: its own name, or its icon's.
+    public init?(key: String) {
+        guard let action = Self(rawValue: key) ?? Self.allCases.first(where: { $0.iconName == key }) else { return nil }
+        self = action
+    }
+
+    public var label: String {
+        switch self {
+        case .open: return "Open"
+        case .complete: return "Complete"
+        }
+    }
+}
+
+/// Where a timer's notification stands.
+public enum NotificationPhase: Sendable, Equatable {
+    case running(canComplete: Bool)
+    /// A completion is recorded and being sent; `waitingForNetwork` once
+    /// an attempt failed for want of a connection.
+    case saving(waitingForNetwork: Bool)
+    /// The platform created the activity; the sleep lasted `minutes`.
+    case saved(minutes: Int64)
+    /// The completion cannot be made from the desktop.
+    case failed
+}
+
+/// One notification: its text, actions and lifetime.
+public struct NotificationContent: Sendable, Equatable {
+    public var summary: String
+    public var body: String
+    public var actions: [NotificationAction]
+    /// Stays until closed (resident, never expires), or goes by itself.
+    public var persistent: Bool
+    /// The actions are drawn as icons (the server can, and was asked to).
+    public var actionIcons = false
+
+    /// The installed icon of the app, for servers that show the sender's icon.
+    public static let appIcon = "com.dreamsforlittles.App"
+
+    /// Normal for a running sleep (it matters, but a baby sleeping is no
+    /// emergency: never critical), low for a sleep saved, which is news.
+    public var urgency: NotificationUrgency { persistent ? .normal : .low }
+
+    public init(summary: String, body: String, actions: [NotificationAction], persistent: Bool) {
+        self.summary = summary
+        self.body = body
+        self.actions = actions
+        self.persistent = persistent
+    }
+
+    /// How long a transient notification stays, in milliseconds.
+    public static let transientTimeout: Int32 = 6000
+
+    /// The notification for a timer in `phase`. The summary is plain text
+    /// (servers show it literally); the body is escaped where the server
+    /// reads markup. `liveElapsed` says whether the text is updated on the
+    /// minute: where it is not, it carries no elapsed time, which would be
+    /// wrong a minute later, only what stays true.
+    public static func make(
+        babyName: BabyName, phase: NotificationPhase, startedAt: Instant, now: Instant, rules: TimeZoneRules,
+        hourCycle: HourCycle, server: NotificationServerTraits, liveElapsed: Bool
+    ) -> NotificationContent {
+        let name = babyName.text
+        var content: NotificationContent
+        switch phase {
+        case .running(let canComplete):
+            var body = liveElapsed
+                ? DisplayText.runningBody(start: startedAt, now: now, rules: rules, hourCycle: hourCycle)
+                : DisplayText.staticRunningBody(start: startedAt, now: now, rules: rules, hourCycle: hourCycle)
+            var actions: [NotificationAction] = [.open]
+            if canComplete && server.actions {
+                actions.append(.complete)
+            } else {
+                body += canComplete ? "\nOpen the app to complete it." : "\nOpen the app to finish it."
+            }
+            content = NotificationContent(summary: "\(name) is asleep", body: body, actions: actions, persistent: true)
+        case .saving(let waitingForNetwork):
+            content = NotificationContent(
+                summary: "\(name)'s sleep",
+                body: waitingForNetwork ? "Saving… It will save when you are back online." : "Saving…",
+                actions: [], persistent: true)
+        case .saved(let minutes):
+            content = NotificationContent(
+                summary: "\(name)'s sleep", body: "Sleep saved · \(DisplayText.duration(minutes: minutes))",
+                actions: [], persistent: false)
+        case .failed:
+            content = NotificationContent(
+                summary: "\(name)'s sleep", body: "Couldn't save. Open the app to finish", actions: [.open],
+                persistent: true)
+        }
+        if !server.actions { content.actions = [] }
+        content.actionIcons = server.actionIcons && content.actions.contains { $0.iconName != nil }
+        if server.bodyMarkup { content.body = DisplayText.escapeMarkup(content.body) }
+        return content
+    }
+
+    /// When a running notification's elapsed time next changes: the next
+    /// whole minute after the start, after `now`.
+    public static func nextMinuteBoundary(after now: Instant, startedAt: Instant) -> Instant {
+        let elapsed = now.milliseconds(since: startedAt)
+        guard elapsed >= 0 else { return startedAt.adding(milliseconds: Milliseconds.minute) }
+        let minutes = elapsed / Milliseconds.minute + 1
+        return startedAt.adding(milliseconds: minutes * Milliseconds.minute)
+    }
+}
+
+/// The urgency hint of the specification; critical is never used.
+public enum NotificationUrgency: UInt8, Sendable {
+    case low = 0
+    case normal = 1
+}

@@ -1,0 +1,107 @@
+import DFLDBus
+import Glibc
+import PanelIndicator
+import SleepAgent
+import SleepTimerCore
+
+/// The panel indicator wired to the agent: it follows the agent's changes
+/// as an observer, turns them into the indicator's timer values, and sends
+/// the menu's clicks down the same agent paths as the notification's
+/// buttons (Agent.complete into the outbox, Agent.open). It owns no timer:
+/// its minute refreshes and the end of a saved moment are wake-ups on the
+/// agent's one schedule, so that one wake-up per minute boundary serves the
+/// notifications and the indicator together.
+public final class IndicatorAgentObserver: PanelSurface {
+    public let indicator: StatusNotifierIndicator
+    private let agent: Agent
+    private let clock: any WallClock
+    private let log: any LogSink
+    private let opener: any LinkOpener
+    private var shown = IndicatorTimers()
+    public var wakeAtChanged: (() -> Void)?
+
+    public init(agent: Agent, connection: BusConnection, opener: any LinkOpener, clock: any WallClock, log: any LogSink) {
+        self.agent = agent
+        self.clock = clock
+        self.log = log
+        self.opener = opener
+        indicator = StatusNotifierIndicator(
+            visibility: agent.configuration.indicator, connection: connection, processID: getpid(), clock: clock,
+            log: log)
+    }
+
+    public func start() {
+        indicator.onComplete = { [weak self] id in self?.complete(id) }
+        indicator.onOpen = { [weak self] id, token in self?.agent.open(id, activationToken: token) }
+        indicator.onOpenApp = { [weak self] token in
+            guard let self else { return }
+            self.opener.open(DeepLink(appHomeAt: self.agent.configuration.deepLinkBase), activationToken: token)
+        }
+        indicator.onScheduleChanged = { [weak self] in self?.wakeAtChanged?() }
+        for view in (try? agent.list()) ?? [] { shown.changed(Self.value(of: view)) }
+        indicator.start()
+        indicator.timersChanged(shown.all)
+    }
+
+    /// As the notification's Complete button: recorded in the outbox, sent
+    /// by the completion flow, exactly once.
+    private func complete(_ id: TimerID) {
+        do {
+            _ = try agent.complete(id.string, completedAtMilliseconds: 0)
+        } catch {
+            log.log(.notice, "Complete from the panel indicator of timer \(id) was refused: \(error.message)")
+        }
+    }
+
+    // MARK: The agent's schedule
+
+    public var wakeAt: Instant? {
+        let boundary = indicator.nextMinuteBoundary(after: clock.now())
+        switch (boundary, shown.nextMomentEnd) {
+        case (let a?, let b?): return min(a, b)
+        case (let a, let b): return a ?? b
+        }
+    }
+
+    public func wake(now: Instant) {
+        if shown.endMoments(at: now) {
+            indicator.timersChanged(shown.all)
+        } else {
+            indicator.minuteBoundary()
+        }
+    }
+
+    // MARK: AgentObserver
+
+    public func timerChanged(_ view: TimerView) {
+        shown.changed(Self.value(of: view))
+        indicator.timersChanged(shown.all)
+    }
+
+    public func timerRemoved(_ id: TimerID, reason: RemovalReason) {
+        guard shown.removed(id) else { return }
+        indicator.timersChanged(shown.all)
+    }
+
+    public func completionFinished(_ id: TimerID, outcome: CompletionOutcome, activityID: String, sleptMinutes: Int64?) {
+        guard outcome == .created, let minutes = sleptMinutes, shown.saved(id, minutes: minutes, now: clock.now()) else {
+            return
+        }
+        indicator.timersChanged(shown.all)
+    }
+
+    public func propertiesChanged(_ properties: AgentProperties, previous: AgentProperties) {}
+
+    static func value(of view: TimerView) -> IndicatorTimer {
+        let phase: IndicatorTimer.Phase
+        switch view.state {
+        case .running, .tokenExpired: phase = .running(canComplete: view.canComplete)
+        case .saving: phase = .saving(waitingForNetwork: view.stored.completionAttempts > 0)
+        case .saveFailed, .needsApp: phase = .failed
+        }
+        return IndicatorTimer(id: view.timer.id, babyName: view.timer.babyName, startedAt: view.timer.startedAt, phase: phase)
+    }
+}
+
+@available(*, unavailable, message: "The indicator is confined to the agent's loop.")
+extension IndicatorAgentObserver: Sendable {}

@@ -1,0 +1,154 @@
+import DFLDBus
+import PanelIndicator
+import SleepTimerCore
+
+/// The panel indicator on the bus: the org.kde.StatusNotifierItem at
+/// /StatusNotifierItem and its com.canonical.dbusmenu menu at /MenuBar, on
+/// the agent's own connection and loop. The decisions are PanelIndicator's;
+/// this performs them: it owns the name org.kde.StatusNotifierItem-PID-1
+/// while the item is shown (releasing it is what makes hosts drop the
+/// item), registers with the watcher, sends the signals, and hands clicks
+/// to the agent through the callbacks.
+///
+/// It owns no timer. Whoever owns the minute tick calls `minuteBoundary()`
+/// while `wantsMinuteRefreshes` holds; `onScheduleChanged` says when that
+/// (or the next boundary) may have changed.
+///
+/// Not Sendable: used only on the loop's thread.
+public final class StatusNotifierIndicator {
+    public static let itemPath = "/StatusNotifierItem"
+    public static let menuPath = "/MenuBar"
+    public static let itemInterface = "org.kde.StatusNotifierItem"
+    public static let menuInterface = "com.canonical.dbusmenu"
+
+    /// The item's bus name while it is shown, as the specification names items.
+    public let busName: String
+    public var onComplete: (TimerID) -> Void = { _ in }
+    public var onOpen: (TimerID, _ activationToken: String?) -> Void = { _, _ in }
+    public var onOpenApp: (_ activationToken: String?) -> Void = { _ in }
+    /// After every change that may start, stop or move minute refreshes.
+    public var onScheduleChanged: () -> Void = {}
+
+    // Internal rather than private: the item and the menu (ItemObject.swift,
+    // MenuObject.swift) read and drive them.
+    var model: PanelIndicator
+    let connection: BusConnection
+    let clock: any WallClock
+    private let log: any LogSink
+    private let watch: WatcherWatch
+    var item: BusObject?
+    var menuObject: BusObject?
+
+    public init(
+        visibility: IndicatorVisibility, connection: BusConnection, processID: Int32, clock: any WallClock,
+        log: any LogSink
+    ) {
+        model = PanelIndicator(visibility: visibility)
+        busName = "org.kde.StatusNotifierItem-\(processID)-1"
+        self.connection = connection
+        self.clock = clock
+        self.log = log
+        watch = WatcherWatch(connection: connection, log: log)
+    }
+
+    /// Exports the objects and follows the watcher; with `show=never`,
+    /// does nothing at all.
+    public func start() {
+        guard model.visibility != .never else { return }
+        let item = makeItem()
+        let menu = makeMenu()
+        item.register()
+        menu.register()
+        self.item = item
+        menuObject = menu
+        watch.onChange = { [weak self] watcher, newInstance in
+            guard let self else { return }
+            self.apply(self.model.watcherChanged(watcher, newInstance: newInstance, now: self.clock.now()))
+        }
+        watch.start()
+        // Settles the starting state: with show=always the item is
+        // published at once, watcher or not.
+        apply(model.minuteBoundary(now: clock.now()))
+    }
+
+    // MARK: The agent's side
+
+    /// Every timer the agent has, as it is now.
+    public func timersChanged(_ timers: [IndicatorTimer]) {
+        guard model.visibility != .never else { return }
+        apply(model.timersChanged(timers, now: clock.now()))
+    }
+
+    /// A minute boundary passed: the tooltip's elapsed times move on.
+    public func minuteBoundary() {
+        apply(model.minuteBoundary(now: clock.now()))
+    }
+
+    public var wantsMinuteRefreshes: Bool { model.wantsMinuteRefreshes }
+
+    public func nextMinuteBoundary(after now: Instant) -> Instant? { model.nextMinuteBoundary(after: now) }
+
+    // MARK: Performing
+
+    func apply(_ actions: [PanelIndicator.Action]) {
+        for action in actions {
+            switch action {
+            case .publish:
+                log.log(.info, "The panel indicator is shown as \(busName).")
+                busCall("RequestName", .string(busName), .uint32(4)) // DBUS_NAME_FLAG_DO_NOT_QUEUE
+            case .register:
+                register()
+            case .withdraw:
+                log.log(.info, "The panel indicator is withdrawn.")
+                busCall("ReleaseName", .string(busName))
+            case .emit(let signal):
+                emit(signal)
+            case .complete(let id):
+                onComplete(id)
+            case .open(let id, let token):
+                onOpen(id, token)
+            case .openApp(let token):
+                onOpenApp(token)
+            }
+        }
+        onScheduleChanged()
+    }
+
+    /// A call to the bus daemon whose answer only matters when it fails.
+    /// Sent in order with what follows: the bus gives the item its name
+    /// before the watcher can hear of the item.
+    private func busCall(_ member: String, _ arguments: BusValue...) {
+        let call = Message.methodCall(
+            destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
+            member: member
+        ).append(contentsOf: arguments)
+        connection.call(call) { [log] result in
+            if case .failure(let error) = result { log.log(.warning, "\(member) for the panel indicator failed: \(error.message)") }
+        }
+    }
+
+    private func register() {
+        let call = Message.methodCall(
+            destination: WatcherWatch.name, path: WatcherWatch.path, interface: WatcherWatch.interface,
+            member: "RegisterStatusNotifierItem"
+        ).append(.string(busName))
+        connection.call(call) { [log] result in
+            switch result {
+            case .success: log.log(.info, "The panel indicator is registered with the StatusNotifierWatcher.")
+            case .failure(let error): log.log(.warning, "The StatusNotifierWatcher refused the panel indicator: \(error.message)")
+            }
+        }
+    }
+
+    private func emit(_ signal: PanelIndicator.Signal) {
+        switch signal {
+        case .newStatus(let status): item?.signal("NewStatus", .string(status.rawValue))
+        case .newTitle: item?.signal("NewTitle")
+        case .newToolTip: item?.signal("NewToolTip")
+        case .layoutUpdated(let revision, let parent): menuObject?.signal("LayoutUpdated", .uint32(revision), .int32(parent))
+        case .itemsPropertiesUpdated(let updated, let removed):
+            menuObject?.signal(
+                "ItemsPropertiesUpdated", BusEncoding.groupProperties(updated), BusEncoding.removedProperties(removed))
+        }
+    }
+}

@@ -1,0 +1,280 @@
+import AgentWorkflows
+import SleepTimerCore
+import Testing
+
+@Suite struct NotificationPlanTests {
+    typealias F = WorkflowFixtures
+    let now = F.now
+    let settings = NotificationPlan.Settings(liveElapsed: .auto, hourCycle: .twentyFourHour)
+
+    func plan(records: [TimerID: NotificationRecord] = [:], zones: any TimeZoneResolving = UTCZones()) -> NotificationPlan {
+        NotificationPlan(settings: settings, timeZones: zones, records: records)
+    }
+
+    /// A plan with `server` on the bus and `timers` shown (and their ids
+    /// given), the commands of that set-up left behind.
+    func showing(_ timers: [StoredTimer], on server: NotificationServer = F.xfce, live: LiveElapsedMode = .auto) -> NotificationPlan {
+        var plan = NotificationPlan(settings: .init(liveElapsed: live, hourCycle: .twentyFourHour), timeZones: UTCZones())
+        _ = plan.handle(.serverChanged(server, timers: timers, now: now))
+        for (index, timer) in timers.enumerated() {
+            _ = plan.handle(.shown(timer.timer.id, notificationID: UInt32(40 + index), now: now))
+        }
+        return plan
+    }
+
+    func shows(_ commands: [NotificationPlan.Command]) -> [NotificationContent] {
+        commands.compactMap { if case .show(_, let content, _) = $0 { content } else { nil } }
+    }
+
+    // MARK: The server
+
+    @Test func aServerGetsEveryTimerAndEachStatusOnce() {
+        var plan = plan()
+        let commands = plan.handle(.serverChanged(F.xfce, timers: [F.timer(1), F.timer(2, name: "Noah")], now: now))
+        #expect(commands.first == .dropAll)
+        #expect(shows(commands).map(\.summary) == ["Maya is asleep", "Noah is asleep"])
+        #expect(commands.filter { if case .statusChanged = $0 { true } else { false } }.count == 2)
+        #expect(plan.status(of: F.id(1)) == .shown)
+    }
+
+    @Test func theRunningTextHasTheStartTheElapsedTimeAndComplete() {
+        var plan = plan()
+        let content = shows(plan.handle(.serverChanged(F.xfce, timers: [F.timer()], now: now))).first
+        #expect(content == NotificationContent(
+            summary: "Maya is asleep", body: "Asleep since 20:17 · 1 h 23 min", actions: [.open, .complete], persistent: true))
+    }
+
+    @Test func aRestartedAgentReplacesItsOwnNotificationOnTheSameServer() {
+        var plan = plan(records: [F.id(1): NotificationRecord(notificationID: 17, dismissedInState: nil, serverOwner: ":1.7")])
+        let commands = plan.handle(.serverChanged(F.xfce, timers: [F.timer()], now: now))
+        #expect(commands.contains { if case .show(_, _, replacing: 17) = $0 { true } else { false } })
+    }
+
+    @Test func anIdOfAnotherServerIsNeverReused() {
+        var plan = plan(records: [F.id(1): NotificationRecord(notificationID: 17, dismissedInState: nil, serverOwner: ":1.2")])
+        let commands = plan.handle(.serverChanged(F.xfce, timers: [F.timer()], now: now))
+        #expect(commands.contains { if case .show(_, _, replacing: 0) = $0 { true } else { false } })
+    }
+
+    @Test func noServerShowsNothingAndSaysSo() {
+        var plan = showing([F.timer()])
+        let commands = plan.handle(.serverChanged(nil, timers: [F.timer()], now: now))
+        #expect(commands == [.dropAll, .statusChanged(F.id(1))])
+        #expect(plan.status(of: F.id(1)) == .unavailable)
+        #expect(plan.wakeAt == nil)
+    }
+
+    @Test func aTimerInAZoneThatCannotBeReadIsNotShown() {
+        var plan = plan(zones: NoZones())
+        #expect(plan.handle(.serverChanged(F.xfce, timers: [F.timer()], now: now)) == [.dropAll, .statusChanged(F.id(1))])
+    }
+
+    // MARK: Changes
+
+    @Test func aNewTimerIsPostedAndItsStatusAnnounced() {
+        var plan = showing([])
+        let commands = plan.handle(.timerChanged(F.timer(), now: now))
+        #expect(shows(commands).count == 1)
+        #expect(commands.last == .statusChanged(F.id(1)))
+    }
+
+    @Test func nothingIsShownWithoutAServer() {
+        var plan = plan()
+        #expect(plan.handle(.timerChanged(F.timer(), now: now)).isEmpty)
+    }
+
+    @Test func theSameTextIsNotSentAgain() {
+        var plan = showing([F.timer()])
+        #expect(plan.handle(.timerChanged(F.timer(), now: now)).isEmpty)
+    }
+
+    @Test func savingUpdatesInPlace() {
+        var plan = showing([F.timer()])
+        let commands = plan.handle(.timerChanged(F.timer(completion: .pending), now: now))
+        #expect(commands == [.show(F.id(1), NotificationContent(summary: "Maya's sleep", body: "Saving…", actions: [], persistent: true), replacing: 0)])
+    }
+
+    @Test func savingAfterAFailedAttemptSaysItWaitsForTheNetwork() {
+        var plan = showing([F.timer()])
+        let body = shows(plan.handle(.timerChanged(F.timer(completion: .pending, attempts: 1), now: now))).first?.body
+        #expect(body == "Saving… It will save when you are back online.")
+    }
+
+    @Test func aFailedCompletionOffersOpenOnly() {
+        var plan = showing([F.timer()])
+        let content = shows(plan.handle(.timerChanged(F.timer(completion: .needsApp), now: now))).first
+        #expect(content?.body == "Couldn't save. Open the app to finish")
+        #expect(content?.actions == [.open])
+    }
+
+    @Test func anExpiredTokenTakesCompleteAway() {
+        var plan = showing([])
+        let content = shows(plan.handle(.timerChanged(F.timer(expiresAt: now), now: now))).first
+        #expect(content?.actions == [.open])
+        #expect(content?.body.hasSuffix("\nOpen the app to finish it.") == true)
+    }
+
+    @Test func aServerWithoutButtonsIsToldToOpenTheApp() {
+        var plan = showing([], on: F.plain)
+        let content = shows(plan.handle(.timerChanged(F.timer(), now: now))).first
+        #expect(content?.actions == [])
+        #expect(content?.body.hasSuffix("\nOpen the app to complete it.") == true)
+    }
+
+    @Test func aRemovedTimersNotificationIsClosed() {
+        var plan = showing([F.timer()])
+        #expect(plan.handle(.timerRemoved(F.id(1))) == [.close(F.id(1))])
+        #expect(plan.handle(.timerRemoved(F.id(1))).isEmpty)
+    }
+
+    // MARK: The server's answers
+
+    @Test func theGivenIdIsKeptOnceAndNotRewrittenOnEveryUpdate() {
+        var plan = plan()
+        _ = plan.handle(.serverChanged(F.xfce, timers: [F.timer()], now: now))
+        let record = NotificationRecord(notificationID: 40, dismissedInState: nil, serverOwner: ":1.7")
+        #expect(plan.handle(.shown(F.id(1), notificationID: 40, now: now)) == [.saveRecord(F.id(1), record)])
+        #expect(plan.handle(.shown(F.id(1), notificationID: 40, now: now)).isEmpty)
+    }
+
+    @Test func aNotificationTheServerRefusedIsDroppedAndSaid() {
+        var plan = plan()
+        _ = plan.handle(.serverChanged(F.xfce, timers: [F.timer()], now: now))
+        let commands = plan.handle(.showFailed(F.id(1), reason: "no reply"))
+        #expect(commands == [
+            .drop(F.id(1)), .log(.warning, "Could not show the notification of timer \(F.id(1)): no reply"), .statusChanged(F.id(1)),
+        ])
+        #expect(plan.status(of: F.id(1)) == .unavailable)
+    }
+
+    @Test func aDismissalIsKeptAndHonoured() {
+        var plan = showing([F.timer()])
+        let commands = plan.handle(.closed(F.id(1), reason: 2, now: now))
+        #expect(commands.first == .saveRecord(F.id(1), NotificationRecord(notificationID: 0, dismissedInState: "running:3:true")))
+        #expect(commands.last == .statusChanged(F.id(1)))
+        #expect(plan.status(of: F.id(1)) == .dismissed)
+        #expect(plan.handle(.timerChanged(F.timer(), now: now.plus(seconds: 60))).isEmpty)
+    }
+
+    @Test func aDismissalEndsWhenTheTimerChanges() {
+        var plan = showing([F.timer()])
+        _ = plan.handle(.closed(F.id(1), reason: 2, now: now))
+        let commands = plan.handle(.timerChanged(F.timer(revision: 4), now: now))
+        #expect(commands.first == .saveRecord(F.id(1), NotificationRecord(notificationID: 0, dismissedInState: nil)))
+        #expect(shows(commands).count == 1)
+    }
+
+    @Test func aCloseTheAgentAskedForIsNoDismissal() {
+        var plan = showing([F.timer()])
+        #expect(plan.handle(.closed(F.id(1), reason: 3, now: now)) == [.statusChanged(F.id(1))])
+        #expect(plan.status(of: F.id(1)) == .unavailable)
+    }
+
+    @Test func aCloseAfterAClickShowsTheTimerAgain() {
+        var plan = showing([F.timer()])
+        #expect(plan.handle(.actionInvoked(F.id(1), .complete, activationToken: nil)) == [.complete(F.id(1))])
+        _ = plan.handle(.timerChanged(F.timer(completion: .pending), now: now))
+        let commands = plan.handle(.closed(F.id(1), reason: 2, now: now))
+        #expect(shows(commands).map(\.body) == ["Saving…"])
+        #expect(!commands.contains { if case .saveRecord = $0 { true } else { false } })
+    }
+
+    @Test func openCarriesTheActivationToken() {
+        var plan = showing([F.timer()])
+        #expect(plan.handle(.actionInvoked(F.id(1), .open, activationToken: "tok")) == [.open(F.id(1), activationToken: "tok")])
+    }
+
+    @Test func anActionOnANotificationNoLongerShownDoesNothing() {
+        var plan = showing([F.timer()])
+        _ = plan.handle(.timerRemoved(F.id(1)))
+        #expect(plan.handle(.actionInvoked(F.id(1), .complete, activationToken: nil)).isEmpty)
+    }
+
+    // MARK: Saved
+
+    @Test func aSavedSleepSaysGoodbyeAndClosesItselfLater() {
+        var plan = showing([F.timer()])
+        let commands = plan.handle(.saved(F.id(1), sleptMinutes: 83, now: now))
+        #expect(commands == [.show(F.id(1), NotificationContent(
+            summary: "Maya's sleep", body: "Sleep saved · 1 h 23 min", actions: [], persistent: false), replacing: 0)])
+        // The timer's removal that follows leaves the farewell on screen.
+        #expect(plan.handle(.timerRemoved(F.id(1))).isEmpty)
+        _ = plan.handle(.shown(F.id(1), notificationID: 40, now: now))
+        let closeAt = now.adding(milliseconds: Int64(NotificationContent.transientTimeout) + NotificationPlan.farewellGrace)
+        #expect(plan.wakeAt == closeAt)
+        #expect(plan.handle(.wake(now: closeAt)) == [.close(F.id(1))])
+        #expect(plan.wakeAt == nil)
+    }
+
+    @Test func aFarewellTheServerClosedNeedsNoWakeUp() {
+        var plan = showing([F.timer()])
+        _ = plan.handle(.saved(F.id(1), sleptMinutes: 83, now: now))
+        _ = plan.handle(.shown(F.id(1), notificationID: 40, now: now))
+        #expect(plan.handle(.closed(F.id(1), reason: 1, now: now)).isEmpty)
+        #expect(plan.wakeAt == nil)
+    }
+
+    @Test func aSavedSleepWithNothingShownShowsNothing() {
+        var plan = showing([])
+        #expect(plan.handle(.saved(F.id(1), sleptMinutes: 5, now: now)).isEmpty)
+    }
+
+    // MARK: Minute boundaries
+
+    @Test func theNextWakeUpIsTheNextMinuteOfTheStart() {
+        let plan = showing([F.timer()])
+        #expect(plan.wakeAt == now.plus(seconds: 40))
+    }
+
+    @Test func aMinuteBoundaryMovesTheElapsedTimeOn() {
+        var plan = showing([F.timer()])
+        let commands = plan.handle(.wake(now: now.plus(seconds: 40)))
+        #expect(shows(commands).map(\.body) == ["Asleep since 20:17 · 1 h 24 min"])
+        #expect(plan.wakeAt == now.plus(seconds: 100))
+    }
+
+    @Test func onlyTheTimersWhoseBoundaryCameAreRefreshed() {
+        var plan = showing([F.timer(1), F.timer(2, name: "Noah", startedAt: now.plus(seconds: -10))])
+        #expect(plan.wakeAt == now.plus(seconds: 40))
+        #expect(shows(plan.handle(.wake(now: now.plus(seconds: 40)))).map(\.summary) == ["Maya is asleep"])
+        #expect(plan.wakeAt == now.plus(seconds: 50))
+    }
+
+    @Test func aSetClockRemakesEveryTextForTheTimeItIsNow() {
+        var plan = showing([F.timer(1), F.timer(2, name: "Noah", startedAt: now.plus(seconds: -10))])
+        let later = now.plus(seconds: 3 * 3600)
+        let commands = plan.handle(.clockChanged(now: later))
+        #expect(shows(commands).map(\.body).sorted() == ["Asleep since 20:17 · 4 h 23 min", "Asleep since 21:40 · 3 h"])
+        #expect(plan.wakeAt == later.plus(seconds: 40))
+    }
+
+    @Test func timersSharingABoundaryAreRefreshedInOneWakeUp() {
+        var plan = showing([F.timer(1), F.timer(2, name: "Noah")])
+        #expect(shows(plan.handle(.wake(now: now.plus(seconds: 40)))).count == 2)
+    }
+
+    @Test func aServerThatAlertsOnEveryUpdateGetsNoLiveUpdates() {
+        #expect(showing([F.timer()], on: F.gnome).wakeAt == nil)
+    }
+
+    @Test func textNotUpdatedInPlaceCarriesNoElapsedTime() {
+        var plan = NotificationPlan(settings: settings, timeZones: UTCZones())
+        let content = shows(plan.handle(.serverChanged(F.gnome, timers: [F.timer()], now: now))).first
+        #expect(content?.body == "Asleep since 20:17")
+    }
+
+    @Test func liveUpdatesWhereTheConfigurationSaysOn() {
+        #expect(showing([F.timer()], on: F.gnome, live: .on).wakeAt == now.plus(seconds: 40))
+    }
+
+    @Test func aSavingTimerNeedsNoMinuteBoundary() {
+        var plan = showing([F.timer()])
+        _ = plan.handle(.timerChanged(F.timer(completion: .pending), now: now))
+        #expect(plan.wakeAt == nil)
+    }
+
+    @Test func theStateKeyKeepsItsStoredForm() {
+        #expect(NotificationPlan.stateKey(F.timer(revision: 9), now: now) == "running:9:true")
+        #expect(NotificationPlan.stateKey(F.timer(completion: .failed), now: now) == "save-failed:3:false")
+    }
+}

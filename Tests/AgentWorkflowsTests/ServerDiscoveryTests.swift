@@ -1,0 +1,87 @@
+import AgentWorkflows
+import SleepTimerCore
+import Testing
+
+@Suite struct ServerDiscoveryTests {
+    let now = WorkflowFixtures.now
+    let gnome = NotificationServer(
+        owner: ":1.5", displayName: "gnome-shell 43.9",
+        traits: NotificationServerTraits(capabilities: ["actions", "body"], serverName: "gnome-shell"))
+
+    func reports(_ actions: [ServerDiscovery.Action]) -> [NotificationServer?] {
+        actions.compactMap { if case .report(let server) = $0 { server } else { nil } }
+    }
+
+    func answered(_ discovery: inout ServerDiscovery, capabilities: [String]? = ["actions", "body"], name: String? = "gnome-shell",
+                  at moment: Instant? = nil) -> [ServerDiscovery.Action] {
+        let at = moment ?? now
+        return discovery.handle(.capabilities(owner: ":1.5", capabilities, now: at))
+            + discovery.handle(.information(owner: ":1.5", name: name, version: "43.9", now: at))
+    }
+
+    @Test func aNewOwnerIsAskedWhatItCanDo() {
+        var discovery = ServerDiscovery()
+        #expect(discovery.handle(.ownerChanged(":1.5", now: now)) == [.ask(owner: ":1.5")])
+    }
+
+    @Test func bothAnswersMakeTheServer() {
+        var discovery = ServerDiscovery()
+        _ = discovery.handle(.ownerChanged(":1.5", now: now))
+        #expect(discovery.handle(.capabilities(owner: ":1.5", ["actions", "body"], now: now)).isEmpty)
+        #expect(reports(discovery.handle(.information(owner: ":1.5", name: "gnome-shell", version: "43.9", now: now))) == [gnome])
+        #expect(discovery.wakeAt == nil)
+    }
+
+    @Test func anErrorIsNotKnownYetAndIsAskedAgainAfterAShortWait() {
+        var discovery = ServerDiscovery(firstWait: 250, longestWait: 10_000)
+        _ = discovery.handle(.ownerChanged(":1.5", now: now))
+        #expect(reports(answered(&discovery, capabilities: nil)).isEmpty)
+        #expect(discovery.wakeAt == now.adding(milliseconds: 250))
+        #expect(discovery.handle(.wake(now: now.adding(milliseconds: 250))) == [.ask(owner: ":1.5")])
+        #expect(reports(answered(&discovery, at: now.adding(milliseconds: 300))) == [gnome])
+    }
+
+    @Test func theWaitDoublesUpToItsLongest() {
+        var discovery = ServerDiscovery(firstWait: 250, longestWait: 1_000)
+        _ = discovery.handle(.ownerChanged(":1.5", now: now))
+        var waits: [Int64] = []
+        var at = now
+        for _ in 0..<5 {
+            _ = answered(&discovery, name: nil, at: at)
+            waits.append(discovery.wakeAt!.milliseconds(since: at))
+            at = discovery.wakeAt!
+            _ = discovery.handle(.wake(now: at))
+        }
+        #expect(waits == [250, 500, 1_000, 1_000, 1_000])
+    }
+
+    @Test func answersOfAnOwnerThatLeftAreDropped() {
+        var discovery = ServerDiscovery()
+        _ = discovery.handle(.ownerChanged(":1.5", now: now))
+        _ = discovery.handle(.ownerChanged(":1.8", now: now))
+        #expect(answered(&discovery).isEmpty)
+    }
+
+    @Test func aNewOwnerStartsAfresh() {
+        var discovery = ServerDiscovery()
+        _ = discovery.handle(.ownerChanged(":1.5", now: now))
+        _ = answered(&discovery, capabilities: nil)
+        #expect(discovery.handle(.ownerChanged(":1.8", now: now)) == [.ask(owner: ":1.8")])
+        #expect(discovery.wakeAt == nil)
+    }
+
+    @Test func theServerLeavingIsReportedOnce() {
+        var discovery = ServerDiscovery()
+        _ = discovery.handle(.ownerChanged(":1.5", now: now))
+        _ = answered(&discovery)
+        #expect(reports(discovery.handle(.ownerChanged(nil, now: now))) == [nil])
+        #expect(discovery.handle(.ownerChanged(nil, now: now)).isEmpty)
+    }
+
+    @Test func anEarlyWakeAsksNothing() {
+        var discovery = ServerDiscovery(firstWait: 250, longestWait: 1_000)
+        _ = discovery.handle(.ownerChanged(":1.5", now: now))
+        _ = answered(&discovery, capabilities: nil)
+        #expect(discovery.handle(.wake(now: now.adding(milliseconds: 100))).isEmpty)
+    }
+}

@@ -1,0 +1,80 @@
+import AgentWorkflows
+import SleepTimerCore
+import Testing
+
+@Suite struct TimerLifecycleTests {
+    typealias F = WorkflowFixtures
+    let now = F.now
+    let lead = 30 * Milliseconds.minute
+
+    func lifecycle() -> TimerLifecycle { TimerLifecycle(settings: .init(renewalLead: lead, longestSleep: 48 * Milliseconds.hour)) }
+
+    @Test func aFreshTokenWakesTheAgentForItsRenewal() {
+        var lifecycle = lifecycle()
+        let expiresAt = now.adding(milliseconds: 12 * Milliseconds.hour)
+        #expect(lifecycle.check([F.timer(expiresAt: expiresAt)], now: now).isEmpty)
+        #expect(lifecycle.wakeAt == expiresAt.adding(milliseconds: -lead))
+    }
+
+    @Test func renewalIsAskedForOncePerToken() {
+        var lifecycle = lifecycle()
+        let expiresAt = now.plus(seconds: 600)
+        #expect(lifecycle.check([F.timer(expiresAt: expiresAt)], now: now) == [.renewalDue(F.id(1), expiresAt: expiresAt)])
+        #expect(lifecycle.check([F.timer(expiresAt: expiresAt)], now: now.plus(seconds: 1)).isEmpty)
+        #expect(lifecycle.wakeAt == expiresAt)
+    }
+
+    @Test func aRenewedTokenIsWatchedAgain() {
+        var lifecycle = lifecycle()
+        _ = lifecycle.check([F.timer(expiresAt: now.plus(seconds: 600))], now: now)
+        let renewed = now.adding(milliseconds: 12 * Milliseconds.hour)
+        #expect(lifecycle.check([F.timer(revision: 4, expiresAt: renewed)], now: now).isEmpty)
+        #expect(lifecycle.wakeAt == renewed.adding(milliseconds: -lead))
+        #expect(lifecycle.check([F.timer(revision: 4, expiresAt: renewed)], now: renewed.adding(milliseconds: -lead))
+            == [.renewalDue(F.id(1), expiresAt: renewed)])
+    }
+
+    @Test func aTokenThatRanOutKeepsTheTimerAndIsAnnouncedOnce() {
+        var lifecycle = lifecycle()
+        let timer = F.timer(expiresAt: now)
+        #expect(lifecycle.check([timer], now: now) == [.tokenExpired(F.id(1))])
+        #expect(lifecycle.check([timer], now: now.plus(seconds: 3600)).isEmpty)
+        // Next: the end of the longest sleep, 48 h after the start.
+        #expect(lifecycle.wakeAt == timer.timer.startedAt.adding(milliseconds: 48 * Milliseconds.hour))
+    }
+
+    @Test func aTimerStartedLongerAgoThanAnySleepIsDropped() {
+        var lifecycle = lifecycle()
+        let old = F.timer(1, startedAt: now.adding(milliseconds: -48 * Milliseconds.hour), expiresAt: now.plus(seconds: -1))
+        let young = F.timer(2, expiresAt: now.adding(milliseconds: Milliseconds.hour))
+        #expect(lifecycle.check([young, old], now: now) == [.remove([F.id(1)])])
+    }
+
+    @Test func aFailedCompletionStaysUntilTheLongestSleepEnds() {
+        var lifecycle = lifecycle()
+        let failed = F.timer(token: false, expiresAt: now.plus(seconds: -60), completion: .needsApp)
+        #expect(lifecycle.check([failed], now: now).isEmpty)
+        #expect(lifecycle.wakeAt == failed.timer.startedAt.adding(milliseconds: 48 * Milliseconds.hour))
+    }
+
+    @Test func aPendingCompletionIsLeftToTheCompletionFlow() {
+        var lifecycle = lifecycle()
+        let pending = F.timer(startedAt: now.adding(milliseconds: -49 * Milliseconds.hour), expiresAt: now, completion: .pending)
+        #expect(lifecycle.check([pending], now: now).isEmpty)
+        #expect(lifecycle.wakeAt == nil)
+    }
+
+    @Test func aTimerThatLeftIsForgottenSoItsReturnIsWarnedOfAgain() {
+        var lifecycle = lifecycle()
+        let expiresAt = now.plus(seconds: 600)
+        _ = lifecycle.check([F.timer(expiresAt: expiresAt)], now: now)
+        _ = lifecycle.check([], now: now)
+        #expect(lifecycle.check([F.timer(expiresAt: expiresAt)], now: now) == [.renewalDue(F.id(1), expiresAt: expiresAt)])
+    }
+
+    @Test func nothingToWatchNeedsNoWakeUp() {
+        var lifecycle = lifecycle()
+        #expect(lifecycle.check([], now: now).isEmpty)
+        #expect(lifecycle.wakeAt == nil)
+    }
+}

@@ -1,0 +1,62 @@
+import AgentWorkflows
+import DFLTestSupport
+import SleepTimerCore
+
+/// Timers, servers and outbox entries for the workflows' tests, built on
+/// the shared fixtures.
+enum WorkflowFixtures {
+    static let now = Fixtures.now
+    static let scope = Fixtures.scope
+
+    static func id(_ n: Int) -> TimerID { Fixtures.timerID(n) }
+
+    /// A timer that started 83 minutes and 20 seconds before `now`, in UTC.
+    static func timer(
+        _ n: Int = 1, name: String = "Maya", startedAt: Instant = now.adding(milliseconds: -(83 * 60 + 20) * 1000),
+        revision: Int64 = 3, token: Bool = true, expiresAt: Instant = now.adding(milliseconds: 12 * Milliseconds.hour),
+        completion: CompletionState? = nil, attempts: Int = 0
+    ) -> StoredTimer {
+        StoredTimer(
+            timer: MirroredTimer(
+                id: id(n), scope: scope, babyID: Fixtures.baby,
+                babyName: try! BabyName(validating: name), startedAt: startedAt, timeZone: TimeZoneName("Etc/UTC")!,
+                revision: revision, token: token ? ActionToken(unvalidated: Fixtures.canary) : nil,
+                tokenExpiresAt: expiresAt),
+            completionState: completion, completionAttempts: attempts)
+    }
+
+    /// xfce4-notifyd: buttons, in-place updates.
+    static let xfce = NotificationServer(
+        owner: ":1.7", displayName: "Xfce Notify Daemon 0.7.3",
+        traits: NotificationServerTraits(capabilities: ["actions", "body", "persistence"], serverName: "Xfce Notify Daemon"))
+    /// GNOME Shell: alerts again on every update.
+    static let gnome = NotificationServer(
+        owner: ":1.9", displayName: "gnome-shell 43.9",
+        traits: NotificationServerTraits(capabilities: ["actions", "body", "body-markup"], serverName: "gnome-shell"))
+    /// A server that draws no buttons.
+    static let plain = NotificationServer(
+        owner: ":1.11", displayName: "plain 1", traits: NotificationServerTraits(capabilities: ["body"], serverName: "plain"))
+
+    static func record(
+        _ n: Int = 1, attempts: Int = 0, nextAttemptAt: Instant = now,
+        tokenExpiresAt: Instant = now.adding(milliseconds: 12 * Milliseconds.hour), body: Bool = true
+    ) -> CompletionRecord {
+        CompletionRecord(
+            timerID: id(n), scope: scope, completedAt: now, requestBody: body ? CompletionRequestBody(bytes: Array("{}".utf8)) : nil,
+            tokenExpiresAt: tokenExpiresAt, attempts: attempts, nextAttemptAt: nextAttemptAt, lastError: nil, state: .pending)
+    }
+}
+
+/// Every zone is UTC: the plan's text then reads the same on any machine.
+struct UTCZones: TimeZoneResolving {
+    func rules(for name: TimeZoneName) -> TimeZoneRules? { TimeZoneRules(fixedOffsetSeconds: 0) }
+}
+
+/// No zone is known.
+struct NoZones: TimeZoneResolving {
+    func rules(for name: TimeZoneName) -> TimeZoneRules? { nil }
+}
+
+extension Instant {
+    func plus(seconds: Int64) -> Instant { adding(milliseconds: seconds * 1000) }
+}

@@ -1,0 +1,164 @@
+import Testing
+import PanelIndicator
+import SleepTimerCore
+
+/// When the item exists, and what tells the panel.
+@Suite struct PublishingTests {
+    let now = Fixtures.now
+
+    @Test func withNoWatcherAutoPublishesNothingAndSaysNothing() {
+        var indicator = PanelIndicator(visibility: .auto)
+        #expect(indicator.timersChanged([Fixtures.timer()], now: now) == [])
+        #expect(indicator.minuteBoundary(now: Fixtures.minutes(1)) == [])
+        #expect(!indicator.isPublished)
+        #expect(!indicator.wantsMinuteRefreshes)
+    }
+
+    @Test func aWatcherWithoutTimersPublishesNothingInAuto() {
+        var indicator = PanelIndicator(visibility: .auto)
+        #expect(indicator.watcherChanged(.present(hostRegistered: true), newInstance: true, now: now) == [])
+        #expect(!indicator.isPublished)
+    }
+
+    @Test func theFirstTimerOnAPanelPublishesAndRegisters() {
+        var indicator = PanelIndicator(visibility: .auto)
+        _ = indicator.watcherChanged(.present(hostRegistered: true), newInstance: true, now: now)
+        #expect(indicator.timersChanged([Fixtures.timer()], now: now) == [.publish, .register])
+        #expect(indicator.isPublished)
+        #expect(indicator.status == .active)
+    }
+
+    @Test func aPanelArrivingWhileATimerRunsPublishesAndRegisters() {
+        var indicator = PanelIndicator(visibility: .auto)
+        _ = indicator.timersChanged([Fixtures.timer()], now: now)
+        #expect(indicator.watcherChanged(.present(hostRegistered: true), newInstance: true, now: now)
+            == [.publish, .register])
+    }
+
+    @Test func theLastTimerEndingWithdrawsTheItem() {
+        var indicator = Fixtures.shown()
+        #expect(indicator.timersChanged([], now: now) == [.withdraw])
+        #expect(!indicator.isPublished)
+    }
+
+    @Test func aRestartedWatcherGetsTheItemRegisteredAgain() {
+        var indicator = Fixtures.shown()
+        #expect(indicator.watcherChanged(.present(hostRegistered: true), newInstance: true, now: now) == [.register])
+    }
+
+    @Test func theSameWatcherReportingAgainRegistersNothing() {
+        var indicator = Fixtures.shown()
+        #expect(indicator.watcherChanged(.present(hostRegistered: true), newInstance: false, now: now) == [])
+    }
+
+    @Test func theWatcherGoingAwayWithdrawsTheItemInAuto() {
+        var indicator = Fixtures.shown()
+        #expect(indicator.watcherChanged(.absent, newInstance: false, now: now) == [.withdraw])
+        #expect(indicator.watcherChanged(.present(hostRegistered: true), newInstance: true, now: now)
+            == [.publish, .register])
+    }
+
+    @Test func neverPublishesWhateverHappens() {
+        var indicator = PanelIndicator(visibility: .never)
+        #expect(indicator.watcherChanged(.present(hostRegistered: true), newInstance: true, now: now) == [])
+        #expect(indicator.timersChanged([Fixtures.timer()], now: now) == [])
+        #expect(indicator.minuteBoundary(now: Fixtures.minutes(1)) == [])
+        #expect(!indicator.isPublished)
+        #expect(!indicator.wantsMinuteRefreshes)
+    }
+
+    @Test func alwaysPublishesWithoutAWatcherAndRegistersWhenOneComes() {
+        var indicator = PanelIndicator(visibility: .always)
+        #expect(indicator.minuteBoundary(now: now) == [.publish])
+        #expect(indicator.watcherChanged(.present(hostRegistered: true), newInstance: true, now: now) == [.register])
+        #expect(indicator.watcherChanged(.absent, newInstance: false, now: now) == [])
+        #expect(indicator.isPublished)
+    }
+
+    @Test func alwaysIsPassiveWithNoTimerAndActiveWithOne() {
+        var indicator = Fixtures.shown([], visibility: .always)
+        #expect(indicator.status == .passive)
+        #expect(indicator.title == "Dreams for Littles")
+        #expect(Fixtures.labels(indicator) == ["Open Dreams for Littles"])
+        #expect(indicator.timersChanged([Fixtures.timer()], now: now).contains(.emit(.newStatus(.active))))
+        #expect(indicator.timersChanged([], now: now).contains(.emit(.newStatus(.passive))))
+        #expect(indicator.isPublished)
+    }
+
+    @Test func aNewTimerTellsTheTitleTheTooltipAndTheLayout() {
+        var indicator = Fixtures.shown()
+        let actions = indicator.timersChanged([Fixtures.timer(), Fixtures.timer(Fixtures.leo, name: "Leo")], now: now)
+        #expect(actions == [
+            .emit(.newTitle), .emit(.newToolTip), .emit(.layoutUpdated(revision: indicator.menu.revision, parent: 0)),
+        ])
+    }
+
+    @Test func theSameTimersAgainSayNothing() {
+        var indicator = Fixtures.shown()
+        #expect(indicator.timersChanged([Fixtures.timer()], now: now) == [])
+    }
+
+    @Test func aMinuteBoundaryTellsTheNewTooltipOnly() {
+        var indicator = Fixtures.shown()
+        #expect(indicator.minuteBoundary(now: Fixtures.minutes(1)) == [.emit(.newToolTip)])
+        #expect(indicator.toolTip(at: Fixtures.minutes(1)).description == "Maya asleep · 1 h 38 min")
+    }
+
+    @Test func aWakeUpWithinTheSameMinuteSaysNothing() {
+        var indicator = Fixtures.shown()
+        #expect(indicator.minuteBoundary(now: now.adding(milliseconds: 59_000)) == [])
+    }
+
+    @Test func aHostComingBackAfterMinutesHearsTheNewTooltip() {
+        var indicator = Fixtures.shown()
+        _ = indicator.watcherChanged(.present(hostRegistered: false), newInstance: false, now: now)
+        #expect(!indicator.wantsMinuteRefreshes)
+        #expect(indicator.watcherChanged(.present(hostRegistered: true), newInstance: false, now: Fixtures.minutes(5))
+            == [.emit(.newToolTip)])
+    }
+}
+
+/// Whether and when the owner of the minute tick refreshes the indicator.
+@Suite struct MinuteRefreshTests {
+    let now = Fixtures.now
+
+    @Test func aShownRunningTimerWantsRefreshesAtItsNextMinute() {
+        let indicator = Fixtures.shown([Fixtures.timer(startedMinutesAgo: 97)])
+        #expect(indicator.wantsMinuteRefreshes)
+        #expect(indicator.nextMinuteBoundary(after: now.adding(milliseconds: 1)) == Fixtures.minutes(1))
+    }
+
+    @Test func theNextBoundaryIsTheEarliestOfSeveralTimers() {
+        let early = Fixtures.timer(Fixtures.leo, name: "Leo", startedMinutesAgo: 3, now: now.adding(milliseconds: -20_000))
+        let indicator = Fixtures.shown([Fixtures.timer(), early])
+        // Leo started 3 min 20 s ago: his minute turns in 40 s, before Maya's.
+        #expect(indicator.nextMinuteBoundary(after: now) == now.adding(milliseconds: 40_000))
+    }
+
+    @Test func noRefreshesWithoutAHostShowingItems() {
+        var indicator = Fixtures.shown()
+        _ = indicator.watcherChanged(.present(hostRegistered: false), newInstance: false, now: now)
+        #expect(!indicator.wantsMinuteRefreshes)
+        #expect(indicator.nextMinuteBoundary(after: now) == nil)
+    }
+
+    @Test func noRefreshesWhenNothingShownCounts() {
+        let indicator = Fixtures.shown([Fixtures.timer(phase: .saving(waitingForNetwork: false))])
+        #expect(indicator.isPublished)
+        #expect(!indicator.wantsMinuteRefreshes)
+    }
+
+    @Test func noRefreshesWhenUnpublished() {
+        var indicator = PanelIndicator(visibility: .auto)
+        _ = indicator.timersChanged([Fixtures.timer()], now: now)
+        #expect(!indicator.wantsMinuteRefreshes)
+        #expect(indicator.nextMinuteBoundary(after: now) == nil)
+    }
+
+    @Test func aTimerStartedAheadOfTheClockTurnsAMinuteAfterItsStart() {
+        let ahead = Fixtures.timer(startedMinutesAgo: -2)
+        let indicator = Fixtures.shown([ahead])
+        #expect(indicator.nextMinuteBoundary(after: now) == ahead.startedAt.adding(milliseconds: Milliseconds.minute))
+        #expect(indicator.toolTip(at: now).description == "Maya asleep · 0 min")
+    }
+}

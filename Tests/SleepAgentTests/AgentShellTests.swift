@@ -1,0 +1,258 @@
+import AgentWorkflows
+import DFLTestSupport
+import SleepAgent
+import SleepTimerCore
+import SleepTimerStore
+import Testing
+
+extension ManualAlarm: WakeAlarm {}
+
+/// The notification surface as a record of what it was told.
+final class RecordingSurface: NotificationSurface {
+    var report: ((NotificationSurfaceEvent) -> Void)?
+    var shown: [(TimerID, NotificationContent, UInt32)] = []
+    var closed: [TimerID] = []
+    private var nextID: UInt32 = 40
+
+    func start(reporting report: @escaping (NotificationSurfaceEvent) -> Void) { self.report = report }
+
+    /// The server answers every show with an id, as xfce4-notifyd does.
+    func show(_ id: TimerID, _ content: NotificationContent, replacing: UInt32) {
+        shown.append((id, content, replacing))
+        nextID += 1
+        report?(.shown(id, notificationID: replacing == 0 ? nextID : replacing))
+    }
+
+    func close(_ id: TimerID) { closed.append(id) }
+    func drop(_ id: TimerID) {}
+    func dropAll() {}
+
+    var bodies: [String] { shown.map(\.1.body) }
+}
+
+/// The platform as a queue of requests the test answers by hand.
+final class RecordingTransport: CompletionTransport {
+    var sent: [CompletionRecord] = []
+    private var answers: [(CompletionVerdict, Int64?) -> Void] = []
+
+    func send(_ record: CompletionRecord, answered: @escaping (CompletionVerdict, Int64?) -> Void) {
+        sent.append(record)
+        answers.append(answered)
+    }
+
+    /// Answers the oldest request; `platformClockOffset` as its Date says.
+    func answer(_ verdict: CompletionVerdict, platformClockOffset: Int64? = nil) {
+        answers.removeFirst()(verdict, platformClockOffset)
+    }
+
+    /// The completedAt of a request body, as the platform reads it.
+    func completedAt(_ record: CompletionRecord) -> String? {
+        record.requestBody?.withRevealedBytes { bytes in
+            let text = String(decoding: bytes, as: UTF8.self)
+            return text.split(separator: "\"").dropFirst(7).first.map(String.init)
+        }
+    }
+}
+
+/// What the agent announced, as the D-Bus object hears it.
+final class RecordingObserver: AgentObserver {
+    var removed: [(TimerID, RemovalReason)] = []
+    var expiring: [(TimerID, Instant)] = []
+    func timerChanged(_ view: TimerView) {}
+    func timerRemoved(_ id: TimerID, reason: RemovalReason) { removed.append((id, reason)) }
+    func completionFinished(_ id: TimerID, outcome: CompletionOutcome, activityID: String, sleptMinutes: Int64?) {}
+    func propertiesChanged(_ properties: AgentProperties, previous: AgentProperties) {}
+    func tokenExpiring(_ id: TimerID, expiresAt: Instant) { expiring.append((id, expiresAt)) }
+}
+
+final class RecordingOpener: LinkOpener {
+    var opened: [(String, String?)] = []
+    func open(_ link: DeepLink, activationToken: String?) { opened.append((link.url, activationToken)) }
+}
+
+/// The agent's shell run by hand: a real store in a temporary directory,
+/// the clock and the alarm moved by the test, and the two ports recorded.
+@Suite struct AgentShellTests {
+    let directory = TemporaryDirectory()
+    let clock = ManualClock()
+    let alarm = ManualAlarm()
+    let surface = RecordingSurface()
+    let transport = RecordingTransport()
+    let opener = RecordingOpener()
+    let log = RecordingLog()
+
+    static let timer = TimerID(Fixtures.timerID)!
+
+    static let xfce = NotificationServer(
+        owner: ":1.7", displayName: "Xfce Notify Daemon 0.7.3",
+        traits: NotificationServerTraits(capabilities: ["actions", "body"], serverName: "Xfce Notify Daemon"))
+
+    func agent() throws -> Agent {
+        var configuration = Configuration()
+        configuration.allowedOrigins = AllowedOrigins([Fixtures.apiOrigin])
+        let store = try SleepTimerStore(location: StoreLocation(directory: directory.stateDirectory), log: log, clock: clock)
+        let agent = Agent(
+            store: store, configuration: configuration, timeZones: ZoneInfoDirectory(path: "/usr/share/zoneinfo"),
+            hourCycle: .twentyFourHour, clock: clock, log: log, alarm: alarm, opener: opener,
+            completionFlow: CompletionFlow(random: .seeded(1)))
+        agent.start(surface: surface, transport: transport)
+        surface.report?(.serverChanged(Self.xfce))
+        return agent
+    }
+
+    @Test func aMirroredTimerIsShownWithComplete() throws {
+        let agent = try agent()
+        try agent.mirror(Fixtures.request())
+        #expect(surface.shown.last?.1.summary == "Maya is asleep")
+        #expect(surface.shown.last?.1.actions == [.open, .complete])
+        #expect(try agent.list().first?.notification == .shown)
+    }
+
+    @Test func completeFromTheNotificationIsSentOnceAndSaidGoodbyeTo() throws {
+        let agent = try agent()
+        try agent.mirror(Fixtures.request())
+        surface.report?(.actionInvoked(Self.timer, .complete, activationToken: nil))
+        #expect(transport.sent.count == 1)
+        #expect(surface.bodies.last == "Saving…")
+        transport.answer(.created(activityID: "act-1"))
+        #expect(surface.bodies.last == "Sleep saved · 1 h 23 min")
+        #expect(try agent.list().isEmpty)
+        #expect(agent.properties.pendingCompletions == 0)
+        #expect(transport.sent.count == 1)
+    }
+
+    @Test func aRetryWaitsForTheAlarmAndSendsTheSameRecordAgain() throws {
+        let agent = try agent()
+        try agent.mirror(Fixtures.request())
+        _ = try agent.complete(Fixtures.timerID, completedAtMilliseconds: 0)
+        transport.answer(.retry(retryAfterMilliseconds: 20_000, reason: "the platform is busy (503)"))
+        #expect(surface.bodies.last == "Saving… It will save when you are back online.")
+        #expect(alarm.moment == clock.now().adding(milliseconds: 20_000))
+        alarm.fire(advancing: clock)
+        #expect(transport.sent.count == 2)
+        #expect(transport.sent[1].requestBody == transport.sent[0].requestBody)
+        #expect(transport.sent[1].attempts == 1)
+    }
+
+    @Test func theMinuteBoundaryMovesTheElapsedTimeOnThroughTheAlarm() throws {
+        let agent = try agent()
+        try agent.mirror(Fixtures.request())
+        #expect(surface.bodies.last?.hasSuffix("1 h 23 min") == true)
+        #expect(alarm.moment == clock.now().adding(milliseconds: Milliseconds.minute))
+        alarm.fire(advancing: clock)
+        #expect(surface.bodies.last?.hasSuffix("1 h 24 min") == true)
+        withExtendedLifetime(agent) {}
+    }
+
+    @Test func anExpiredTokenKeepsTheSleepShownWithOpenOnly() throws {
+        let agent = try agent()
+        try agent.mirror(Fixtures.request { $0.tokenExpiresAtMilliseconds = Fixtures.now.millisecondsSince1970 + 30_000 })
+        let observer = RecordingObserver()
+        agent.addObserver(observer)
+        while let moment = alarm.moment, moment <= Fixtures.now.adding(milliseconds: 30_000) { alarm.fire(advancing: clock) }
+        let listed = try agent.list()
+        #expect(listed.first?.state == .tokenExpired)
+        #expect(listed.first?.canComplete == false)
+        #expect(surface.shown.last?.1.actions == [.open])
+        #expect(surface.closed.isEmpty)
+        #expect(observer.removed.isEmpty)
+    }
+
+    @Test func theTokenIsRenewedAheadOfItsExpiry() throws {
+        let agent = try agent()
+        let observer = RecordingObserver()
+        agent.addObserver(observer)
+        let expiresAt = Fixtures.now.adding(milliseconds: 2 * Milliseconds.hour)
+        try agent.mirror(Fixtures.request { $0.tokenExpiresAtMilliseconds = expiresAt.millisecondsSince1970 })
+        while observer.expiring.isEmpty, alarm.fire(advancing: clock) {}
+        #expect(observer.expiring.map(\.1) == [expiresAt])
+        #expect(clock.now() == expiresAt.adding(milliseconds: -30 * Milliseconds.minute))
+    }
+
+    @Test func aSleepIsDroppedOnlyWhenNoSleepCouldStillRun() throws {
+        let agent = try agent()
+        let observer = RecordingObserver()
+        agent.addObserver(observer)
+        try agent.mirror(Fixtures.request { $0.tokenExpiresAtMilliseconds = Fixtures.now.millisecondsSince1970 + 30_000 })
+        let end = Fixtures.now.adding(milliseconds: 48 * Milliseconds.hour - 83 * Milliseconds.minute)
+        while observer.removed.isEmpty, alarm.fire(advancing: clock) {}
+        #expect(clock.now() == end)
+        #expect(observer.removed.map(\.1) == [.expired])
+        #expect(surface.closed == [Self.timer])
+    }
+
+    @Test func aSetClockBringsTextAndExpiryUpToDateAtOnce() throws {
+        let agent = try agent()
+        try agent.mirror(Fixtures.request { $0.tokenExpiresAtMilliseconds = Fixtures.now.millisecondsSince1970 + Milliseconds.hour })
+        // Two hours pass while the machine sleeps; nothing fires.
+        clock.advance(milliseconds: 2 * Milliseconds.hour)
+        agent.clockChanged(reason: "the machine woke from a suspend")
+        #expect(try agent.list().first?.state == .tokenExpired)
+        #expect(surface.bodies.last == "Asleep since 21:18 · 3 h 23 min\nOpen the app to finish it.")
+        #expect(surface.shown.last?.1.actions == [.open])
+        #expect(alarm.moment != nil)
+    }
+
+    @Test func aTimeThePlatformRefusesIsCorrectedOnceByItsClock() throws {
+        let agent = try agent()
+        try agent.mirror(Fixtures.request())
+        _ = try agent.complete(Fixtures.timerID, completedAtMilliseconds: 0)
+        #expect(transport.completedAt(transport.sent[0]) == "2026-11-29T21:41:00.000Z")
+        // The platform's clock is 90 s behind: the time is in its future.
+        transport.answer(.clockRejected(reason: "400 invalid_request"), platformClockOffset: -90_000)
+        #expect(transport.sent.count == 2)
+        #expect(transport.completedAt(transport.sent[1]) == "2026-11-29T21:39:30.000Z")
+        #expect(transport.sent[1].retimed)
+        // A second refusal is final.
+        transport.answer(.clockRejected(reason: "400 invalid_request"), platformClockOffset: -90_000)
+        #expect(transport.sent.count == 2)
+        #expect(try agent.list().first?.state == .saveFailed)
+    }
+
+    @Test func theAppsMeasureOfThePlatformsClockShiftsTheTimeSent() throws {
+        let agent = try agent()
+        try agent.mirror(Fixtures.request { $0.platformClockOffsetMilliseconds = 90_000 })
+        _ = try agent.complete(Fixtures.timerID, completedAtMilliseconds: 0)
+        #expect(transport.completedAt(transport.sent[0]) == "2026-11-29T21:42:30.000Z")
+        transport.answer(.created(activityID: "a"))
+        // The sleep lasted from its start to the click, by either clock.
+        #expect(surface.bodies.last == "Sleep saved · 1 h 23 min")
+    }
+
+    @Test func aDismissalOutlivesARestartOfTheAgent() throws {
+        var agent: Agent? = try self.agent()
+        try agent!.mirror(Fixtures.request())
+        surface.report?(.closed(Self.timer, reason: 2))
+        agent = nil
+        let shownBefore = surface.shown.count
+        let again = try self.agent()
+        #expect(surface.shown.count == shownBefore)
+        #expect(try again.list().first?.notification == .dismissed)
+    }
+
+    @Test func aRestartedAgentReplacesItsOwnNotification() throws {
+        var agent: Agent? = try self.agent()
+        try agent!.mirror(Fixtures.request())
+        let given = UInt32(41)
+        agent = nil
+        _ = try self.agent()
+        #expect(surface.shown.last?.2 == given)
+    }
+
+    @Test func openFromTheNotificationCarriesItsActivationToken() throws {
+        let agent = try agent()
+        try agent.mirror(Fixtures.request())
+        surface.report?(.actionInvoked(Self.timer, .open, activationToken: "x11-startup-id"))
+        #expect(opener.opened.first?.1 == "x11-startup-id")
+        #expect(opener.opened.first?.0.hasPrefix("dreamsforlittles://") == true)
+    }
+
+    @Test func noLogLineCarriesTheToken() throws {
+        let agent = try agent()
+        try agent.mirror(Fixtures.request())
+        _ = try agent.complete(Fixtures.timerID, completedAtMilliseconds: 0)
+        transport.answer(.created(activityID: "act-1"))
+        #expect(!log.all.isEmpty)
+        #expect(!log.all.contains { $0.contains(Fixtures.canary) })
+    }
+}

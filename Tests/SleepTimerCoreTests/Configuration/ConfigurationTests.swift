@@ -1,0 +1,158 @@
+import Testing
+import SleepTimerCore
+
+@Suite struct ConfigurationTests {
+    private func parse(_ text: String) throws(ConfigurationError) -> Configuration {
+        try Configuration(parsing: text, fileName: "/home/p/.config/dreamsforlittles/sleep-agent.conf")
+    }
+
+    private func failure(_ text: String) -> ConfigurationError? {
+        do {
+            _ = try parse(text)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    static let pin = "sha256//YhKJKSzoTt2b5FP18fvpHo7fJYqQCjAa3HWY3tvRMwE="
+
+    @Test func aCompleteFileSetsEverySetting() throws {
+        let configuration = try parse("""
+            # Dreams for Littles desktop agent
+            [platform]
+            allowed-origins = https://api.dreamsforlittles.example;http://127.0.0.1:8443;
+            pinned-public-keys=\(Self.pin)
+            ca-file=/etc/dreamsforlittles/ca.pem
+
+            [app]
+            deep-link-base=https://app.dreamsforlittles.example
+            url-opener=/usr/local/bin/open-in-app
+
+            [notifications]
+            live-elapsed=off
+
+            [indicator]
+            show=never
+            """)
+        #expect(configuration.allowedOrigins.origins.map(\.description)
+            == ["https://api.dreamsforlittles.example", "http://127.0.0.1:8443"])
+        #expect(configuration.pinnedPublicKeys == [Self.pin])
+        #expect(configuration.certificateAuthorities == "/etc/dreamsforlittles/ca.pem")
+        #expect(configuration.deepLinkBase.description == "https://app.dreamsforlittles.example")
+        #expect(configuration.liveElapsed == .off)
+        #expect(configuration.urlOpener == "/usr/local/bin/open-in-app")
+        #expect(configuration.indicator == .never)
+    }
+
+    @Test func theWebOriginIsReadNormalisedAndUnsetByDefault() throws {
+        let configuration = try parse("[app]\nweb-origin=HTTPS://App.Example:443\n")
+        #expect(configuration.webOrigin?.description == "https://app.example")
+        #expect(Configuration().webOrigin == nil)
+    }
+
+    @Test func anEmptyFileKeepsTheDefaults() throws {
+        let configuration = try parse("# nothing\n\n")
+        #expect(configuration == Configuration())
+        #expect(configuration.deepLinkBase == .default)
+        #expect(configuration.liveElapsed == .auto)
+        #expect(configuration.indicator == .auto)
+        #expect(configuration.allowedOrigins.origins.isEmpty)
+    }
+
+    @Test func errorsNameTheFileTheLineAndTheKey() throws {
+        let error = try #require(failure("[platform]\nallowed-origins=https://a.example\n\n[notifications]\nlive-elapsed=maybe\n"))
+        #expect(error.line == 5)
+        #expect(error.key == "live-elapsed")
+        #expect(error.description == "/home/p/.config/dreamsforlittles/sleep-agent.conf:5: [notifications] live-elapsed: must be auto, on or off, not maybe")
+    }
+
+    @Test func theIndicatorSettingNamesItsValues() throws {
+        #expect(try parse("[indicator]\nshow=always\n").indicator == .always)
+        let error = try #require(failure("[indicator]\nshow=sometimes\n"))
+        #expect(error.description.hasSuffix(":2: [indicator] show: must be auto, always or never, not sometimes"))
+    }
+
+    @Test(arguments: [
+        ("[platform]\nallowed-origins=http://api.example.com\n", 2, "allowed-origins"),
+        ("[platform]\nallowed-origins=https://a.example/v1\n", 2, "allowed-origins"),
+        ("[platform]\npinned-public-keys=sha256//short\n", 2, "pinned-public-keys"),
+        ("[platform]\npinned-public-keys=sha1//YhKJKSzoTt2b5FP18fvpHo7fJYqQCjAa3HWY3tvRMwE=\n", 2, "pinned-public-keys"),
+        ("[app]\ndeep-link-base=javascript://\n", 2, "deep-link-base"),
+        ("[app]\n\ndeep-link-base=https://app.example/x\n", 3, "deep-link-base"),
+        ("[notifications]\nlive-elapsed=ON\n", 2, "live-elapsed"),
+        ("[notifications]\nlive_elapsed=on\n", 2, "live_elapsed"),
+        ("[notifications]\nlive-elapsed=on\nlive-elapsed=off\n", 3, nil),
+        ("[platform]\nallowed-origins=https://a.example\\q\n", 2, "allowed-origins"),
+        ("[app]\nurl-opener=xdg-open\n", 2, "url-opener"),
+        ("[platform]\nca-file=ca.pem\n", 2, "ca-file"),
+        ("[app]\nweb-origin=https://app.example/sign-in\n", 2, "web-origin"),
+        ("[app]\nweb-origin=http://app.example\n", 2, "web-origin"),
+        ("[app]\nweb-origin=dreamsforlittles://\n", 2, "web-origin"),
+        ("[indicator]\nshow=yes\n", 2, "show"),
+        ("[indicator]\nshow=auto\nhide=always\n", 3, "hide"),
+    ] as [(String, Int, String?)])
+    func badValuesAreRefusedAtTheirLine(_ text: String, _ line: Int, _ key: String?) throws {
+        let error = try #require(failure(text))
+        #expect(error.line == line)
+        if let key { #expect(error.key == key) }
+        #expect(error.file.hasSuffix("sleep-agent.conf"))
+    }
+
+    @Test(arguments: [
+        ("allowed-origins=https://a.example\n", 1),
+        ("[platform\n", 1),
+        ("[platform] x\n", 1),
+        ("[]\n", 1),
+        ("[platform]\njust some words\n", 2),
+        ("[platform]\n=value\n", 2),
+        ("[platform]\n[platform]\n", 2),
+        ("[colours]\n", 1),
+    ])
+    func syntaxErrorsNameTheirLine(_ text: String, _ line: Int) throws {
+        let error = try #require(failure(text))
+        #expect(error.line == line)
+    }
+
+    @Test func searchesXDGConfigHomeThenConfigDirs() {
+        #expect(Configuration.searchPaths(environment: ["HOME": "/home/p"])
+            == ["/home/p/.config/dreamsforlittles/sleep-agent.conf", "/etc/xdg/dreamsforlittles/sleep-agent.conf"])
+        #expect(Configuration.searchPaths(environment: [
+            "HOME": "/home/p", "XDG_CONFIG_HOME": "/c", "XDG_CONFIG_DIRS": "/a:relative:/b",
+        ]) == ["/c/dreamsforlittles/sleep-agent.conf", "/a/dreamsforlittles/sleep-agent.conf", "/b/dreamsforlittles/sleep-agent.conf"])
+        #expect(Configuration.searchPaths(environment: ["HOME": "/home/p", "XDG_CONFIG_HOME": "relative"]).first
+            == "/home/p/.config/dreamsforlittles/sleep-agent.conf")
+    }
+
+    @Test func loadsTheFirstFileFound() throws {
+        let files: [String: String] = [
+            "/etc/xdg/dreamsforlittles/sleep-agent.conf": "[notifications]\nlive-elapsed=on\n",
+            "/b/dreamsforlittles/sleep-agent.conf": "[notifications]\nlive-elapsed=off\n",
+        ]
+        let loaded = try Configuration.load(environment: ["HOME": "/home/p", "XDG_CONFIG_DIRS": "/etc/xdg:/b"]) {
+            files[$0].map { Array($0.utf8) }
+        }
+        #expect(loaded.file == "/etc/xdg/dreamsforlittles/sleep-agent.conf")
+        #expect(loaded.configuration.liveElapsed == .on)
+        let none = try Configuration.load(environment: ["HOME": "/home/p"]) { _ in nil }
+        #expect(none.file == nil)
+        #expect(none.configuration == Configuration())
+    }
+
+    @Test func unreadableOversizedAndNonUTF8FilesNameTheFile() {
+        struct Unreadable: Error {}
+        #expect(throws: ConfigurationError.self) {
+            try Configuration.load(environment: ["HOME": "/h"]) { _ in throw Unreadable() }
+        }
+        #expect(throws: ConfigurationError.self) {
+            try Configuration.load(environment: ["HOME": "/h"]) { _ in [UInt8](repeating: 0, count: 65 * 1024) }
+        }
+        do {
+            _ = try Configuration.load(environment: ["HOME": "/h"]) { _ in [0xFF, 0xFE] }
+            Issue.record("invalid UTF-8 was accepted")
+        } catch {
+            #expect(error.file == "/h/.config/dreamsforlittles/sleep-agent.conf")
+            #expect(error.message.contains("UTF-8"))
+        }
+    }
+}

@@ -1,0 +1,75 @@
+import DFLTestSupport
+import Testing
+import SleepTimerCore
+
+@Suite struct ActionTokenTests {
+    let token = ActionToken(unvalidated: Fixtures.canary)
+
+    @Test func noTextualFormRevealsTheValue() {
+        var dumped = ""
+        dump(token, to: &dumped)
+        var dumpedWrapper = ""
+        dump(NativeActionToken(token: token, expiresAt: Fixtures.now), to: &dumpedWrapper)
+        var dumpedTimer = ""
+        let timer = try? Fixtures.policy.validate(Fixtures.request(), now: Fixtures.now)
+        dump(timer, to: &dumpedTimer)
+        #expect(timer != nil)
+        let forms = [
+            token.description, token.debugDescription, "\(token)", String(describing: token),
+            String(reflecting: token), dumped, dumpedWrapper, dumpedTimer,
+            String(describing: Mirror(reflecting: token).children.map { $0.value }),
+            "\(NativeActionToken(token: token, expiresAt: Fixtures.now))",
+            String(reflecting: NativeActionToken(token: token, expiresAt: Fixtures.now)),
+            String(describing: timer), String(reflecting: timer),
+        ]
+        for form in forms {
+            #expect(!form.contains("CANARY"), "a textual form revealed the token: \(form.count) characters")
+        }
+        #expect(Mirror(reflecting: token).children.isEmpty)
+    }
+
+    @Test func theValueIsReachableOnlyOnPurpose() {
+        #expect(token.withRevealedValue { $0 } == Fixtures.canary)
+    }
+
+    @Test func equalityComparesTheValue() {
+        #expect(token == ActionToken(unvalidated: Fixtures.canary))
+        #expect(token != ActionToken(unvalidated: Fixtures.canary + "x"))
+        #expect(token != ActionToken(unvalidated: "dflnat_CANARY_q8Zr2mXv0Lw9sT4kP1nB7cY3uH6eJ5dB"))
+    }
+
+    @Test func anOpaqueTokenHasTheRightShape() {
+        #expect(token.shapeProblem == nil)
+        #expect(ActionToken(unvalidated: "abc.def.ghi-jkl_mno").shapeProblem == nil)
+    }
+
+    @Test func aJWTIsRecognisedAsABearerToken() {
+        #expect(ActionToken(unvalidated: Fixtures.jwt).shapeProblem == .looksLikeBearerToken)
+        // Unpadded and padded header segments both count.
+        let padded = "eyJhbGciOiJub25lIn0=.e30.sig"
+        #expect(ActionToken(unvalidated: padded + "nature").shapeProblem == .looksLikeBearerToken)
+    }
+
+    @Test func threeSegmentsWhoseHeaderIsNotJSONAreNotABearerToken() {
+        // "aGVsbG8" is base64url for "hello": three segments, but no JSON header.
+        #expect(ActionToken(unvalidated: "aGVsbG8.d29ybGQ.c2lnbmF0dXJl").shapeProblem == nil)
+        // A JSON array is not a JWT header.
+        #expect(ActionToken(unvalidated: "WzEsMl0.d29ybGQ.c2lnbmF0dXJl").shapeProblem == nil)
+    }
+
+    @Test func lengthAndAlphabetAreBounded() {
+        #expect(ActionToken(unvalidated: "").shapeProblem == .empty)
+        #expect(ActionToken(unvalidated: "short").shapeProblem == .wrongLength)
+        #expect(ActionToken(unvalidated: String(repeating: "a", count: 1025)).shapeProblem == .wrongLength)
+        #expect(ActionToken(unvalidated: String(repeating: "a", count: 1024)).shapeProblem == nil)
+        #expect(ActionToken(unvalidated: "dflnat_with space_0123456789").shapeProblem == .forbiddenCharacters)
+        #expect(ActionToken(unvalidated: "dflnat_crlf\r\nInjected: 1").shapeProblem == .forbiddenCharacters)
+        #expect(ActionToken(unvalidated: "dflnat_\"quote\"_0123456789").shapeProblem == .forbiddenCharacters)
+    }
+
+    @Test func validityEndsAtTheExpiry() {
+        let native = NativeActionToken(token: token, expiresAt: Fixtures.now)
+        #expect(native.isValid(at: Fixtures.now.adding(milliseconds: -1)))
+        #expect(!native.isValid(at: Fixtures.now))
+    }
+}

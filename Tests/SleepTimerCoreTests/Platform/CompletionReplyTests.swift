@@ -1,0 +1,104 @@
+import DFLTestSupport
+import Testing
+import SleepTimerCore
+
+@Suite struct CompletionReplyTests {
+    let now = Fixtures.now
+
+    private func verdict(_ status: Int, _ body: String, retryAfter: String? = nil) -> CompletionVerdict {
+        CompletionReply.verdict(status: status, body: Array(body.utf8), retryAfter: retryAfter, now: now)
+    }
+
+    private func error(_ code: String) -> String { #"{"error":{"code":"\#(code)","message":"words"}}"# }
+
+    @Test func aRefusedCompletionTimeIsTheClocksNotAPermanentFailure() {
+        let future = #"{"error":{"code":"invalid_request","message":"completedAt must not be more than 60 seconds in the future"}}"#
+        #expect(verdict(400, future) == .clockRejected(reason: "the platform refused the completion's time (400 invalid_request)"))
+        let early = #"{"error":{"code":"invalid_request","message":"completedAt must not be before the timer's startedAt"}}"#
+        #expect(verdict(400, early) == .clockRejected(reason: "the platform refused the completion's time (400 invalid_request)"))
+        #expect(verdict(400, error("invalid_request")) == .failed(reason: "the platform refused the completion (400 invalid_request)"))
+    }
+
+    @Test func theDateOfAnAnswerGivesTheLeastThePlatformsClockCanBeAhead() {
+        // The platform wrote 21:39:30 before the answer arrived at 21:41:00.
+        #expect(CompletionReply.platformClockOffset(date: "Sun, 29 Nov 2026 21:39:30 GMT", receivedAt: now) == -90_000)
+        #expect(CompletionReply.platformClockOffset(date: "Sun, 29 Nov 2026 21:42:30 GMT", receivedAt: now) == 90_000)
+        #expect(CompletionReply.platformClockOffset(date: "yesterday", receivedAt: now) == nil)
+        #expect(CompletionReply.platformClockOffset(date: nil, receivedAt: now) == nil)
+    }
+
+    @Test func aBodyGetsANewTimeAndKeepsItsToken() throws {
+        let body = NativeCompletion.requestBody(token: ActionToken(unvalidated: Fixtures.canary), completedAt: now)
+        let retimed = try #require(NativeCompletion.retimed(body, completedAt: now.adding(milliseconds: -90_000)))
+        #expect(retimed == NativeCompletion.requestBody(
+            token: ActionToken(unvalidated: Fixtures.canary), completedAt: now.adding(milliseconds: -90_000)))
+        #expect(NativeCompletion.retimed(CompletionRequestBody(bytes: Array("nonsense".utf8)), completedAt: now) == nil)
+    }
+
+    @Test func createdCarriesTheActivityID() {
+        let body = #"{"activity":{"id":"4f1c2d3e-0000-4000-8000-000000000001","babyId":"b","type":"sleep"},"timerId":"t"}"#
+        #expect(verdict(201, body) == .created(activityID: "4f1c2d3e-0000-4000-8000-000000000001"))
+    }
+
+    @Test func aSuccessThatIsNotTheDocumentedJSONIsRetried() {
+        for body in ["<html>oops</html>", "{}", #"{"activity":{"id":""}}"#, ""] {
+            guard case .retry(nil, _) = verdict(201, body) else {
+                Issue.record("\(body) was not retried")
+                continue
+            }
+        }
+    }
+
+    @Test func finishedElsewhereNeedsTheRightCode() {
+        #expect(verdict(409, error("already_completed")) == .alreadyCompleted)
+        #expect(verdict(404, error("timer_not_found")) == .alreadyCompleted)
+        guard case .failed = verdict(404, error("not_found")) else {
+            Issue.record("a 404 of an unknown route counted as finished elsewhere")
+            return
+        }
+    }
+
+    @Test func aDeadTokenNeedsTheApp() {
+        guard case .needsApp = verdict(401, error("invalid_token")), case .needsApp = verdict(410, error("token_expired"))
+        else {
+            Issue.record("401/410 did not need the app")
+            return
+        }
+    }
+
+    @Test func badRequestsArePermanent() {
+        for (status, code) in [(400, "invalid_request"), (422, "idempotency_mismatch"), (403, "forbidden"), (413, "payload_too_large")] {
+            guard case .failed(let reason) = verdict(status, error(code)) else {
+                Issue.record("\(status) was not permanent")
+                continue
+            }
+            #expect(reason.contains("\(status) \(code)"))
+        }
+    }
+
+    @Test func busyAnswersCarryTheirRetryAfter() {
+        #expect(verdict(429, error("rate_limited"), retryAfter: "7")
+            == .retry(retryAfterMilliseconds: 7000, reason: "the platform is busy (429 rate_limited)"))
+        #expect(verdict(503, error("unavailable"), retryAfter: "Sun, 29 Nov 2026 21:42:00 GMT")
+            == .retry(retryAfterMilliseconds: 60_000, reason: "the platform is busy (503 unavailable)"))
+        #expect(verdict(503, error("unavailable"), retryAfter: "whenever")
+            == .retry(retryAfterMilliseconds: nil, reason: "the platform is busy (503 unavailable)"))
+    }
+
+    @Test func serverErrorsAndRedirectsAreRetriedWithBackoff() {
+        for status in [500, 502, 504, 301, 307] {
+            guard case .retry(nil, _) = verdict(status, "") else {
+                Issue.record("\(status) was not retried")
+                continue
+            }
+        }
+    }
+
+    @Test func reasonsNeverQuoteTheBody() {
+        let hostile = #"{"error":{"code":"dflnat_CANARY_xyz with spaces","message":"dflnat_CANARY"}}"#
+        for status in [400, 401, 500, 503] {
+            let text = "\(verdict(status, hostile))"
+            #expect(!text.contains("CANARY"))
+        }
+    }
+}

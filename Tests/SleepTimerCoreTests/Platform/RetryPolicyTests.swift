@@ -1,0 +1,115 @@
+import DFLTestSupport
+import Testing
+import SleepTimerCore
+
+/// SplitMix64: a seeded generator, so that a failing run can be repeated.
+struct SeededGenerator: RandomNumberGenerator {
+    var state: UInt64
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+@Suite struct RetryPolicyTests {
+    let policy = RetryPolicy(baseDelay: 1000, maximumDelay: 60_000, maximumRetryAfter: 600_000)
+    let now = Fixtures.now
+    let farExpiry = Fixtures.now.adding(milliseconds: 24 * Milliseconds.hour)
+
+    @Test func theCeilingDoublesAndIsCapped() {
+        #expect(policy.backoffCeiling(afterAttempt: 1) == 1000)
+        #expect(policy.backoffCeiling(afterAttempt: 2) == 2000)
+        #expect(policy.backoffCeiling(afterAttempt: 6) == 32_000)
+        #expect(policy.backoffCeiling(afterAttempt: 7) == 60_000)
+        #expect(policy.backoffCeiling(afterAttempt: 10_000) == 60_000)
+        #expect(policy.backoffCeiling(afterAttempt: 0) == 1000)
+    }
+
+    /// Full jitter: every wait lies between zero and the ceiling, and the
+    /// waits spread over the whole of that range.
+    @Test func fullJitterSpansZeroToTheCeiling() {
+        var random = SeededGenerator(state: 42)
+        let ceiling = policy.backoffCeiling(afterAttempt: 4)
+        var delays: [Int64] = []
+        for _ in 0..<2000 {
+            guard case .retry(let at) = policy.decide(
+                afterAttempt: 4, now: now, retryAfter: nil, tokenExpiresAt: farExpiry, random: &random)
+            else {
+                Issue.record("gave up with a far expiry")
+                return
+            }
+            delays.append(at.milliseconds(since: now))
+        }
+        #expect(delays.allSatisfy { (0...ceiling).contains($0) })
+        #expect(delays.min()! < ceiling / 20)
+        #expect(delays.max()! > ceiling - ceiling / 20)
+    }
+
+    @Test func retryAfterWinsWithinItsBound() {
+        var random = SeededGenerator(state: 1)
+        #expect(policy.decide(afterAttempt: 1, now: now, retryAfter: 120_000, tokenExpiresAt: farExpiry, random: &random)
+            == .retry(at: now.adding(milliseconds: 120_000)))
+        #expect(policy.decide(afterAttempt: 1, now: now, retryAfter: 86_400_000, tokenExpiresAt: farExpiry, random: &random)
+            == .retry(at: now.adding(milliseconds: 600_000)))
+        #expect(policy.decide(afterAttempt: 1, now: now, retryAfter: -5, tokenExpiresAt: farExpiry, random: &random)
+            == .retry(at: now))
+    }
+
+    @Test func neverRetriesPastTheTokensExpiry() {
+        var random = SeededGenerator(state: 7)
+        #expect(policy.decide(afterAttempt: 3, now: now, retryAfter: nil, tokenExpiresAt: now, random: &random)
+            == .giveUpTokenExpires)
+        #expect(policy.decide(afterAttempt: 1, now: now, retryAfter: 5000, tokenExpiresAt: now.adding(milliseconds: 5000),
+                              random: &random) == .giveUpTokenExpires)
+        #expect(policy.decide(afterAttempt: 1, now: now, retryAfter: 4999, tokenExpiresAt: now.adding(milliseconds: 5000),
+                              random: &random) == .retry(at: now.adding(milliseconds: 4999)))
+        // A ceiling of 60 s against 30 s left: some draws fit, the rest give up.
+        var outcomes: Set<Bool> = []
+        for _ in 0..<200 {
+            let decision = policy.decide(
+                afterAttempt: 20, now: now, retryAfter: nil, tokenExpiresAt: now.adding(milliseconds: 30_000), random: &random)
+            if case .retry(let at) = decision { #expect(at < now.adding(milliseconds: 30_000)) }
+            outcomes.insert(decision == .giveUpTokenExpires)
+        }
+        #expect(outcomes == [true, false])
+    }
+}
+
+@Suite struct RetryAfterTests {
+    /// Sun, 06 Nov 1994 08:49:37 GMT
+    let now = Instant(secondsSince1970: 784_111_777 - 60)
+
+    @Test func delaySecondsAreMilliseconds() {
+        #expect(RetryAfter.parse("120", now: now) == 120_000)
+        #expect(RetryAfter.parse(" 0 ", now: now) == 0)
+    }
+
+    @Test func allThreeHTTPDateFormsAreAccepted() {
+        #expect(RetryAfter.parse("Sun, 06 Nov 1994 08:49:37 GMT", now: now) == 60_000)
+        #expect(RetryAfter.parse("Sunday, 06-Nov-94 08:49:37 GMT", now: now) == 60_000)
+        #expect(RetryAfter.parse("Sun Nov  6 08:49:37 1994", now: now) == 60_000)
+    }
+
+    @Test func aDateInThePastMeansNoWait() {
+        #expect(RetryAfter.parse("Sun, 06 Nov 1994 08:40:00 GMT", now: now) == 0)
+    }
+
+    @Test func anEnormousNumberIsNotAnOverflow() {
+        let parsed = RetryAfter.parse("99999999999999999999999", now: now)
+        #expect(parsed != nil && parsed! > 1_000_000_000)
+    }
+
+    @Test(arguments: [
+        "", "soon", "-5", "1.5", "+30", "0x10", "Sun, 06 Nov 1994 08:49:37 PST", "Sun, 6 Nov 1994 08:49:37 GMT",
+        "Sun, 06 Nov 1994 25:49:37 GMT", "Sun, 31 Feb 1994 08:49:37 GMT", "Sun, 06 Foo 1994 08:49:37 GMT",
+        "06 Nov 1994 08:49:37 GMT", "Sunday, 06-Nov-1994 08:49:37 GMT", "Sun Nov 6 08:49 1994",
+        "Sun, 06 Nov 1994 08:49:37 GMT extra", String(repeating: "9 ", count: 100),
+    ])
+    func garbageIsIgnored(_ value: String) {
+        #expect(RetryAfter.parse(value, now: now) == nil)
+    }
+}

@@ -1,0 +1,112 @@
+import Testing
+import SleepTimerCore
+
+@Suite struct NotificationContentTests {
+    let start = Instant(secondsSince1970: 1_795_988_460)  // 21:41 UTC
+    let utc = TimeZoneRules(fixedOffsetSeconds: 0)
+    let xfce = NotificationServerTraits(capabilities: ["actions", "body", "body-markup"], serverName: "Xfce Notify Daemon")
+    let plain = NotificationServerTraits(capabilities: ["body"], serverName: "minimal")
+
+    private func content(
+        _ phase: NotificationPhase, name: String = "Maya", server: NotificationServerTraits? = nil, live: Bool = true,
+        after milliseconds: Int64 = 83 * 60_000
+    ) -> NotificationContent {
+        NotificationContent.make(
+            babyName: try! BabyName(validating: name), phase: phase, startedAt: start,
+            now: start.adding(milliseconds: milliseconds), rules: utc, hourCycle: .twelveHour, server: server ?? xfce,
+            liveElapsed: live)
+    }
+
+    @Test func aRunningSleepIsNormalAndASavedOneLowNeverCritical() {
+        #expect(content(.running(canComplete: true)).urgency == .normal)
+        #expect(content(.saving(waitingForNetwork: false)).urgency == .normal)
+        #expect(content(.failed).urgency == .normal)
+        #expect(content(.saved(minutes: 83)).urgency == .low)
+    }
+
+    @Test func completeIsAnIconWhereTheServerDrawsActionIcons() {
+        let icons = NotificationServerTraits(capabilities: ["actions", "action-icons", "body"], serverName: "plasma")
+        #expect(content(.running(canComplete: true), server: icons).actionIcons)
+        #expect(!content(.running(canComplete: true)).actionIcons)
+        #expect(!content(.running(canComplete: false), server: icons).actionIcons)
+        #expect(NotificationAction(key: "object-select-symbolic") == .complete)
+        #expect(NotificationAction(key: "complete") == .complete)
+        #expect(NotificationAction(key: "default") == .open)
+        #expect(NotificationAction(key: "unknown") == nil)
+    }
+
+    @Test func textThatIsNotUpdatedSaysOnlyWhatStaysTrue() {
+        #expect(content(.running(canComplete: true), live: false).body == "Asleep since 9:41 PM")
+    }
+
+    @Test func aStartBeforeMidnightIsSaidToBeYesterday() {
+        // 21:41 started, now 02:41 the next day.
+        #expect(content(.running(canComplete: true), live: false, after: 5 * 3_600_000).body
+            == "Asleep since yesterday, 9:41 PM")
+    }
+
+    @Test func anOlderStartNamesItsWeekday() {
+        // 2026-11-29 was a Sunday.
+        #expect(content(.running(canComplete: false), live: false, after: 30 * 3_600_000).body
+            == "Asleep since Sunday, 9:41 PM\nOpen the app to finish it.")
+    }
+
+    @Test func aRunningTimerShowsNameStartElapsedAndComplete() {
+        let running = content(.running(canComplete: true))
+        #expect(running.summary == "Maya is asleep")
+        #expect(running.body == "Asleep since 9:41 PM · 1 h 23 min")
+        #expect(running.actions == [.open, .complete])
+        #expect(running.persistent)
+    }
+
+    @Test func withoutATokenOnlyOpenIsOffered() {
+        let running = content(.running(canComplete: false))
+        #expect(running.actions == [.open])
+        #expect(running.body.hasSuffix("Open the app to finish it."))
+    }
+
+    @Test func aServerWithoutActionsGetsTheWordsInstead() {
+        let running = content(.running(canComplete: true), server: plain)
+        #expect(running.actions.isEmpty)
+        #expect(running.body == "Asleep since 9:41 PM · 1 h 23 min\nOpen the app to complete it.")
+    }
+
+    @Test func theSummaryIsPlainAndTheBodyIsEscapedForMarkupServers() {
+        let running = content(.running(canComplete: true), name: "<b>Leo</b> & Co")
+        #expect(running.summary == "<b>Leo</b> & Co is asleep")
+        let failed = content(.failed)
+        #expect(failed.body == "Couldn&#39;t save. Open the app to finish")
+        #expect(content(.failed, server: plain).body == "Couldn't save. Open the app to finish")
+    }
+
+    @Test func savingSavedAndFailed() {
+        #expect(content(.saving(waitingForNetwork: false)) == NotificationContent(
+            summary: "Maya's sleep", body: "Saving…", actions: [], persistent: true))
+        #expect(content(.saving(waitingForNetwork: true)).body == "Saving… It will save when you are back online.")
+        let saved = content(.saved(minutes: 102))
+        #expect(saved.body == "Sleep saved · 1 h 42 min")
+        #expect(!saved.persistent)
+        #expect(saved.actions.isEmpty)
+        #expect(content(.failed).actions == [.open])
+    }
+
+    @Test func liveElapsedFollowsTheConfigurationAndTheServer() {
+        let gnome = NotificationServerTraits(capabilities: ["actions", "body-markup", "persistence"], serverName: "gnome-shell")
+        #expect(!gnome.updatesElapsedTime(.auto))
+        #expect(gnome.updatesElapsedTime(.on))
+        #expect(xfce.updatesElapsedTime(.auto))
+        #expect(!xfce.updatesElapsedTime(.off))
+    }
+
+    @Test func updatesFallOnTheMinuteBoundaryOfTheStart() {
+        let started = Instant(millisecondsSince1970: 1_000_000_017_250)
+        #expect(NotificationContent.nextMinuteBoundary(after: started, startedAt: started)
+            == started.adding(milliseconds: 60_000))
+        #expect(NotificationContent.nextMinuteBoundary(after: started.adding(milliseconds: 59_999), startedAt: started)
+            == started.adding(milliseconds: 60_000))
+        #expect(NotificationContent.nextMinuteBoundary(after: started.adding(milliseconds: 60_000), startedAt: started)
+            == started.adding(milliseconds: 120_000))
+        #expect(NotificationContent.nextMinuteBoundary(after: started.adding(milliseconds: -5000), startedAt: started)
+            == started.adding(milliseconds: 60_000))
+    }
+}

@@ -1,0 +1,158 @@
+"""The platform's SQLite file: schema, transactions, and rows as the API's JSON."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import sqlite3
+import threading
+
+from .common import format_time
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS users (
+    id TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    fixed_token TEXT UNIQUE,
+    minted_token TEXT,
+    minted_token_expires_at INTEGER
+);
+CREATE TABLE IF NOT EXISTS families (id TEXT PRIMARY KEY);
+CREATE TABLE IF NOT EXISTS babies (
+    id TEXT PRIMARY KEY,
+    family_subject_id TEXT NOT NULL,
+    name TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS memberships (
+    user_id TEXT NOT NULL,
+    family_subject_id TEXT NOT NULL,
+    PRIMARY KEY (user_id, family_subject_id)
+);
+CREATE TABLE IF NOT EXISTS coach_assignments (
+    user_id TEXT NOT NULL,
+    family_subject_id TEXT NOT NULL,
+    live INTEGER NOT NULL,
+    can_write_activities INTEGER NOT NULL,
+    PRIMARY KEY (user_id, family_subject_id)
+);
+CREATE TABLE IF NOT EXISTS timers (
+    id TEXT PRIMARY KEY,
+    family_subject_id TEXT NOT NULL,
+    baby_id TEXT NOT NULL,
+    activity_type TEXT NOT NULL,
+    started_at INTEGER NOT NULL,
+    timezone TEXT NOT NULL,
+    details TEXT NOT NULL,
+    note TEXT,
+    revision INTEGER NOT NULL,
+    created_by TEXT NOT NULL,
+    updated_at INTEGER NOT NULL,
+    status TEXT NOT NULL CHECK (status IN ('running', 'stopped', 'discarded', 'completed')),
+    stopped_at INTEGER,
+    closed_at INTEGER,
+    activity_id TEXT
+);
+-- The canonical-timer rule, enforced by the database as well as by the upsert code.
+CREATE UNIQUE INDEX IF NOT EXISTS one_running_timer_per_scope
+    ON timers (family_subject_id, baby_id, activity_type) WHERE status = 'running';
+CREATE TABLE IF NOT EXISTS activities (
+    id TEXT PRIMARY KEY,
+    family_subject_id TEXT NOT NULL,
+    baby_id TEXT NOT NULL,
+    type TEXT NOT NULL,
+    started_at INTEGER NOT NULL,
+    ended_at INTEGER,
+    details TEXT NOT NULL,
+    note TEXT,
+    timer_id TEXT UNIQUE,
+    source TEXT NOT NULL CHECK (source IN ('native', 'app')),
+    client_mutation_id TEXT UNIQUE,
+    request_fingerprint TEXT,
+    created_by TEXT NOT NULL,
+    created_at INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS native_action_tokens (
+    token_hash TEXT PRIMARY KEY,
+    timer_id TEXT NOT NULL,
+    issued_to TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    expires_at INTEGER NOT NULL,
+    used_at INTEGER,
+    used_body BLOB,
+    reply_status INTEGER,
+    reply_body BLOB
+);
+CREATE INDEX IF NOT EXISTS native_action_tokens_by_timer ON native_action_tokens (timer_id);
+"""
+
+
+class Store:
+    """One SQLite connection shared by all threads behind a process-wide lock."""
+
+    def __init__(self, path: str):
+        self._conn = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
+        self._conn.row_factory = sqlite3.Row
+        self._lock = threading.RLock()
+        with self._lock:
+            self._conn.executescript(SCHEMA)
+
+    @contextlib.contextmanager
+    def transaction(self):
+        """A transaction under the lock: every read-check-write sequence is atomic."""
+        with self._lock:
+            self._conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._conn
+            except BaseException:
+                self._conn.execute("ROLLBACK")
+                raise
+            self._conn.execute("COMMIT")
+
+    def close(self) -> None:
+        with self._lock:
+            self._conn.close()
+
+
+def timer_json(row: sqlite3.Row) -> dict:
+    return {
+        "id": row["id"],
+        "familySubjectId": row["family_subject_id"],
+        "babyId": row["baby_id"],
+        "activityType": row["activity_type"],
+        "startedAt": format_time(row["started_at"]),
+        "timezone": row["timezone"],
+        "details": json.loads(row["details"]),
+        "note": row["note"],
+        "revision": row["revision"],
+        "createdBy": row["created_by"],
+        "updatedAt": format_time(row["updated_at"]),
+    }
+
+
+def draft_json(row: sqlite3.Row) -> dict:
+    return {
+        "id": row["id"],
+        "familySubjectId": row["family_subject_id"],
+        "babyId": row["baby_id"],
+        "activityType": row["activity_type"],
+        "startedAt": format_time(row["started_at"]),
+        "stoppedAt": format_time(row["stopped_at"]),
+        "timezone": row["timezone"],
+        "details": json.loads(row["details"]),
+        "note": row["note"],
+    }
+
+
+def activity_json(row: sqlite3.Row) -> dict:
+    return {
+        "id": row["id"],
+        "babyId": row["baby_id"],
+        "type": row["type"],
+        "startedAt": format_time(row["started_at"]),
+        "endedAt": format_time(row["ended_at"]),
+    }
+
+
+def get_timer(db: sqlite3.Connection, timer_id: str) -> sqlite3.Row | None:
+    return db.execute("SELECT * FROM timers WHERE id = ?", (timer_id,)).fetchone()

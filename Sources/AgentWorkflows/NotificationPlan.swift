@@ -69,6 +69,9 @@ public struct NotificationPlan: Sendable {
         /// The clock was set or the machine woke: every text is made again
         /// for the time it is now.
         case clockChanged(now: Instant)
+        /// The configuration was reloaded: every text is made again with
+        /// these settings.
+        case settingsChanged(Settings, now: Instant)
     }
 
     public enum Command: Sendable, Equatable {
@@ -116,7 +119,7 @@ public struct NotificationPlan: Sendable {
     /// closes it itself.
     public static let farewellGrace: Int64 = 4000
 
-    public let settings: Settings
+    public private(set) var settings: Settings
     private let timeZones: any TimeZoneResolving
     public private(set) var server: NotificationServer?
     private var entries: [TimerID: Entry] = [:]
@@ -179,6 +182,9 @@ public struct NotificationPlan: Sendable {
         case .wake(let now):
             wake(now: now, into: &commands)
         case .clockChanged(let now):
+            wake(now: now, everything: true, into: &commands)
+        case .settingsChanged(let new, let now):
+            settings = new
             wake(now: now, everything: true, into: &commands)
         }
         return commands

@@ -32,7 +32,7 @@ public struct TimerLifecycle: Sendable {
         case remove([TimerID])
     }
 
-    public let settings: Settings
+    public var settings: Settings
     /// The token expiry each timer was last warned of, and last announced
     /// as run out: each happens once per token.
     private var warned: [TimerID: Instant] = [:]

@@ -14,8 +14,8 @@ import SleepTimerCore
 /// the bus, else `xdg-open`, started with an argument vector, never a shell.
 /// The URL only ever comes from the deep-link builder.
 public final class DeepLinkOpener {
-    let configuredProgram: String?
-    let webOrigin: APIOrigin?
+    var configuredProgram: String?
+    var webOrigin: APIOrigin?
     let connection: BusConnection
     let environment: [String: String]
     let log: any LogSink

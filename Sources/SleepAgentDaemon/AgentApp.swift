@@ -168,6 +168,7 @@ public final class AgentApp {
         }
         loop.onSignal(SIGTERM) { shutDown("SIGTERM received", status: Status.success) }
         loop.onSignal(SIGINT) { shutDown("SIGINT received", status: Status.success) }
+        loop.onSignal(SIGHUP) { [self] in reload(parts, systemd: systemd) }
         connection.addFilter { message in
             guard message.kind == .signal, message.interface == StandardInterface.Local.name,
                 message.member == StandardInterface.Local.disconnected
@@ -183,7 +184,13 @@ public final class AgentApp {
                 resumed: { parts.agent.clockChanged(reason: "the machine woke from a suspend") })
             log.log(.info, "dfl-sleep-agent \(AgentProperties.version) serves \(SleepTimers1.busName) with \(parts.agent.properties.runningCount) timer(s).")
         }
-        systemd.send("READY=1")
+        var ready = "READY=1"
+        if let parts {
+            let status = ServiceStatus(systemd: systemd)
+            parts.agent.addObserver(status)
+            ready += "\n" + ServiceStatus.line(parts.agent.properties)
+        }
+        systemd.send(ready)
         loop.run()
         return exitStatus
     }
@@ -228,6 +235,34 @@ public final class AgentApp {
             transport: PlatformCompletionTransport(http: HTTPClient(loop: loop, settings: httpSettings), clock: clock),
             indicator: panel(agent: agent, connection: connection, opener: opener, clock: clock),
             network: SystemWatch())
+    }
+
+    /// SIGHUP: the configuration is read again. What can change at run time
+    /// is applied; the log names what needs a restart. A file that cannot be
+    /// used is refused with its line and key, and the old configuration
+    /// stays in force.
+    private func reload(_ parts: Parts?, systemd: SystemdNotify) {
+        systemd.send("RELOADING=1")
+        defer { systemd.send("READY=1") }
+        guard let parts else {
+            log.log(.notice, "SIGHUP: the store cannot be used, so there is no configuration to apply.")
+            return
+        }
+        let loaded: Configuration
+        do {
+            loaded = try Configuration.load(environment: environment).configuration
+        } catch {
+            log.log(.error, "The reloaded configuration cannot be used, so the old one stays in force: \(error)")
+            return
+        }
+        let change = parts.agent.reconfigure(loaded)
+        if change.isEmpty { log.log(.info, "Configuration reloaded; nothing changed.") }
+        if !change.applied.isEmpty {
+            log.log(.info, "Configuration reloaded; applied: \(change.applied.joined(separator: ", ")).")
+        }
+        if !change.needsRestart.isEmpty {
+            log.log(.notice, "Configuration reloaded; these take effect when the agent restarts: \(change.needsRestart.joined(separator: ", ")).")
+        }
     }
 
     /// The panel indicator, its menu's clicks going through the same agent

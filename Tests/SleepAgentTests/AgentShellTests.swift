@@ -67,7 +67,9 @@ final class RecordingObserver: AgentObserver {
 
 final class RecordingOpener: LinkOpener {
     var opened: [(String, String?)] = []
+    var program: String?
     func open(_ link: DeepLink, activationToken: String?) { opened.append((link.url, activationToken)) }
+    func reconfigure(_ configuration: Configuration) { program = configuration.urlOpener }
 }
 
 /// The agent's shell run by hand: a real store in a temporary directory,
@@ -217,6 +219,47 @@ final class RecordingOpener: LinkOpener {
         transport.answer(.created(activityID: "a"))
         // The sleep lasted from its start to the click, by either clock.
         #expect(surface.bodies.last == "Sleep saved · 1 h 23 min")
+    }
+
+    @Test func aReloadedConfigurationAppliesWhatItCanAtOnceAndNamesTheRest() throws {
+        let agent = try agent()
+        try agent.mirror(Fixtures.request())
+        #expect(alarm.moment != nil)
+        var new = agent.configuration
+        new.liveElapsed = .off
+        new.urlOpener = "/usr/bin/true"
+        new.pinnedPublicKeys = ["sha256//YhKJKSzoTt2b5FP18fvpHo7fJYqQCjAa3HWY3tvRMwE="]
+        let change = agent.reconfigure(new)
+        #expect(change.applied == ["[app] url-opener", "[notifications] live-elapsed"])
+        #expect(change.needsRestart == ["[platform] pinned-public-keys"])
+        // The text says only what stays true, and nothing wakes on the minute.
+        #expect(surface.bodies.last == "Asleep since 21:18")
+        #expect(opener.program == "/usr/bin/true")
+        #expect(alarm.moment == Fixtures.now.adding(milliseconds: 12 * Milliseconds.hour - 30 * Milliseconds.minute))
+    }
+
+    @Test func aRenewalThatWonTheRaceLetsTheNewerTokenSendTheSameCompletion() throws {
+        let agent = try agent()
+        try agent.mirror(Fixtures.request())
+        _ = try agent.complete(Fixtures.timerID, completedAtMilliseconds: 0)
+        // The app renewed the token just before the click reached the platform.
+        let newer = "dflnat_NEWER_q8Zr2mXv0Lw9sT4kP1nB7cY3uH6eJ5dA"
+        try agent.mirror(Fixtures.request { $0.actionToken = ActionToken(unvalidated: newer); $0.revision = 4 })
+        transport.answer(.tokenRevoked(reason: "a newer action token replaced this one (401 token_revoked)"))
+        #expect(transport.sent.count == 2)
+        #expect(transport.sent[1].requestBody == NativeCompletion.requestBody(
+            token: ActionToken(unvalidated: newer), completedAt: Fixtures.now))
+        transport.answer(.created(activityID: "a"))
+        #expect(try agent.list().isEmpty)
+    }
+
+    @Test func aRevokedTokenWithNoNewerOneNeedsTheApp() throws {
+        let agent = try agent()
+        try agent.mirror(Fixtures.request())
+        _ = try agent.complete(Fixtures.timerID, completedAtMilliseconds: 0)
+        transport.answer(.tokenRevoked(reason: "a newer action token replaced this one (401 token_revoked)"))
+        #expect(transport.sent.count == 1)
+        #expect(try agent.list().first?.state == .needsApp)
     }
 
     @Test func aDismissalOutlivesARestartOfTheAgent() throws {

@@ -1,0 +1,19 @@
+import SleepTimerCore
+import Testing
+
+@Suite struct ConfigurationChangeTests {
+    @Test func nothingChangedIsEmpty() {
+        #expect(ConfigurationChange(from: Configuration(), to: Configuration()).isEmpty)
+    }
+
+    @Test func runTimeSettingsApplyAndTheRestWaitsForARestart() {
+        var new = Configuration()
+        new.liveElapsed = .on
+        new.renewalLead = 10 * Milliseconds.minute
+        new.certificateAuthorities = "/etc/ssl/ca.pem"
+        new.indicator = .never
+        let change = ConfigurationChange(from: Configuration(), to: new)
+        #expect(change.applied == ["[notifications] live-elapsed", "[timers] renew-before-expiry-minutes"])
+        #expect(change.needsRestart == ["[platform] ca-file", "[indicator] show"])
+    }
+}

@@ -46,6 +46,14 @@ let package = Package(
             pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"])]
         ),
+        /// GTK 4 and WebKitGTK 6.0 (with GLib, GIO and JavaScriptCore) for
+        /// the desktop app; nothing else imports it.
+        .systemLibrary(
+            name: "CDFLWebKitGTK",
+            path: "Sources/CDFLWebKitGTK",
+            pkgConfig: "webkitgtk-6.0",
+            providers: [.apt(["libgtk-4-dev", "libwebkitgtk-6.0-dev"])]
+        ),
 
         /// Linux calls the Glibc module does not import.
         .target(name: "CDFLLinux"),
@@ -145,6 +153,21 @@ let package = Package(
         ),
         .executableTarget(name: "dfl-bench", dependencies: ["Benchmarking"]),
 
+        // MARK: The desktop app
+
+        /// The app's decisions in pure Swift: deep links, the origin
+        /// policy, the bridge relay, the pages it shows itself, its words.
+        .target(
+            name: "DesktopAppCore",
+            dependencies: ["SleepTimerCore"],
+            resources: [.embedInCode("bridge-isolated-world.js"), .embedInCode("bridge-page-transport.js")]
+        ),
+        /// The GTK 4 window and its WebKitGTK view, the bridge child, the
+        /// D-Bus single instance: the shell around DesktopAppCore.
+        .target(name: "DesktopApp", dependencies: ["DesktopAppCore", "SleepTimerCore", "CDFLWebKitGTK"]),
+        /// dreamsforlittles, application id com.dreamsforlittles.App.
+        .executableTarget(name: "dreamsforlittles", dependencies: ["DesktopApp"]),
+
         // MARK: Tests
 
         /// The test doubles and fixtures every test target shares: a clock
@@ -172,6 +195,7 @@ let package = Package(
         .testTarget(name: "SleepControlTests", dependencies: ["SleepControl"]),
         .testTarget(name: "WebViewBridgeTests", dependencies: ["WebViewBridge"]),
         .testTarget(name: "BenchmarkingTests", dependencies: ["Benchmarking"]),
+        .testTarget(name: "DesktopAppCoreTests", dependencies: ["DesktopAppCore", "SleepTimerCore"]),
         .testTarget(
             name: "SleepTimerStoreTests",
             dependencies: ["SleepTimerStore", "DFLTestSupport", "store-crash-child"]
@@ -197,6 +221,8 @@ if ProcessInfo.processInfo.environment["DFL_FUZZ"] != nil {
         .executableTarget(name: "fuzz-mirror",
                           dependencies: ["SleepAgent", "SleepTimersAPI", "DFLDBus", "CDFLDBus", "SleepTimerCore", "DFLTestSupport"],
                           path: "Tests/Fuzz/Mirror"),
+        .executableTarget(name: "fuzz-applink", dependencies: ["DesktopAppCore", "SleepTimerCore"],
+                          path: "Tests/Fuzz/AppLink"),
     ]
 }
 

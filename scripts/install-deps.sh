@@ -19,6 +19,11 @@ packages=(
     # GNOME Shell 43 headless as a third notification server; its
     # notification service is a gjs program.
     gnome-shell gjs
+    # The desktop app: GTK 4 and WebKitGTK 6.0; its tests drive it through
+    # WebKit's WebDriver and read X window properties; xdg-open and
+    # xdg-mime find it as the dreamsforlittles:// handler; appstream checks
+    # its metainfo; tsc checks the JavaScript client's declarations.
+    libgtk-4-dev libwebkitgtk-6.0-dev webkit2gtk-driver x11-utils xdg-utils appstream node-typescript
     # The panel indicator's tests: a real StatusNotifierItem host (the
     # systray of xfce4-panel, with its settings daemon xfconfd), and
     # tesseract to read what it shows off the screen.

@@ -31,9 +31,12 @@ final class Benchmark {
         var cycles = 10_000
         var idleSeconds: UInt32 = 60
         var scaleSizes = [10, 100, 1000, 10_000]
+        /// Rounds of the desktop app beside MiniBrowser, after one unmeasured round.
+        var appRounds = 5
+        var appWarmUp = true
 
         static let quick = Counts(roundTrips: 50, mirrorsToNotify: 10, completions: 5, startups: 3, cycles: 100,
-                                  idleSeconds: 2, scaleSizes: [10, 100])
+                                  idleSeconds: 2, scaleSizes: [10, 100], appRounds: 1, appWarmUp: false)
     }
 
     let environment: BenchEnvironment
@@ -51,6 +54,14 @@ final class Benchmark {
 
     private func log(_ text: String) {
         FileHandle.standardError.write(Data("dfl-bench: \(text)\n".utf8))
+    }
+
+    /// Only the desktop app's cost (dfl-bench --only app).
+    func runAppOnly() throws {
+        try environment.startBus()
+        try environment.startPlatform()
+        log("the desktop app beside MiniBrowser")
+        try desktopApp()
     }
 
     func run() throws {
@@ -75,6 +86,33 @@ final class Benchmark {
         try idle()
         log("scale")
         try scale()
+        log("the desktop app beside MiniBrowser")
+        try desktopApp()
+    }
+
+    // MARK: 7. The desktop app
+
+    private func desktopApp() throws {
+        let cost = try AppCost(environment: environment)
+        if counts.appWarmUp { _ = try cost.measureRound() }  // caches, fonts, the platform's first handshakes
+        var app: [PageLoadCost] = []
+        var browser: [PageLoadCost] = []
+        for _ in 0..<counts.appRounds {
+            let round = try cost.measureRound()
+            app.append(round.app)
+            browser.append(round.miniBrowser)
+        }
+        let browserTime = Samples(browser.map(\.startToLoadedMilliseconds))
+        let appTime = Samples(app.map(\.startToLoadedMilliseconds))
+        rows.append(Row(figure: "Desktop app: start to the page's load event", unit: "ms", samples: appTime,
+                        floorName: "MiniBrowser, same page", floor: browserTime.median, goal: "≤ 1.2 × MiniBrowser",
+                        met: appTime.median <= 1.2 * browserTime.median))
+        let browserMemory = Samples(browser.map { Double($0.treeKiB) })
+        let appMemory = Samples(app.map { Double($0.treeKiB) })
+        rows.append(Row(figure: "Desktop app: memory of its process tree (PSS)", unit: "KiB", samples: appMemory,
+                        floorName: "MiniBrowser's tree", floor: browserMemory.median, goal: "≤ 1.2 × MiniBrowser",
+                        met: appMemory.median <= 1.2 * browserMemory.median))
+        notes.append("The desktop app and MiniBrowser (WebKitGTK's own, libwebkitgtk-6.0-4) start in turns under one Xvfb and load the demo web app's start page from the reference platform over TLS; the time runs from the start to the page's load event reaching the platform, the memory is the proportional set size of the whole process tree \(AppCost.settleMicroseconds / 1_000_000) s later (the app's includes dfl-webview-bridge). MiniBrowser ignores the test CA's certificate (--ignore-tls-errors); the app verifies it against the configured ca-file after its first attempt fails, and loads again.")
     }
 
     // MARK: 1. Round trips

@@ -4,13 +4,14 @@ import Foundation
 /// beside its floors and writes the report.
 public enum BenchmarkCommand {
     public static let usage = """
-        Usage: dfl-bench [--quick] [--binaries DIR] [--output FILE]
+        Usage: dfl-bench [--quick] [--only app] [--binaries DIR] [--output FILE]
 
         Measures dfl-sleep-agent beside floors built in the same run and writes a
         Markdown report (docs/BENCHMARKS.md by default). --quick uses tiny counts,
         for checking that the benchmark still runs; its figures mean nothing.
         --binaries names the directory of the binaries under test (default: the
-        directory of dfl-bench itself).
+        directory of dfl-bench itself). --only app measures only the desktop app
+        beside MiniBrowser.
         """
 
     public static func main(_ arguments: [String]) -> Int32 {
@@ -18,12 +19,16 @@ public enum BenchmarkCommand {
             return Recorder.run(recordPath: arguments[2])
         }
         var quick = false
+        var appOnly = false
         var binaries = URL(fileURLWithPath: arguments[0]).deletingLastPathComponent().path
         var output: String?
         var rest = arguments.dropFirst()
         while let argument = rest.popFirst() {
             switch argument {
             case "--quick": quick = true
+            case "--only":
+                guard rest.popFirst() == "app" else { return usageError("--only takes app") }
+                appOnly = true
             case "--binaries":
                 guard let value = rest.popFirst() else { return usageError("--binaries needs a directory") }
                 binaries = value
@@ -52,12 +57,14 @@ public enum BenchmarkCommand {
         defer { environment.close() }
         let benchmark = Benchmark(environment: environment, counts: quick ? .quick : Benchmark.Counts())
         do {
-            try benchmark.run()
+            try appOnly ? benchmark.runAppOnly() : benchmark.run()
         } catch {
             FileHandle.standardError.write(Data("dfl-bench: \(error)\n".utf8))
             return 1
         }
-        let path = output ?? repository + "/docs/BENCHMARKS.md"
+        // The app's figures alone never replace the whole report.
+        let path = output ?? repository + (appOnly ? "/build/bench-app.md" : "/docs/BENCHMARKS.md")
+        try? FileManager.default.createDirectory(atPath: repository + "/build", withIntermediateDirectories: true)
         let report = Report.render(benchmark.rows, notes: benchmark.notes, quick: quick,
                                    seconds: Date().timeIntervalSince(started),
                                    keeping: try? String(contentsOfFile: path, encoding: .utf8))

@@ -300,14 +300,20 @@ class Platform:
     """The reference platform with the demo family, over TLS (or, with
     `tls=False`, plain http on loopback, which the agent allows there)."""
 
-    def __init__(self, session, db=None, env=None, tls=True):
+    def __init__(self, session, db=None, env=None, tls=True, extra_args=(), certs=None):
         """`env`: the platform's environment, for example one with libfaketime
-        that sets its clock off the desktop's."""
+        that sets its clock off the desktop's; `extra_args`: more options
+        (--webapp); `certs`: another platform's certificates, for a second
+        origin the same test CA vouches for."""
         self.session = session
-        self.certs = make_certs(os.path.join(session.root, "certs-%s" % uuid.uuid4().hex[:6])) if tls else None
+        if certs is None and tls:
+            certs = make_certs(os.path.join(session.root, "certs-%s" % uuid.uuid4().hex[:6]))
+        self.certs = certs
         self.db = db or os.path.join(session.root, "platform-%s.sqlite3" % uuid.uuid4().hex[:6])
         self.env = env
-        self.process = PlatformProcess(certs=self.certs, db=self.db, fixtures="demo", env=env).start()
+        self.extra_args = tuple(extra_args)
+        self.process = PlatformProcess(certs=self.certs, db=self.db, fixtures="demo", env=env,
+                                       extra_args=self.extra_args).start()
         self.origin = self.process.ready["api"]
         self.port = self.process.api_port
         users = self.process.control_json("GET", "/control/users")["users"]
@@ -318,7 +324,7 @@ class Platform:
         """Starts the platform again after stop(), with the same state on the
         same port: the same origin, as after an outage."""
         self.process = PlatformProcess(certs=self.certs, db=self.db, fixtures="demo",
-                                       extra_args=("--port", str(self.port)), env=self.env).start()
+                                       extra_args=self.extra_args + ("--port", str(self.port)), env=self.env).start()
 
     def configure(self, extra="", platform_extra=""):
         """Writes the agent's configuration for this platform, with more

@@ -28,6 +28,7 @@ public enum IndicatorVisibility: String, Sendable, CaseIterable {
 /// proxy=http://proxy.example.com:3128
 ///
 /// [app]
+/// web-origin=https://app.example.com
 /// deep-link-base=dreamsforlittles://
 /// url-opener=/usr/bin/xdg-open
 ///
@@ -63,6 +64,10 @@ public struct Configuration: Sendable, Equatable {
     /// The program that opens deep links instead of xdg-open: an absolute
     /// path, called with the link as its one argument.
     public var urlOpener: String?
+    /// The origin of the web app: what the desktop app loads, and where a
+    /// link opens in the default browser when the app is not installed.
+    /// nil until configured.
+    public var webOrigin: APIOrigin?
     /// How long before a mirrored token expires the agent asks the app for
     /// a new one ([timers] renew-before-expiry-minutes).
     public var renewalLead: Int64 = 30 * Milliseconds.minute
@@ -118,7 +123,7 @@ public struct Configuration: Sendable, Equatable {
 
     private static let knownKeys: [String: [String]] = [
         "platform": ["allowed-origins", "pinned-public-keys", "ca-file", "proxy"],
-        "app": ["deep-link-base", "url-opener"],
+        "app": ["web-origin", "deep-link-base", "url-opener"],
         "notifications": ["live-elapsed"],
         "indicator": ["show"],
         "timers": ["renew-before-expiry-minutes", "max-token-lifetime-hours"],
@@ -158,6 +163,13 @@ public struct Configuration: Sendable, Equatable {
             }
         case "url-opener":
             urlOpener = try value.absolutePath("the absolute path of a program")
+        case "web-origin":
+            let text = try value.single()
+            do {
+                webOrigin = try APIOrigin(parsing: text)
+            } catch {
+                throw value.fail("\(text) \(error.explanation)")
+            }
         case "ca-file":
             certificateAuthorities = try value.absolutePath("the absolute path of a PEM file of certificate authorities")
         case "proxy":

@@ -114,6 +114,12 @@ import SleepTimerCore
         #expect(configuration.proxy?.description == "http://proxy.example.com:3128")
     }
 
+    @Test func theWebOriginIsReadNormalisedAndUnsetByDefault() throws {
+        let configuration = try parse("[app]\nweb-origin=HTTPS://App.Example:443\n")
+        #expect(configuration.webOrigin?.description == "https://app.example")
+        #expect(Configuration().webOrigin == nil)
+    }
+
     @Test func anEmptyFileKeepsTheDefaults() throws {
         let configuration = try parse("# nothing\n\n")
         #expect(configuration == Configuration())
@@ -164,6 +170,9 @@ import SleepTimerCore
         ("[platform]\nallowed-origins=https://a.example\\q\n", 2, "allowed-origins"),
         ("[app]\nurl-opener=xdg-open\n", 2, "url-opener"),
         ("[platform]\nca-file=ca.pem\n", 2, "ca-file"),
+        ("[app]\nweb-origin=https://app.example/sign-in\n", 2, "web-origin"),
+        ("[app]\nweb-origin=http://app.example\n", 2, "web-origin"),
+        ("[app]\nweb-origin=dreamsforlittles://\n", 2, "web-origin"),
         ("[indicator]\nshow=yes\n", 2, "show"),
         ("[indicator]\nshow=auto\nhide=always\n", 3, "hide"),
         ("[platform]\nproxy=http://proxy.example:3128/path\n", 2, "proxy"),

@@ -35,6 +35,17 @@ export interface PlatformErrorData {
   code: string;
 }
 
+/**
+ * What PLATFORM_REFUSED carries for a 409 scope_conflict: the platform's
+ * canonical timer for that baby and activity, and what became of it on the
+ * desktop (the canonical one is mirrored in place of the page's).
+ */
+export interface ScopeConflictData extends PlatformErrorData {
+  code: "scope_conflict";
+  canonicalTimer: Record<string, unknown>;
+  native: { mirrored: boolean; reason: NativeReason; detail?: string };
+}
+
 /** What INVALID_PARAMS carries. */
 export interface InvalidParamsData {
   parameter: string;
@@ -47,7 +58,7 @@ export declare class BridgeError extends Error {
   readonly name: "BridgeError";
   /** One of BridgeErrorCode, or another code the bridge may add. */
   readonly code: BridgeErrorCodeValue | number;
-  readonly data: PlatformErrorData | InvalidParamsData | unknown;
+  readonly data: ScopeConflictData | PlatformErrorData | InvalidParamsData | unknown;
 }
 
 /** What the desktop wrapper gives the page. */
@@ -100,7 +111,20 @@ export interface Timer {
   note?: string | null;
 }
 
-export type NativeReason = "mirrored" | "coach-view-as" | "not-sleep" | "agent-unavailable" | "token-not-issued";
+/**
+ * Why the desktop shows a timer or not: `name-not-displayable` when the
+ * baby's name has nothing a notification can show, `session-changed` when
+ * the session was cleared or switched while the platform answered (the
+ * token is not handed over for a session that ended).
+ */
+export type NativeReason =
+  | "mirrored"
+  | "coach-view-as"
+  | "not-sleep"
+  | "name-not-displayable"
+  | "agent-unavailable"
+  | "token-not-issued"
+  | "session-changed";
 
 export interface UpsertResult {
   /** The platform's timer as it answered. */

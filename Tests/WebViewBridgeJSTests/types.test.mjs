@@ -64,4 +64,37 @@ describe("dfl-webview-bridge-client.d.ts", () => {
     assert.notEqual(code, 0);
     assert.match(output, /"nap"/);
   });
+  it("names every reason the bridge gives, and a 409's canonical timer", { timeout: 180_000 }, async () => {
+    const { code, output } = await typecheck(`
+      import { BridgeError, BridgeErrorCode, type NativeReason, type ScopeConflictData } from "CLIENT";
+      function words(reason: NativeReason): string {
+        switch (reason) {
+          case "mirrored": return "on the desktop";
+          case "coach-view-as": return "a coach's view";
+          case "not-sleep": return "not a Sleep";
+          case "name-not-displayable": return "no name to show";
+          case "agent-unavailable": return "no agent";
+          case "token-not-issued": return "no token";
+          case "session-changed": return "signed out meanwhile";
+        }
+      }
+      function conflict(error: BridgeError): string | undefined {
+        if (error.code !== BridgeErrorCode.PLATFORM_REFUSED) return undefined;
+        const data = error.data as ScopeConflictData;
+        return data.code === "scope_conflict" ? String(data.canonicalTimer.id) + words(data.native.reason) : undefined;
+      }
+      console.info(conflict(new BridgeError(-32001, "conflict")));
+    `);
+    assert.equal(code, 0, output);
+  });
+
+  it("refuses a reason the bridge never gives", { timeout: 180_000 }, async () => {
+    const { code, output } = await typecheck(`
+      import type { NativeReason } from "CLIENT";
+      const reason: NativeReason = "expired";
+      console.info(reason);
+    `);
+    assert.notEqual(code, 0);
+    assert.match(output, /"expired"/);
+  });
 });

@@ -12,6 +12,8 @@ packages=(
     # locale (de_DE.UTF-8, fr_FR.UTF-8, ...) for the tests that run the
     # programs in each language.
     gettext locales-all
+    # GNOME's clock-format key, which the agent follows and its tests set.
+    gsettings-desktop-schemas
     # The reference platform and its test certificates.
     python3 openssl
     # The integration tests and the demo: a private session bus, and the

@@ -162,6 +162,11 @@ paths=(
     /usr/share/man/man1/dfl-webview-bridge.1.gz
     /etc/xdg/dreamsforlittles/sleep-agent.conf
     /usr/share/doc/$package/copyright
+    /usr/share/locale/de/LC_MESSAGES/dreamsforlittles.mo
+    /usr/share/locale/fr/LC_MESSAGES/dreamsforlittles.mo
+    /usr/share/locale/es/LC_MESSAGES/dreamsforlittles.mo
+    /usr/share/locale/pt_BR/LC_MESSAGES/dreamsforlittles.mo
+    /usr/share/locale/it/LC_MESSAGES/dreamsforlittles.mo
 )
 dpkg -L "$package" >"$work/files.txt"
 missing_paths=()
@@ -197,6 +202,9 @@ check "dfl-sleepctl and dfl-webview-bridge do not link libnotify" \
     bash -c '! ldd /usr/bin/dfl-sleepctl /usr/bin/dfl-webview-bridge | grep -q libnotify'
 check "dfl-sleep-agent --version prints 0.1.0" bash -c '[[ $(/usr/bin/dfl-sleep-agent --version) == "dfl-sleep-agent 0.1.0" ]]'
 check "dfl-webview-bridge --help answers" bash -c '/usr/bin/dfl-webview-bridge --help | grep -q "JSON-RPC 2.0"'
+# The installed catalogs, found where the package put them (no DFL_LOCALEDIR).
+check "dfl-sleepctl --help speaks German from the installed catalog" \
+    bash -c 'env -u DFL_LOCALEDIR LANG=de_DE.UTF-8 LANGUAGE=de /usr/bin/dfl-sleepctl --help | grep -q "^Aufruf: dfl-sleepctl"'
 
 # --- D-Bus activation on a private session bus ----------------------------------
 

@@ -11,6 +11,8 @@ public final class BusConnection {
     let loop: MainLoop
     private var objectHandlers: [String: Unmanaged<Callback<Message, Bool>>] = [:]
     private var pendingDispatch: MainLoop.Source?
+    /// Set while a libdbus handle call runs that a dispatch follows.
+    private var dispatchFollows = false
     private var closed = false
 
     public enum Bus {
@@ -285,7 +287,7 @@ public final class BusConnection {
             if ready.contains(.writable) { conditions |= DBUS_WATCH_WRITABLE.rawValue }
             if ready.contains(.error) { conditions |= DBUS_WATCH_ERROR.rawValue }
             if ready.contains(.hangUp) { conditions |= DBUS_WATCH_HANGUP.rawValue }
-            dbus_watch_handle(watch, conditions)
+            self.handling { dbus_watch_handle(watch, conditions) }
             self.dispatchAll()
             return .keep
         }
@@ -313,7 +315,7 @@ public final class BusConnection {
         guard dbus_timeout_get_enabled(timeout) != 0 else { return }
         let interval = UInt32(max(0, dbus_timeout_get_interval(timeout)))
         state.source = loop.after(milliseconds: interval) { [unowned self] in
-            dbus_timeout_handle(timeout)
+            self.handling { dbus_timeout_handle(timeout) }
             self.dispatchAll()
             return .keep
         }
@@ -335,8 +337,16 @@ public final class BusConnection {
         pendingDispatch = nil
     }
 
+    /// Runs a libdbus handle call that is followed at once by a dispatch:
+    /// the "data remains" it reports needs no idle source of its own.
+    private func handling(_ body: () -> Void) {
+        dispatchFollows = true
+        body()
+        dispatchFollows = false
+    }
+
     private func scheduleDispatch() {
-        guard pendingDispatch == nil else { return }
+        guard pendingDispatch == nil, !dispatchFollows else { return }
         pendingDispatch = loop.soon { [unowned self] in
             self.pendingDispatch = nil
             self.dispatchAll()
@@ -344,6 +354,8 @@ public final class BusConnection {
     }
 
     private func dispatchAll() {
+        pendingDispatch?.cancel()
+        pendingDispatch = nil
         while dbus_connection_dispatch(raw) == DBUS_DISPATCH_DATA_REMAINS {}
     }
 }

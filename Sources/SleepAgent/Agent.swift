@@ -60,6 +60,9 @@ public final class Agent {
     var timers: [TimerID: StoredTimer] = [:]
     /// List's answer, kept until something changes.
     private var cachedList: [TimerView]?
+    /// Counts the changes of List's answer, so that a caller can keep what
+    /// it built from the answer (the marshalled reply) until it moves.
+    public private(set) var listGeneration = 0
     private var publishedProperties: AgentProperties
 
     var plan: NotificationPlan
@@ -137,6 +140,11 @@ public final class Agent {
         return views
     }
 
+    private func invalidateList() {
+        cachedList = nil
+        listGeneration &+= 1
+    }
+
     /// Oldest start first, then by id, as the store orders them.
     static func listOrder(_ a: StoredTimer, _ b: StoredTimer) -> Bool {
         (a.timer.startedAt, a.timer.id) < (b.timer.startedAt, b.timer.id)
@@ -155,7 +163,7 @@ public final class Agent {
     /// acts on it: the observers, the completion flow (a recorded click is
     /// sent first), and the notification plan.
     func announceChange(of id: TimerID) {
-        cachedList = nil
+        invalidateList()
         let stored: StoredTimer?
         do {
             stored = try store.timer(id)
@@ -176,7 +184,7 @@ public final class Agent {
 
     /// What List says of a timer changed, but not the timer itself.
     func announceStatus(of id: TimerID) {
-        cachedList = nil
+        invalidateList()
         guard let stored = timers[id] else { return }
         let view = view(of: stored)
         for observer in observers { observer.timerChanged(view) }
@@ -184,7 +192,7 @@ public final class Agent {
 
     func announceRemoval(_ ids: [TimerID], reason: RemovalReason) {
         guard !ids.isEmpty else { return }
-        cachedList = nil
+        invalidateList()
         for id in ids {
             timers[id] = nil
             for observer in observers { observer.timerRemoved(id, reason: reason) }

@@ -18,7 +18,7 @@ public final class TimerService: AgentObserver {
     let agent: Agent
     let log: any LogSink
     /// The last List reply, marshalled, for the views it was built from.
-    private var listReply: (views: [TimerView], template: Message)?
+    private var listReply: (generation: Int, template: Message)?
 
     public init(connection: BusConnection, agent: Agent, log: any LogSink) {
         self.connection = connection
@@ -150,9 +150,10 @@ public final class TimerService: AgentObserver {
                     apiOrigin: arguments[0].stringValue!, userID: arguments[1].stringValue!,
                     familySubjectID: arguments[2].stringValue!)))
             case SleepTimers1.List.name:
-                let views = try agent.list()
-                if listReply?.views != views {
-                    listReply = (views, Message.replyTemplate([.array(elementSignature: "a{sv}", views.map(\.dictionary))]))
+                // Marshalled once per change of the list, then copied.
+                if listReply?.generation != agent.listGeneration {
+                    let views = try agent.list()
+                    listReply = (agent.listGeneration, Message.replyTemplate([.array(elementSignature: "a{sv}", views.map(\.dictionary))]))
                 }
                 if message.expectsReply { connection.send(message.methodReturn(copying: listReply!.template)) }
             case SleepTimers1.Complete.name:

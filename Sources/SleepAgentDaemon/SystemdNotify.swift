@@ -29,7 +29,11 @@ public struct SystemdNotify {
         let message = Array(state.utf8)
         let sent = withUnsafePointer(to: &address) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { socketAddress in
-                message.withUnsafeBytes { sendto(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL), socketAddress, length) }
+                // Never waits: a service manager that does not read its socket
+                // must not stop the agent's loop (a full datagram queue would).
+                message.withUnsafeBytes {
+                    sendto(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT), socketAddress, length)
+                }
             }
         }
         return sent == message.count

@@ -51,4 +51,22 @@ import Testing
         #expect(!SystemdNotify(environment: ["NOTIFY_SOCKET": "relative/path"]).send("READY=1"))
         #expect(!SystemdNotify(environment: ["NOTIFY_SOCKET": "/" + String(repeating: "x", count: 200)]).send("READY=1"))
     }
+
+    /// A manager that never reads its socket fills the queue; the agent's
+    /// loop must not wait for room, so a send then fails instead.
+    @Test func aSocketNobodyReadsNeverHoldsUpTheSender() {
+        let path = "/tmp/dfl-notify-full-\(getpid())"
+        unlink(path)
+        let descriptor = listen(at: path, abstract: false)
+        defer {
+            close(descriptor)
+            unlink(path)
+        }
+        let notify = SystemdNotify(environment: ["NOTIFY_SOCKET": path])
+        var refused = false
+        for _ in 0..<10_000 where !refused {
+            refused = !notify.send("STATUS=1 timer mirrored")
+        }
+        #expect(refused)
+    }
 }

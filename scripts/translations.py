@@ -6,10 +6,13 @@
 
 The translatable text of the sources is every string literal given to
 tr("…"), trn("…", "…", count:) and trc("context", "…") (SleepTimerCore's
-Localization.swift). xgettext has no Swift parser; its C parser reads these
-calls correctly as long as each literal sits on one line, outside any string
-interpolation: tests/test_catalogs.py checks that with a scan of its own.
-Also a module: the tests use `extract`, `read_po` and `swift_literals`.
+Localization.swift), and the Name, GenericName, Comment and Keywords of the
+desktop entries in packaging/desktop (which the package build merges back
+with msgfmt --desktop). xgettext has no Swift parser; its C parser reads
+these calls correctly as long as each literal sits on one line, outside any
+string interpolation: Tests/Translations/test_catalogs.py checks that with a
+scan of its own. Also a module: the tests use `extract`, `read_po`,
+`swift_literals` and `desktop_literals`.
 """
 
 import os
@@ -47,15 +50,41 @@ def sources():
     return sorted(found)
 
 
+# The keys of a desktop entry that a person reads (xgettext's defaults for
+# the Desktop language).
+DESKTOP_KEYS = ("Name", "GenericName", "Comment", "Keywords")
+COMMON = ["--from-code=UTF-8", "--add-comments=TRANSLATORS:", "--add-location=file", "--sort-by-file",
+          "--package-name=" + DOMAIN, "--msgid-bugs-address=desktop@dreamsforlittles.example",
+          "--copyright-holder=Dreams for Littles"]
+
+
+def desktop_files():
+    """The desktop entries the package installs, relative to the repository."""
+    directory = os.path.join(REPO, "packaging", "desktop")
+    return sorted(os.path.join("packaging", "desktop", name) for name in os.listdir(directory)
+                  if name.endswith(".desktop"))
+
+
 def extract(output):
-    """Runs xgettext over the sources that call a marking function."""
+    """Runs xgettext over the sources that call a marking function, then
+    over the desktop entries, into one template."""
     marked = [path for path in sources() if swift_literals(path)[0]]
-    subprocess.run(
-        ["xgettext", "--language=C", "--from-code=UTF-8", *KEYWORDS, "--add-comments=TRANSLATORS:",
-         "--add-location=file", "--sort-by-file", "--package-name=" + DOMAIN,
-         "--msgid-bugs-address=desktop@dreamsforlittles.example", "--copyright-holder=Dreams for Littles",
-         "--output=" + output, *marked],
-        cwd=REPO, check=True)
+    subprocess.run(["xgettext", "--language=C", *KEYWORDS, *COMMON, "--output=" + output, *marked],
+                   cwd=REPO, check=True)
+    subprocess.run(["xgettext", "--language=Desktop", "--join-existing", *COMMON, "--output=" + output,
+                    *desktop_files()], cwd=REPO, check=True)
+
+
+def desktop_literals(path):
+    """The (None, msgid, None) of every translatable key of a desktop entry,
+    read without xgettext."""
+    found = []
+    with open(os.path.join(REPO, path), encoding="utf-8") as handle:
+        for line in handle:
+            key, equals, value = line.rstrip("\n").partition("=")
+            if equals and key.strip() in DESKTOP_KEYS:
+                found.append((None, value.strip(), None))
+    return found
 
 
 CODE, STRING, INTERPOLATED = range(3)

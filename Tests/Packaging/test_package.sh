@@ -205,6 +205,8 @@ check "dfl-webview-bridge --help answers" bash -c '/usr/bin/dfl-webview-bridge -
 # The installed catalogs, found where the package put them (no DFL_LOCALEDIR).
 check "dfl-sleepctl --help speaks German from the installed catalog" \
     bash -c 'env -u DFL_LOCALEDIR LANG=de_DE.UTF-8 LANGUAGE=de /usr/bin/dfl-sleepctl --help | grep -q "^Aufruf: dfl-sleepctl"'
+check "the desktop entry names the agent in every language of po/" \
+    bash -c 'for lang in de es fr it pt_BR; do grep -q "^Name\[$lang\]=" /usr/share/applications/com.dreamsforlittles.SleepAgent.desktop || exit 1; done'
 
 # --- D-Bus activation on a private session bus ----------------------------------
 

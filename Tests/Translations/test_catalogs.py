@@ -1,8 +1,9 @@
 """The translation template and catalogs in po/: each catalog compiles,
 is complete and keeps every placeholder; the template is what the sources
-mark, read both by xgettext and by a scan of its own, so that a call
-xgettext cannot see (a literal split over lines, or inside a string
-interpolation) fails here instead of going untranslated."""
+mark (and what the desktop entries say), read both by xgettext and by a scan
+of its own, so that a call xgettext cannot see (a literal split over lines,
+or inside a string interpolation) fails here instead of going
+untranslated."""
 
 import os
 import re
@@ -41,8 +42,25 @@ def header(entries):
 
 
 class CatalogTests(unittest.TestCase):
-    def test_every_language_is_shipped(self):
+    def test_every_language_is_shipped_and_listed_in_linguas(self):
         self.assertEqual(catalogs(), sorted(PLURAL_FORMS))
+        with open(os.path.join(translations.PO_DIR, "LINGUAS")) as handle:
+            listed = [line.strip() for line in handle if line.strip() and not line.startswith("#")]
+        self.assertEqual(sorted(listed), catalogs())
+
+    def test_the_desktop_entries_merge_every_language(self):
+        with tempfile.TemporaryDirectory() as directory:
+            for entry in translations.desktop_files():
+                with self.subTest(entry=entry):
+                    merged = os.path.join(directory, os.path.basename(entry))
+                    subprocess.run(["msgfmt", "--desktop", "--template=" + os.path.join(REPO, entry), "-d",
+                                    translations.PO_DIR, "--output-file=" + merged], check=True)
+                    with open(merged, encoding="utf-8") as handle:
+                        text = handle.read()
+                    for language in catalogs():
+                        self.assertIn("\nName[%s]=" % language, text)
+                    result = subprocess.run(["desktop-file-validate", merged], capture_output=True, text=True)
+                    self.assertEqual(result.returncode, 0, result.stdout + result.stderr)
 
     def test_every_catalog_compiles_with_msgfmt_check(self):
         for language in catalogs():
@@ -113,6 +131,8 @@ class TemplateTests(unittest.TestCase):
             self.assertEqual(problems, [], "%s: tr, trn and trc take single-line literals, never inside an "
                                            "interpolation" % path)
             marked.update(found)
+        for path in translations.desktop_files():
+            marked.update(translations.desktop_literals(path))
         self.assertTrue(marked)
         self.assertEqual(marked - template, set(), "marked in the sources but missing from the template")
         self.assertEqual(template - marked, set(), "in the template but marked nowhere")

@@ -59,7 +59,8 @@ public struct IndicatorTimer: Sendable, Equatable {
         case .saving(waitingForNetwork: false): return IndicatorText.savingSleep(name: name)
         case .saving(waitingForNetwork: true): return IndicatorText.savingWhenOnline(name: name)
         case .failed: return IndicatorText.couldNotSave(name: name)
-        case .saved(let minutes): return IndicatorText.sleepSaved(name: name, duration: DisplayText.duration(minutes: minutes))
+        case .saved(let minutes):
+            return IndicatorText.sleepSaved(name: name, duration: DisplayText.duration(minutes: minutes))
         }
     }
 

@@ -55,7 +55,8 @@ public final class AgentApp {
         locale = ProgramLocale.start(environment: environment)
         if let early = handleArguments() { return early }
         if locale.localeMissing {
-            log.log(.warning, "The locale the environment names (LANG, LC_ALL, LC_*) is not installed (locale -a lists those that are); notifications are in English, with the C locale's clock.")
+            log.log(.warning, "The locale the environment names (LANG, LC_ALL, LC_*) is not installed (locale -a lists "
+                + "those that are); notifications are in English, with the C locale's clock.")
         }
         // The token lives in this process's memory: no core dumps, no
         // ptrace by other processes of the user.
@@ -102,7 +103,8 @@ public final class AgentApp {
             print("dfl-sleep-agent \(AgentProperties.version)")
             return Status.success
         default:
-            let unknown = tr("dfl-sleep-agent: unknown argument {argument}").filling(["argument": arguments.dropFirst().first ?? ""])
+            let argument = arguments.dropFirst().first ?? ""
+            let unknown = tr("dfl-sleep-agent: unknown argument {argument}").filling(["argument": argument])
             FileDescriptorOutput.standardError.write("\(unknown)\n\(Self.usage)\n")
             return Status.usage
         }

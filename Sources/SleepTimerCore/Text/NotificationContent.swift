@@ -136,7 +136,8 @@ public struct NotificationContent: Sendable, Equatable {
             }
             // TRANSLATORS: The title of a running sleep's notification;
             // {name} is the baby's name. Prefer a phrasing without gender.
-            content = NotificationContent(summary: tr("{name} is asleep").filling(name), body: body, actions: actions, persistent: true)
+            let asleep = tr("{name} is asleep").filling(name)
+            content = NotificationContent(summary: asleep, body: body, actions: actions, persistent: true)
         case .saving(let waitingForNetwork):
             content = NotificationContent(
                 summary: sleepOf,
@@ -144,11 +145,10 @@ public struct NotificationContent: Sendable, Equatable {
                 body: waitingForNetwork ? tr("Saving… It will save when you are back online.") : tr("Saving…"),
                 actions: [], persistent: true)
         case .saved(let minutes):
-            content = NotificationContent(
-                // TRANSLATORS: The app's server has saved the sleep; {duration}
-                // is how long it lasted ("1 h 23 min").
-                summary: sleepOf, body: tr("Sleep saved · {duration}").filling(["duration": DisplayText.duration(minutes: minutes)]),
-                actions: [], persistent: false)
+            // TRANSLATORS: The app's server has saved the sleep; {duration} is
+            // how long it lasted ("1 h 23 min").
+            let saved = tr("Sleep saved · {duration}").filling(["duration": DisplayText.duration(minutes: minutes)])
+            content = NotificationContent(summary: sleepOf, body: saved, actions: [], persistent: false)
         case .failed:
             content = NotificationContent(
                 // TRANSLATORS: The sleep cannot be saved from the desktop; the

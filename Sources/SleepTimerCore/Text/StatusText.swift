@@ -9,7 +9,8 @@ public enum StatusText {
         guard waitingCompletions > 0 else { return mirrored }
         // TRANSLATORS: The status line when completed sleeps wait to be sent
         // to the app's server: {timers} is "2 timers mirrored".
-        return trn("{timers}, {count} completion waiting", "{timers}, {count} completions waiting", count: waitingCompletions)
-            .filling(["timers": mirrored, "count": String(waitingCompletions)])
+        let waiting = trn("{timers}, {count} completion waiting", "{timers}, {count} completions waiting",
+                          count: waitingCompletions)
+        return waiting.filling(["timers": mirrored, "count": String(waitingCompletions)])
     }
 }

@@ -46,7 +46,9 @@ import SleepTimerCore
     }
 
     @Test func durationsTakeThePluralFormOfEachNumber() {
-        let german = { (minutes: Int64) in Localization.$scoped.withValue(DictionaryTranslator.german) { DisplayText.duration(minutes: minutes) } }
+        let german = { (minutes: Int64) in
+            Localization.$scoped.withValue(DictionaryTranslator.german) { DisplayText.duration(minutes: minutes) }
+        }
         #expect(german(1) == "1 Minute")
         #expect(german(2) == "2 Minuten")
         #expect(german(61) == "1 Stunde 1 Minute")

@@ -87,8 +87,10 @@ package: deps toolchain
 	packaging/build-deb.sh build/package
 
 # Builds the package, lints it, installs it, starts the agent through the
-# installed D-Bus activation file (and under a real systemd --user), checks
-# the unit's exposure score, purges it and checks nothing is left. As root.
+# installed D-Bus activation file, through its XDG autostart entry in an
+# XFCE-like login (dex) and under a real systemd --user, checks the unit's
+# exposure score, the man pages and the completions, purges it and checks
+# nothing is left. As root.
 package-test: deps toolchain
 	Tests/Packaging/test_package.sh
 

@@ -41,6 +41,9 @@ packages=(
     # real systemd --user.
     build-essential dpkg-dev debhelper lintian desktop-file-utils bash-completion man-db
     systemd dbus-user-session util-linux
+    # The shells whose completions of dfl-sleepctl the package ships, and an
+    # XDG autostart runner that logs in the way XFCE or MATE does.
+    zsh fish dex
 )
 
 missing=()

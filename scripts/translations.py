@@ -7,8 +7,8 @@
 The translatable text of the sources is every string literal given to
 tr("…"), trn("…", "…", count:) and trc("context", "…") (SleepTimerCore's
 Localization.swift), and the Name, GenericName, Comment and Keywords of the
-desktop entries in packaging/desktop (which the package build merges back
-with msgfmt --desktop). xgettext has no Swift parser; its C parser reads
+desktop entries in packaging/desktop and packaging/autostart (which the
+package build merges back with msgfmt --desktop). xgettext has no Swift parser; its C parser reads
 these calls correctly as long as each literal sits on one line, outside any
 string interpolation: Tests/Translations/test_catalogs.py checks that with a
 scan of its own. Also a module: the tests use `extract`, `read_po`,
@@ -58,11 +58,15 @@ COMMON = ["--from-code=UTF-8", "--add-comments=TRANSLATORS:", "--add-location=fi
           "--copyright-holder=Dreams for Littles"]
 
 
+# Where the desktop entries the package installs are: the applications'
+# entries, and the autostart entry.
+DESKTOP_DIRECTORIES = ("packaging/desktop", "packaging/autostart")
+
+
 def desktop_files():
     """The desktop entries the package installs, relative to the repository."""
-    directory = os.path.join(REPO, "packaging", "desktop")
-    return sorted(os.path.join("packaging", "desktop", name) for name in os.listdir(directory)
-                  if name.endswith(".desktop"))
+    return sorted(os.path.join(directory, name) for directory in DESKTOP_DIRECTORIES
+                  for name in os.listdir(os.path.join(REPO, directory)) if name.endswith(".desktop"))
 
 
 def extract(output):

@@ -71,6 +71,10 @@ public struct CompletionFlow: Sendable {
         /// Send the entry again at once with this completion time, in the
         /// platform's clock: the platform refused the time it had.
         case retime(CompletionRecord, completedAt: Instant)
+        /// Send the entry again at once with the timer's newer token, if it
+        /// has one; else it needs the app: the platform revoked the token it
+        /// had, and created nothing.
+        case retoken(CompletionRecord, reason: String)
         /// Make every pending entry due at this moment.
         case bringPendingForward(to: Instant)
         /// Read the first `readLimit` pending entries and pass them in as
@@ -89,6 +93,9 @@ public struct CompletionFlow: Sendable {
             return sweep(records, now: now)
         case .answered(let record, let verdict, let now, let offset):
             inFlight.remove(record.timerID)
+            if case .tokenRevoked(let reason) = verdict {
+                return [.retoken(record, reason: reason), .readOutbox]
+            }
             if case .clockRejected(let reason) = verdict {
                 // Once, and only with the platform's clock to go by.
                 guard !record.retimed, let offset else {
@@ -147,7 +154,7 @@ public struct CompletionFlow: Sendable {
             return .created(activityID: activityID)
         case .alreadyCompleted:
             return .alreadyCompleted
-        case .needsApp(let reason):
+        case .needsApp(let reason), .tokenRevoked(let reason):
             return .failed(.needsApp, reason: reason)
         case .failed(let reason), .clockRejected(let reason):
             return .failed(.failed, reason: reason)

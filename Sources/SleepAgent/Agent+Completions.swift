@@ -68,6 +68,25 @@ extension Agent {
             runCompletions(.outbox(readOutbox(), now: clock.now()))
         case .retime(let record, let completedAt):
             retime(record, to: completedAt)
+        case .retoken(let record, let reason):
+            retoken(record, reason: reason)
+        }
+    }
+
+    /// Sends the completion again with the timer's newer token (a renewal
+    /// came first); without one, only the app can finish the timer.
+    private func retoken(_ record: CompletionRecord, reason: String) {
+        guard let token = timers[record.timerID]?.timer.token, let old = record.requestBody,
+            let body = NativeCompletion.withToken(token, old), body != old
+        else {
+            return perform(.settle(record, .failed(.needsApp, reason: reason)))
+        }
+        do {
+            guard try store.retokenCompletion(of: record.timerID, body: body, now: clock.now()) else { return }
+            log.log(.notice, "The completion of timer \(record.timerID) is sent again with the timer's newer action token.")
+        } catch {
+            log.log(.error, "Could not give the completion of timer \(record.timerID) its newer token: \(error.message)")
+            runCompletions(.outcomeNotStored(record.timerID, now: clock.now()))
         }
     }
 

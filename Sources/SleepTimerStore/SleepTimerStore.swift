@@ -429,10 +429,23 @@ public final class SleepTimerStore {
     /// with the corrected time, marked so that it is corrected only once,
     /// and is due at once. False when the entry is no longer pending.
     public func retimeCompletion(of id: TimerID, body: CompletionRequestBody, now: Instant) throws(StoreError) -> Bool {
-        try transaction("correct a completion's time") { () throws(SQLiteError) -> Bool in
+        try replaceBody(of: id, body, now: now, condition: "AND retimed = 0", marking: ", retimed = 1")
+    }
+
+    /// The platform refused the completion's token as revoked: the entry
+    /// gets a body with the timer's newer token, and is due at once. False
+    /// when the entry is no longer pending.
+    public func retokenCompletion(of id: TimerID, body: CompletionRequestBody, now: Instant) throws(StoreError) -> Bool {
+        try replaceBody(of: id, body, now: now, condition: "", marking: "")
+    }
+
+    private func replaceBody(of id: TimerID, _ body: CompletionRequestBody, now: Instant, condition: String, marking: String)
+        throws(StoreError) -> Bool
+    {
+        try transaction("send a completion anew") { () throws(SQLiteError) -> Bool in
             try connection.statement("""
-                UPDATE completions SET request_body = ?, retimed = 1, next_attempt_at_ms = ?
-                WHERE timer_id = ? AND state = 'pending' AND retimed = 0
+                UPDATE completions SET request_body = ?, next_attempt_at_ms = ?\(marking)
+                WHERE timer_id = ? AND state = 'pending' \(condition)
                 """).bind(.blob(body.withRevealedBytes { $0 }), .integer(now.millisecondsSince1970), .text(id.string)).run()
             return connection.changes > 0
         }

@@ -81,7 +81,7 @@ public final class BridgeProcess {
         settings.certificateAuthorities = configuration.certificateAuthorities
         settings.userAgent = "dfl-webview-bridge"
         let bridge = SleepTimerBridge(
-            connection: connection, http: HTTPClient(loop: loop, settings: settings),
+            connection: connection, http: HTTPClient(loop: loop, settings: settings), loop: loop,
             allowedOrigins: configuration.allowedOrigins, log: log)
         bridge.notify = { FileDescriptorOutput.standardOutput.write($0 + "\n") }
         bridge.start()

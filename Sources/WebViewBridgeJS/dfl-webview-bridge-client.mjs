@@ -27,7 +27,12 @@ export const BridgeErrorCode = Object.freeze({
   /** data: `{parameter, reason}`, e.g. `{parameter: "timer.babyId", ...}`. */
   INVALID_PARAMS: -32602,
   INTERNAL_ERROR: -32603,
-  /** The platform answered with an error; data.status is its HTTP status. */
+  /**
+   * The platform answered with an error; data.status is its HTTP status.
+   * For 409 scope_conflict, data also holds canonicalTimer (the running
+   * timer of that baby and activity type, which wins) and native (whether
+   * the desktop now shows the canonical timer): see {@link ScopeConflictData}.
+   */
   PLATFORM_REFUSED: -32001,
   /** The platform could not be reached (data `{status: 0, code: "unreachable"}`). */
   PLATFORM_UNREACHABLE: -32002,
@@ -70,6 +75,28 @@ export class BridgeError extends Error {
  *   write it as one line.
  * @property {(listener: (text: string) => void) => (() => void)} onMessage
  *   Registers for each text the bridge writes; returns the unsubscribe.
+ */
+
+/**
+ * @typedef {"mirrored" | "coach-view-as" | "not-sleep" | "name-not-displayable" | "agent-unavailable"
+ *   | "token-not-issued" | "session-changed"} NativeReason Why a timer is or is not on the desktop.
+ *   "name-not-displayable": nothing of the baby's name can be shown (the timer is still saved on the
+ *   platform; a name that can be shown in part is shown cleaned and shortened instead).
+ */
+
+/**
+ * @typedef {{mirrored: boolean, reason: NativeReason, detail?: string}} NativeState
+ *   What became of a timer on the desktop; detail says why the agent refused it.
+ */
+
+/**
+ * @typedef {object} ScopeConflictData The data of a PLATFORM_REFUSED error whose code is
+ *   "scope_conflict": another timer already runs for this baby and activity type, and it wins.
+ * @property {409} status
+ * @property {"scope_conflict"} code
+ * @property {object} canonicalTimer The platform's running timer for that scope: adopt it in place of
+ *   the one just started.
+ * @property {NativeState} native Whether the desktop shows the canonical timer (for a self-mode Sleep).
  */
 
 /**
@@ -151,9 +178,12 @@ export class SleepTimerBridgeClient {
    *   activityType: "sleep" | "breastfeeding" | "pumping", startedAt: string,
    *   timezone: string, details?: object, note?: string | null}} timer
    * @param {CallOptions} [options]
-   * @returns {Promise<{timer: object, native: {mirrored: boolean,
-   *   reason: "mirrored" | "coach-view-as" | "not-sleep" | "agent-unavailable" | "token-not-issued",
-   *   detail?: string}}>}
+   * The name need not fit the desktop: it is shown cleaned (no control or
+   * bidirectional override characters, at most 64 characters), and a name
+   * with nothing to show never keeps the timer from the platform. A
+   * scope_conflict rejects with {@link ScopeConflictData}: the canonical
+   * timer, mirrored in place of this one.
+   * @returns {Promise<{timer: object, native: NativeState}>}
    */
   upsertSleepTimer(timer, options) {
     return this.#call("sleepTimer.upsert", { timer }, options);

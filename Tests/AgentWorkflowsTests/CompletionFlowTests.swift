@@ -147,4 +147,12 @@ import Testing
         #expect(flow.handle(.answered(F.record(1), .clockRejected(reason: "400"), now: now)).first
             == .settle(F.record(1), .failed(.failed, reason: "400")))
     }
+
+    @Test func aRevokedTokenAsksForTheNewerOne() {
+        var flow = flow()
+        _ = flow.handle(.outbox([F.record(1)], now: now))
+        #expect(flow.handle(.answered(F.record(1), .tokenRevoked(reason: "401 token_revoked"), now: now)) == [
+            .retoken(F.record(1), reason: "401 token_revoked"), .readOutbox,
+        ])
+    }
 }

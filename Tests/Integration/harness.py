@@ -299,11 +299,13 @@ LEO = "b7d2e9f4-1c3a-4e6b-8f2d-9a4c6e8b1d22"
 class Platform:
     """The reference platform with the demo family, over TLS."""
 
-    def __init__(self, session, db=None):
+    def __init__(self, session, db=None, env=None):
+        """`env`: the platform's environment, for example one with libfaketime
+        that sets its clock off the desktop's."""
         self.session = session
         self.certs = make_certs(os.path.join(session.root, "certs-%s" % uuid.uuid4().hex[:6]))
         self.db = db or os.path.join(session.root, "platform-%s.sqlite3" % uuid.uuid4().hex[:6])
-        self.process = PlatformProcess(certs=self.certs, db=self.db, fixtures="demo").start()
+        self.process = PlatformProcess(certs=self.certs, db=self.db, fixtures="demo", env=env).start()
         self.origin = self.process.ready["api"]
         self.port = self.process.api_port
         users = self.process.control_json("GET", "/control/users")["users"]
@@ -434,11 +436,13 @@ class PlatformTestCase(unittest.TestCase):
     (plus `extra_config`, more lines of sleep-agent.conf)."""
 
     extra_config = ""
+    # The platform's environment (None: the tests' own).
+    platform_env = None
 
     def setUp(self):
         self.session = Session()
         self.addCleanup(self.session.close)
-        self.platform = Platform(self.session)
+        self.platform = Platform(self.session, env=self.platform_env)
         self.addCleanup(self.platform.stop)
         self.platform.configure(self.extra_config)
         self.agent = None

@@ -372,6 +372,27 @@ class LifecycleTests(AgentTestCase):
         self.assertEqual([args for member, args in client.signals if member == "TokenExpiring"],
                          [[timer["timer_id"], expires]])
 
+    def test_the_renewal_lead_comes_from_the_configuration(self):
+        with open(os.path.join(self.session.config_dir, "sleep-agent.conf")) as handle:
+            self.session.write_config(handle.read() + "\n[timers]\nrenew-before-expiry-minutes=60\n")
+        AgentProcess(self.session)
+        client = Client(self.session)
+        self.addCleanup(client.close)
+        # 50 minutes ahead: not yet due with the default half hour, due with an hour.
+        expires = now_ms() + 50 * 60 * 1000
+        timer = timer_dict(token_expires_at_ms=expires)
+        client.mirror(timer)
+        self.assertTrue(client.wait_for(lambda: "TokenExpiring" in client.members()))
+        self.assertEqual([args for member, args in client.signals if member == "TokenExpiring"],
+                         [[timer["timer_id"], expires]])
+
+    def test_a_bad_timers_setting_is_named(self):
+        self.session.write_config("[timers]\nmax-token-lifetime-hours=2\nrenew-before-expiry-minutes=180\n")
+        result = subprocess.run([AGENT], env=self.session.env, capture_output=True, text=True, timeout=PATIENCE)
+        self.assertEqual(result.returncode, 78)
+        self.assertIn("sleep-agent.conf:3: [timers] renew-before-expiry-minutes: renew-before-expiry-minutes (180) "
+                      "must be shorter than max-token-lifetime-hours (2 h)", result.stderr)
+
     def test_a_bad_configuration_file_is_named(self):
         self.session.write_config("[notifications]\nlive-elapsed=sometimes\n")
         result = subprocess.run([AGENT], env=self.session.env, capture_output=True, text=True, timeout=PATIENCE)

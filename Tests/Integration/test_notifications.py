@@ -13,8 +13,8 @@ import dbus
 
 from dbus_client import Client
 from desktop import BusMonitor, Display, Dunst, RecordingServer, XfceNotifyd, xdotool, wait_for_name
-from harness import (INTERFACE, LEO, PATIENCE, REPO, AgentProcess, PlatformTestCase, Session, eventually,
-                     iso_ms, timer_dict)
+from harness import (DEMO_FAMILY, INTERFACE, LEO, PATIENCE, REPO, AgentProcess, PlatformTestCase, Session,
+                     eventually, iso_ms, timer_dict)
 
 ARTIFACTS = os.environ.get("DFL_ARTIFACTS", os.path.join(REPO, "build", "test-artifacts"))
 
@@ -142,13 +142,17 @@ class XfceTests(DesktopTestCase):
         self.assertIn("Xfce Notify Daemon", str(self.client.properties.Get(INTERFACE, "NotificationServer")))
 
 
+def dunst_history(session):
+    """What dunst showed and closed, as `dunstctl history` reports it."""
+    result = subprocess.run(["dunstctl", "history"], env=session.env, capture_output=True, text=True, timeout=PATIENCE)
+    return [{k: v.get("data") for k, v in n.items()} for n in json.loads(result.stdout)["data"][0]]
+
+
 class DunstTests(DesktopTestCase):
     server_class = Dunst
 
     def history(self):
-        result = subprocess.run(["dunstctl", "history"], env=self.session.env, capture_output=True, text=True,
-                                timeout=PATIENCE)
-        return [{k: v.get("data") for k, v in n.items()} for n in json.loads(result.stdout)["data"][0]]
+        return dunst_history(self.session)
 
     def test_complete_through_the_context_menu(self):
         timer_id, _ = self.start_timer()
@@ -166,6 +170,37 @@ class DunstTests(DesktopTestCase):
         # dunst's own rendering of what it displayed: the name escaped, so shown as typed.
         self.assertIn("&lt;b&gt;Leo&lt;/b&gt; &amp; Co is asleep", shown["message"])
         eventually(lambda: self.timer(timer_id)["notification"] == "dismissed", what="the dismissal")
+
+
+class DunstBridgeTests(DesktopTestCase):
+    """Through the WebView bridge, as the app hands a timer over."""
+
+    server_class = Dunst
+
+    def test_a_name_the_desktop_cannot_show_is_shown_cleaned_and_shortened(self):
+        from test_webview_bridge import Bridge, sleep_timer
+        bridge = Bridge(self.session)
+        self.addCleanup(lambda: bridge.process.poll() is None and bridge.close())
+        parent = self.platform.parent
+        bridge.result("session.set", {"apiOrigin": self.platform.origin, "userId": parent["id"],
+                                      "accessToken": parent["accessToken"],
+                                      "actor": {"mode": "self", "familySubjectId": DEMO_FAMILY}})
+        name = "\u202eMaya\nRose " + "z" * 189
+        self.assertEqual(len(name), 200)
+        timer = sleep_timer(name=name)
+        self.assertEqual(bridge.result("sleepTimer.upsert", {"timer": timer})["native"]["reason"], "mirrored")
+        saved = self.platform.process.control_json("GET", "/control/timers")["timers"]
+        self.assertEqual([(t["id"], t["status"]) for t in saved], [(timer["id"], "running")])
+        eventually(lambda: self.timer(timer["id"])["notification"] == "shown", what="the notification")
+        subprocess.run(["dunstctl", "close-all"], env=self.session.env, check=True, timeout=PATIENCE)
+        eventually(lambda: self.history(), what="dunst's history")
+        [shown] = self.history()
+        cleaned = "Maya Rose " + "z" * 53 + "\u2026"
+        self.assertEqual(shown["summary"], cleaned + " is asleep")
+        self.assertNotIn("\u202e", json.dumps(shown, ensure_ascii=False))
+
+    def history(self):
+        return dunst_history(self.session)
 
 
 class RecordedTestCase(PlatformTestCase):

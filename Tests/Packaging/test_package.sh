@@ -12,13 +12,21 @@
 # starts the agent through the installed activation file; the same through
 # a real systemd user manager with the installed unit, sandbox included,
 # where this machine allows one to run (DFL_TEST_SYSTEMD_USER=0 skips it);
-# the unit's exposure (systemd-analyze security, 2.0 at most) and
-# systemd-analyze verify; desktop-file-validate; the man pages render
-# without warnings; the bash completion; and apt-get purge leaves nothing.
-# Every process it starts is stopped. Exits non-zero on any failure.
+# a login to an XFCE-like session without systemd's graphical target, whose
+# XDG autostart runner (dex) starts the agent once through the installed
+# autostart entry, and the entry skipped by systemd's runner
+# (systemd-xdg-autostart-generator), there and, under the real user manager,
+# in a session that reaches graphical-session.target, where only the unit
+# starts the agent; the unit's exposure (systemd-analyze security, 2.0 at
+# most) and systemd-analyze verify; desktop-file-validate; the man pages
+# render without warnings, and sleep-agent.conf(5) names every setting and
+# its examples parse; the bash, zsh and fish completions; and apt-get purge
+# leaves nothing. Every process it starts is stopped. Exits non-zero on any
+# failure.
 #
 # Needs: apt-get, lintian, desktop-file-utils, man-db, bash-completion,
-# dbus-daemon, dbus-bin, systemd (for systemd-analyze), python3.
+# dbus-daemon, dbus-bin, systemd (for systemd-analyze), python3, dex, zsh,
+# fish.
 set -uo pipefail
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -54,12 +62,12 @@ if [[ $(id -u) -ne 0 ]]; then
     exit 2
 fi
 missing=()
-for tool in apt-get dpkg-query lintian desktop-file-validate man systemd-analyze dbus-daemon dbus-send python3 timeout; do
+for tool in apt-get dpkg-query lintian desktop-file-validate man systemd-analyze dbus-daemon dbus-send python3 timeout dex zsh fish; do
     command -v "$tool" >/dev/null || missing+=("$tool")
 done
 [[ -r /usr/share/bash-completion/bash_completion ]] || missing+=(bash-completion)
 if ((${#missing[@]})); then
-    echo "test_package: missing: ${missing[*]} (Debian packages: lintian desktop-file-utils man-db bash-completion dbus-daemon dbus-bin systemd python3)" >&2
+    echo "test_package: missing: ${missing[*]} (Debian packages: lintian desktop-file-utils man-db bash-completion dbus-daemon dbus-bin systemd python3 dex zsh fish)" >&2
     exit 2
 fi
 
@@ -157,10 +165,14 @@ paths=(
     /usr/share/icons/hicolor/scalable/apps/com.dreamsforlittles.App.svg
     /usr/share/icons/hicolor/symbolic/apps/com.dreamsforlittles.App-symbolic.svg
     /usr/share/bash-completion/completions/dfl-sleepctl
+    /usr/share/zsh/vendor-completions/_dfl-sleepctl
+    /usr/share/fish/vendor_completions.d/dfl-sleepctl.fish
     /usr/share/man/man1/dfl-sleep-agent.1.gz
     /usr/share/man/man1/dfl-sleepctl.1.gz
     /usr/share/man/man1/dfl-webview-bridge.1.gz
+    /usr/share/man/man5/sleep-agent.conf.5.gz
     /etc/xdg/dreamsforlittles/sleep-agent.conf
+    /etc/xdg/autostart/com.dreamsforlittles.SleepAgent-autostart.desktop
     /usr/share/doc/$package/copyright
     /usr/share/locale/de/LC_MESSAGES/dreamsforlittles.mo
     /usr/share/locale/fr/LC_MESSAGES/dreamsforlittles.mo
@@ -181,6 +193,8 @@ fi
 check "the three executables are executable" test -x /usr/bin/dfl-sleep-agent -a -x /usr/bin/dfl-sleepctl -a -x /usr/bin/dfl-webview-bridge -a -x /usr/libexec/dreamsforlittles/xdg-open
 check "/etc/xdg/dreamsforlittles/sleep-agent.conf is a conffile" \
     bash -c "dpkg-query -W -f='\${Conffiles}' $package | grep -q '/etc/xdg/dreamsforlittles/sleep-agent.conf '"
+check "the autostart entry is a conffile (an administrator may change or remove it)" \
+    bash -c "dpkg-query -W -f='\${Conffiles}' $package | grep -q '/etc/xdg/autostart/com.dreamsforlittles.SleepAgent-autostart.desktop '"
 check "the default configuration sets nothing (every setting commented out)" \
     bash -c "! grep -Ev '^[[:space:]]*(#|\\[|$)' /etc/xdg/dreamsforlittles/sleep-agent.conf"
 
@@ -205,8 +219,11 @@ check "dfl-webview-bridge --help answers" bash -c '/usr/bin/dfl-webview-bridge -
 # The installed catalogs, found where the package put them (no DFL_LOCALEDIR).
 check "dfl-sleepctl --help speaks German from the installed catalog" \
     bash -c 'env -u DFL_LOCALEDIR LANG=de_DE.UTF-8 LANGUAGE=de /usr/bin/dfl-sleepctl --help | grep -q "^Aufruf: dfl-sleepctl"'
-check "the desktop entry names the agent in every language of po/" \
-    bash -c 'for lang in de es fr it pt_BR; do grep -q "^Name\[$lang\]=" /usr/share/applications/com.dreamsforlittles.SleepAgent.desktop || exit 1; done'
+check "the desktop entries name the agent in every language of po/" \
+    bash -c 'for entry in /usr/share/applications/com.dreamsforlittles.SleepAgent.desktop \
+                          /etc/xdg/autostart/com.dreamsforlittles.SleepAgent-autostart.desktop; do
+                 for lang in de es fr it pt_BR; do grep -q "^Name\[$lang\]=" "$entry" || exit 1; done
+             done'
 
 # --- D-Bus activation on a private session bus ----------------------------------
 
@@ -215,12 +232,15 @@ bus_dir=$work/dbus
 home=$bus_dir/home
 mkdir -p "$home" "$bus_dir/run"
 chmod 0700 "$bus_dir/run"
-cat >"$bus_dir/session.conf" <<EOF
+# bus_config SOCKET: a session bus without systemd whose only service
+# directory is the installed one.
+bus_config() {
+    cat <<EOF
 <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
  "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
 <busconfig>
   <type>session</type>
-  <listen>unix:path=$bus_dir/bus</listen>
+  <listen>unix:path=$1</listen>
   <auth>EXTERNAL</auth>
   <servicedir>/usr/share/dbus-1/services</servicedir>
   <policy context="default">
@@ -230,6 +250,8 @@ cat >"$bus_dir/session.conf" <<EOF
   </policy>
 </busconfig>
 EOF
+}
+bus_config "$bus_dir/bus" >"$bus_dir/session.conf"
 address=unix:path=$bus_dir/bus
 bus_env=(env -i "HOME=$home" "PATH=/usr/bin:/bin" "LANG=C.UTF-8"
     "XDG_CONFIG_HOME=$home/.config" "XDG_CONFIG_DIRS=/etc/xdg" "XDG_STATE_HOME=$home/.local/state"
@@ -277,6 +299,178 @@ if [[ $agent_pid =~ ^[0-9]+$ ]]; then
 fi
 kill -TERM "$bus_pid"
 wait "$bus_pid" 2>/dev/null
+
+# --- An XFCE-like session: XDG autostart without systemd ----------------------
+#
+# A login to XFCE or MATE where no systemd user manager starts
+# graphical-session.target: a session bus of the session's own (no systemd,
+# so the bus runs the activation file's Exec= itself), then the session's XDG
+# autostart runner, here dex with the XFCE environment, which reads
+# /etc/xdg/autostart through XDG_CONFIG_DIRS. The other entries this machine
+# has there are switched off for the test user the XDG way (a Hidden=true
+# copy in ~/.config/autostart), so that only the package's entry runs.
+
+autostart_name=com.dreamsforlittles.SleepAgent-autostart.desktop
+autostart_entry=/etc/xdg/autostart/$autostart_name
+
+# hide_other_autostart_entries DIR: a Hidden=true entry in DIR for every
+# system autostart entry but the package's.
+hide_other_autostart_entries() {
+    local entry
+    mkdir -p "$1"
+    for entry in /etc/xdg/autostart/*.desktop; do
+        [[ -f $entry && ${entry##*/} != "$autostart_name" ]] || continue
+        printf '[Desktop Entry]\nType=Application\nName=%s\nExec=/bin/false\nHidden=true\n' "${entry##*/}" >"$1/${entry##*/}"
+    done
+}
+
+# processes_on EXE BUS_SOCKET: the PIDs of the processes running EXE whose
+# environment names the bus at BUS_SOCKET, as the session's programs' do
+# (the bus adds its guid to the address of those it starts).
+processes_on() {
+    local proc variable
+    for proc in /proc/[0-9]*; do
+        [[ $(readlink "$proc/exe" 2>/dev/null) == "$1" ]] || continue
+        while IFS= read -r -d '' variable; do
+            case $variable in
+                "DBUS_SESSION_BUS_ADDRESS=unix:path=$2" | "DBUS_SESSION_BUS_ADDRESS=unix:path=$2,"* | \
+                    "DBUS_STARTER_ADDRESS=unix:path=$2" | "DBUS_STARTER_ADDRESS=unix:path=$2,"*)
+                    echo "${proc#/proc/}"
+                    break
+                    ;;
+            esac
+        done <"$proc/environ" 2>/dev/null
+    done
+}
+
+# user_processes EXE UID: the PIDs of the processes running EXE as UID.
+user_processes() {
+    local proc
+    for proc in /proc/[0-9]*; do
+        [[ $(readlink "$proc/exe" 2>/dev/null) == "$1" ]] || continue
+        [[ $(awk '$1 == "Uid:" { print $2 }' "$proc/status" 2>/dev/null) == "$2" ]] && echo "${proc#/proc/}"
+    done
+}
+
+xfce_stage() {
+    echo "== An XFCE-like session without systemd's graphical target (dex --autostart)"
+    local dir=$work/xfce home
+    home=$dir/home
+    mkdir -p "$home" "$dir/run"
+    chmod 0700 "$dir/run"
+    bus_config "$dir/bus" >"$dir/session.conf"
+    local session_env=(env -i "HOME=$home" "PATH=/usr/bin:/bin" "LANG=C.UTF-8"
+        "XDG_CONFIG_HOME=$home/.config" "XDG_CONFIG_DIRS=/etc/xdg" "XDG_STATE_HOME=$home/.local/state"
+        "XDG_DATA_HOME=$home/.local/share" "XDG_RUNTIME_DIR=$dir/run" "XDG_CURRENT_DESKTOP=XFCE"
+        "XDG_SESSION_DESKTOP=xfce" "DESKTOP_SESSION=xfce" "DBUS_SESSION_BUS_ADDRESS=unix:path=$dir/bus")
+    "${session_env[@]}" dbus-daemon --config-file="$dir/session.conf" --nofork --nopidfile >"$dir/daemon.log" 2>&1 &
+    local session_bus=$!
+    track "$session_bus"
+    if ! wait_for 100 test -S "$dir/bus"; then
+        fail "the XFCE-like session's dbus-daemon starts"
+        return
+    fi
+    hide_other_autostart_entries "$home/.config/autostart"
+    local hidden
+    hidden=$(ls "$home/.config/autostart" | wc -l)
+    note "the machine's $hidden other autostart entries are hidden for this user (Hidden=true in ~/.config/autostart)"
+    session_name_owner() {
+        "${session_env[@]}" dbus-send --session --print-reply=literal --dest=org.freedesktop.DBus /org/freedesktop/DBus \
+            org.freedesktop.DBus.GetConnectionUnixProcessID "string:$bus_name" 2>/dev/null | awk '{ print $2 }'
+    }
+    check "before the login no agent runs on the session's bus" test -z "$(session_name_owner)"
+
+    # The login: the runner reads the autostart directories and runs each
+    # entry's Exec= (dex does not wait for them).
+    "${session_env[@]}" dex --autostart --environment XFCE --verbose >"$dir/dex.log" 2>&1
+    local dex_rc=$?
+    grep -E '^(Autostart file|Executing command): ' "$dir/dex.log" | sed 's/^/      dex: /'
+    check "dex --autostart --environment XFCE runs the entry from /etc/xdg/autostart (and only it)" \
+        bash -c "[[ $dex_rc == 0 ]] && grep -qxF 'Autostart file: $autostart_entry' '$dir/dex.log' &&
+            [[ \$(grep -c '^Autostart file: ' '$dir/dex.log') == 1 ]]"
+    local agent
+    name_owned() { [[ -n $(session_name_owner) ]]; }
+    if wait_for 300 name_owned; then
+        agent=$(session_name_owner)
+        track "$agent"
+    fi
+    if [[ ! $agent =~ ^[0-9]+$ ]]; then
+        fail "after the login the agent owns $bus_name on the session's bus"
+        sed 's/^/      /' "$dir/daemon.log"
+        kill -TERM "$session_bus"
+        return
+    fi
+    # dbus-daemon names itself in the environment of what it starts.
+    started_by_the_bus() {
+        [[ $(readlink "/proc/$agent/exe") == /usr/bin/dfl-sleep-agent ]] &&
+            tr '\0' '\n' <"/proc/$agent/environ" | grep -q "^DBUS_STARTER_ADDRESS=unix:path=$dir/bus,"
+    }
+    check "after the login the agent runs, started by the session's bus (D-Bus activation)" started_by_the_bus
+    pings_ended() { [[ -z $(processes_on /usr/bin/dbus-send "$dir/bus") ]]; }
+    check "the entry's Exec= has ended: it only asked for the name" wait_for 100 pings_ended
+
+    # Logged in again (a second runner), the entry run by hand, and the app
+    # calling, all at once: the bus starts the name once.
+    local exec_line argv=() output rc
+    exec_line=$(sed -n 's/^Exec=//p' "$autostart_entry")
+    read -ra argv <<<"$exec_line"
+    local callers=()
+    "${session_env[@]}" dex --autostart --environment XFCE >/dev/null 2>&1 &
+    callers+=($!)
+    "${session_env[@]}" dex --autostart --environment XFCE >/dev/null 2>&1 &
+    callers+=($!)
+    "${session_env[@]}" timeout 60 dfl-sleepctl status >/dev/null 2>&1 &
+    callers+=($!)
+    output=$("${session_env[@]}" timeout 60 "${argv[@]}" 2>&1)
+    rc=$?
+    wait "${callers[@]}"
+    wait_for 100 pings_ended
+    check "run again while the agent runs, the entry's Exec= succeeds and prints nothing (exit $rc)" test "$rc" -eq 0 -a -z "$output"
+    local agents
+    agents=$(processes_on /usr/bin/dfl-sleep-agent "$dir/bus" | tr '\n' ' ')
+    note "dfl-sleep-agent processes on the session's bus: ${agents:-none}"
+    check "after two more logins, the Exec= by hand and a call from a client, one agent runs: the same one" \
+        test "$agents" = "$agent "
+    check "nothing was refused: the agent logged no second instance" \
+        bash -c "! grep -q 'already owns' '$dir/daemon.log'"
+
+    # Logout: the session's bus ends, and the agent with it.
+    kill -TERM "$session_bus"
+    wait "$session_bus" 2>/dev/null
+    check "at logout (the session's bus ends) the agent exits" wait_for 100 bash -c "! kill -0 $agent 2>/dev/null"
+}
+xfce_stage
+
+# --- The XDG autostart runner of systemd sessions -------------------------------
+#
+# Desktops that start the unit with graphical-session.target run XDG
+# autostart through systemd-xdg-autostart-generator (xdg-desktop-autostart.target)
+# or through gnome-session, so the entry carries X-systemd-skip=true (which
+# the generator honours) and X-GNOME-HiddenUnderSystemd=true (which
+# gnome-session honours under systemd). The generator is run here as a user
+# manager runs it, beside a user's own entry that it must turn into a unit.
+
+echo "== systemd-xdg-autostart-generator skips the entry"
+generator=
+for candidate in /usr/lib/systemd/user-generators/systemd-xdg-autostart-generator /lib/systemd/user-generators/systemd-xdg-autostart-generator; do
+    [[ -x $candidate ]] && { generator=$candidate; break; }
+done
+if [[ -z $generator ]]; then
+    fail "systemd-xdg-autostart-generator is installed (Debian package systemd)"
+else
+    generated=$work/generator
+    mkdir -p "$generated/home/.config/autostart" "$generated/normal" "$generated/early" "$generated/late"
+    printf '[Desktop Entry]\nType=Application\nName=Control\nExec=/bin/true\n' >"$generated/home/.config/autostart/dfl-pkgtest-control.desktop"
+    env -i HOME="$generated/home" XDG_CONFIG_HOME="$generated/home/.config" XDG_CONFIG_DIRS=/etc/xdg \
+        SYSTEMD_LOG_LEVEL=debug SYSTEMD_LOG_TARGET=console \
+        "$generator" "$generated/normal" "$generated/early" "$generated/late" >"$generated/log" 2>&1
+    grep -F "$autostart_name" "$generated/log" | sed 's/^/      generator: /'
+    check "the generator makes a unit of an ordinary entry (app-dfl\\x2dpkgtest\\x2dcontrol@autostart.service)" \
+        test -f "$generated/late/app-dfl\\x2dpkgtest\\x2dcontrol@autostart.service"
+    check "the generator makes no unit of the package's entry, and says it is marked as skipped (X-systemd-skip=true)" \
+        bash -c "grep -qxF '$autostart_entry: not generating unit, marked as skipped by generator.' '$generated/log' &&
+            ! ls '$generated/late' | grep -q dreamsforlittles"
+fi
 
 # --- A real systemd user manager ---------------------------------------------------
 #
@@ -598,6 +792,63 @@ PY
     check "systemctl --user stop ends the agent cleanly (SIGTERM, exit 0)" \
         test "$(states ActiveState Result ExecMainStatus)" = "inactive/success/0"
 
+    # A login to a desktop whose session reaches graphical-session.target (a
+    # session target that BindsTo= it, as GNOME's, KDE Plasma's and sway's
+    # do) and runs XDG autostart through systemd (xdg-desktop-autostart.target,
+    # whose units systemd-xdg-autostart-generator makes from the entries).
+    # The unit starts the agent; the generator skips the entry. A user's own
+    # entry shows that autostart ran; the machine's other entries are hidden
+    # for the test user.
+    echo "== A systemd session: graphical-session.target and XDG autostart through systemd"
+    local session_target=dfl-pkgtest-session.target control_ran=$user_home/autostart-control-ran generated
+    as_user mkdir -p "$user_home/.config/systemd/user" "$user_home/.config/autostart"
+    printf '[Unit]\nDescription=A desktop session (package test)\nBindsTo=graphical-session.target\nWants=graphical-session-pre.target xdg-desktop-autostart.target\nAfter=graphical-session-pre.target\n' |
+        as_user tee "$user_home/.config/systemd/user/$session_target" >/dev/null
+    hide_other_autostart_entries "$work/hidden-autostart"
+    as_user cp "$work/hidden-autostart/." "$user_home/.config/autostart/" -R
+    printf '[Desktop Entry]\nType=Application\nName=Control\nExec=/usr/bin/touch %s\n' "$control_ran" |
+        as_user tee "$user_home/.config/autostart/dfl-pkgtest-control.desktop" >/dev/null
+    as_user systemctl --user daemon-reload
+    generated=$(as_user ls "/run/user/$uid/systemd/generator.late" 2>&1 | tr '\n' ' ')
+    note "generated by the user manager's generators: $generated"
+    skipped_by_the_manager() {
+        [[ $generated == *'app-dfl\x2dpkgtest\x2dcontrol@autostart.service'* && $generated != *dreamsforlittles* ]]
+    }
+    check "the user manager's generator made a unit of the user's own entry, and none of the package's" skipped_by_the_manager
+    as_user systemctl --user start "$session_target"
+    local session_main_pid agents
+    session_up() { [[ $(show ActiveState) == active && -e $control_ran ]]; }
+    wait_for 300 session_up
+    session_reached() { [[ $(as_user systemctl --user is-active graphical-session.target) == active && -e $control_ran ]]; }
+    check "the session reached graphical-session.target and ran XDG autostart (the user's entry ran)" session_reached
+    session_main_pid=$(show MainPID)
+    agents=$(user_processes /usr/bin/dfl-sleep-agent "$uid" | tr '\n' ' ')
+    note "dfl-sleep-agent processes of $user: ${agents:-none}; $unit MainPID $session_main_pid"
+    check "with the session, the unit started the agent, and only it: one agent, the unit's main process" \
+        test "$(show ActiveState)/$agents" = "active/$session_main_pid "
+
+    # A runner that honours neither mark (dex, xfce4-session) in this
+    # session runs the entry's Exec=: it reaches the agent the unit runs.
+    as_user env XDG_CONFIG_HOME="$user_home/.config" XDG_CONFIG_DIRS=/etc/xdg XDG_CURRENT_DESKTOP=XFCE \
+        dex --autostart --environment XFCE --verbose >"$work/dex-systemd.log" 2>&1
+    grep -E '^(Autostart file|Executing command): ' "$work/dex-systemd.log" | sed 's/^/      dex: /'
+    user_pings_ended() { [[ -z $(user_processes /usr/bin/dbus-send "$uid") ]]; }
+    wait_for 300 user_pings_ended
+    agents=$(user_processes /usr/bin/dfl-sleep-agent "$uid" | tr '\n' ' ')
+    note "dfl-sleep-agent processes of $user: ${agents:-none}; $unit: $(states MainPID NRestarts)"
+    still_the_unit() {
+        grep -qxF "Autostart file: $autostart_entry" "$work/dex-systemd.log" &&
+            [[ $agents == "$session_main_pid " && $(states MainPID NRestarts) == "$session_main_pid/0" ]]
+    }
+    check "an autostart runner that ignores the marks (dex) runs the entry, and still one agent runs: the unit's, not restarted" \
+        still_the_unit
+
+    # Logout: the session target stops, graphical-session.target with it,
+    # and the unit with that (PartOf=).
+    as_user systemctl --user stop "$session_target"
+    stopped_with_session() { [[ $(show ActiveState) == inactive ]]; }
+    check "at logout (graphical-session.target stops) the agent stops (PartOf=)" wait_for 300 stopped_with_session
+
     as_user systemctl --user exit >/dev/null 2>&1
     timeout 20 tail --pid="$manager_pid" -f /dev/null || kill -KILL "$manager_pid" 2>/dev/null
 }
@@ -618,15 +869,74 @@ verify_rc=$?
 [[ -s $work/verify.txt ]] && sed 's/^/      /' "$work/verify.txt"
 check "systemd-analyze verify --user passes without a message" test "$verify_rc" -eq 0 -a ! -s "$work/verify.txt"
 
-echo "== Desktop entry, man pages, bash completion"
+echo "== Desktop entries, man pages, completions"
 check "desktop-file-validate passes" desktop-file-validate /usr/share/applications/com.dreamsforlittles.SleepAgent.desktop
-for page in dfl-sleep-agent dfl-sleepctl dfl-webview-bridge; do
-    warnings=$(for width in 60 80 120; do LC_ALL=C.UTF-8 MANWIDTH=$width man --warnings -E UTF-8 -l -Tutf8 -Z "/usr/share/man/man1/$page.1.gz" 2>&1 >/dev/null; done)
+check "desktop-file-validate passes for the autostart entry" desktop-file-validate "$autostart_entry"
+for page in man1/dfl-sleep-agent.1 man1/dfl-sleepctl.1 man1/dfl-webview-bridge.1 man5/sleep-agent.conf.5; do
+    warnings=$(for width in 60 80 120; do LC_ALL=C.UTF-8 MANWIDTH=$width man --warnings -E UTF-8 -l -Tutf8 -Z "/usr/share/man/$page.gz" 2>&1 >/dev/null; done)
     [[ -n $warnings ]] && note "$warnings"
-    check "man $page renders without warnings" test -z "$warnings" -a "$(man -l "/usr/share/man/man1/$page.1.gz" 2>/dev/null | grep -c .)" -gt 20
+    check "man ${page#*/} renders without warnings" test -z "$warnings" -a "$(man -l "/usr/share/man/$page.gz" 2>/dev/null | grep -c .)" -gt 20
 done
-check "man finds the pages by name" bash -c 'man -w dfl-sleep-agent dfl-sleepctl dfl-webview-bridge >/dev/null'
+check "man finds the pages by name" bash -c 'man -w dfl-sleep-agent dfl-sleepctl dfl-webview-bridge >/dev/null && [[ $(man -w 5 sleep-agent.conf) == /usr/share/man/man5/sleep-agent.conf.5.gz ]]'
+check "dfl-sleep-agent(1), dfl-sleepctl(1) and dfl-webview-bridge(1) name sleep-agent.conf(5) in SEE ALSO" \
+    bash -c 'for page in dfl-sleep-agent dfl-sleepctl dfl-webview-bridge; do
+        man -l /usr/share/man/man1/$page.1.gz 2>/dev/null | sed -n "/^SEE ALSO/,\$p" | grep -q "sleep-agent.conf(5)" || exit 1; done'
+
+# sleep-agent.conf(5) against the parser: every group and key the
+# configuration knows (Configuration.swift) has its entry under its group,
+# and every example file in the page is one the programs accept (read by
+# dfl-webview-bridge, which exits 78 on a file it refuses).
+mkdir -p "$work/examples"
+cat >"$work/conf_page.py" <<'PY'
+import gzip, re, sys
+page = gzip.open(sys.argv[1], "rt").read()
+source = open(sys.argv[2]).read()
+table = source[source.index("knownKeys: [String: [String]] = ["):]
+table = table[:table.index("\n    ]\n")]
+known = {group: re.findall(r'"([a-z-]+)"', keys) for group, keys in re.findall(r'"([a-z]+)": \[([^\]]*)\]', table)}
+print("      the configuration knows: " + "; ".join("[%s] %s" % (g, ", ".join(k)) for g, k in known.items()))
+sections = {s.split("\n", 1)[0]: s for s in re.split(r"^\.SH ", page, flags=re.M)}
+missing = [("[%s]" % g) for g in known if "[%s]" % g not in sections]
+missing += ["[%s] %s" % (g, k) for g, keys in known.items() for k in keys
+            if not re.search(r"^\.BR %s " % re.escape(k.replace("-", "\\-")), sections.get("[%s]" % g, ""), re.M)]
+for n, example in enumerate(re.findall(r"^\.nf\n(\[.*?)^\.fi$", page, re.M | re.S)):
+    with open("%s/example-%d.conf" % (sys.argv[3], n), "w") as out:
+        out.write(example.replace("\\-", "-").replace("\\e", "\\"))
+if not known or missing:
+    print("      missing from the page: " + ", ".join(missing))
+    sys.exit(1)
+PY
+check "sleep-agent.conf(5) describes every group and key that Configuration.swift knows" \
+    python3 "$work/conf_page.py" /usr/share/man/man5/sleep-agent.conf.5.gz \
+    "$repo/Sources/SleepTimerCore/Configuration/Configuration.swift" "$work/examples"
+# bridge_reads FILE: dfl-webview-bridge started with FILE as the user's
+# configuration and no input; prints its exit status and messages.
+bridge_reads() {
+    local home=$work/examples/home
+    rm -rf "$home" && mkdir -p "$home/dreamsforlittles" && cp "$1" "$home/dreamsforlittles/sleep-agent.conf"
+    env -i HOME="$home" XDG_CONFIG_HOME="$home" XDG_CONFIG_DIRS=/nonexistent PATH=/usr/bin:/bin LANG=C.UTF-8 \
+        DBUS_SESSION_BUS_ADDRESS="unix:path=$work/examples/no-bus" timeout 30 dfl-webview-bridge </dev/null 2>&1
+    echo "exit $?"
+}
+examples=0
+for example in "$work"/examples/example-*.conf; do
+    [[ -f $example ]] || continue
+    examples=$((examples + 1))
+    output=$(bridge_reads "$example")
+    [[ $output == *"exit 0" ]] || { note "$(tr '\n' ' ' <"$example")"; note "$output"; }
+    check "example file $examples of sleep-agent.conf(5) is accepted ($(grep -o '^\[[a-z]*\]' "$example" | tr '\n' ' ')with $(grep -c '=' "$example") key(s))" \
+        test "${output##*$'\n'}" = "exit 0"
+done
+check "sleep-agent.conf(5) has example files (found $examples)" test "$examples" -ge 3
+printf '[notifications]\n# how the elapsed time is shown\nlive-elapsed=sometimes\n' >"$work/examples/bad.conf"
+output=$(bridge_reads "$work/examples/bad.conf")
+note "$(tr '\n' ' ' <<<"$output")"
+check "a bad value is refused as sleep-agent.conf(5) says: exit 78, the file, line, group and key" \
+    bash -c '[[ $1 == *"/sleep-agent.conf:3: [notifications] live-elapsed: must be auto, on or off, not sometimes"* && $1 == *"exit 78" ]]' _ "$output"
+
 check "the bash completion passes bash -n" bash -n /usr/share/bash-completion/completions/dfl-sleepctl
+check "the zsh completion passes zsh -n" zsh -n /usr/share/zsh/vendor-completions/_dfl-sleepctl
+check "the fish completion passes fish --no-execute" fish --no-execute /usr/share/fish/vendor_completions.d/dfl-sleepctl.fish
 
 # The completion, with a stand-in dfl-sleepctl that lists two timers.
 mkdir -p "$work/complete-bin"
@@ -652,6 +962,32 @@ check "completion of list options" test "$(complete_line 'dfl-sleepctl list --')
 check "completion of timer ids from dfl-sleepctl list --json" \
     test "$(complete_line 'dfl-sleepctl complete ')" = "3f2504e0-4f89-41d3-9a0c-0305e82c3301 7d444840-9dc0-11d1-b245-5ffdce74fad2 "
 check "completion of --at after a timer id" test "$(complete_line 'dfl-sleepctl complete 3f2504e0-4f89-41d3-9a0c-0305e82c3301 --')" = "--at --help "
+
+# zsh and fish find their completions where the package puts them: zsh's
+# compinit in its default fpath, fish in its vendor directory (autoloaded,
+# not sourced by hand), with the same stand-in.
+zsh_registered() {
+    [[ $(env -i HOME="$work/zsh-home" PATH=/usr/bin:/bin zsh -fc 'autoload -Uz compinit; compinit -u -D; print -r -- $_comps[dfl-sleepctl]') == _dfl-sleepctl ]]
+}
+mkdir -p "$work/zsh-home" "$work/fish-home"
+check "zsh's compinit finds _dfl-sleepctl in its default fpath (/usr/share/zsh/vendor-completions)" zsh_registered
+zsh_offers() {
+    env -i HOME="$work/zsh-home" PATH="$work/complete-bin:/usr/bin:/bin" TERM=dumb \
+        timeout 60 zsh -f "$repo/Tests/Integration/zsh_complete.zsh" /usr/share/zsh/vendor-completions "$1" | sort | tr '\n' '|'
+}
+check "zsh completes the commands" test "$(zsh_offers 'dfl-sleepctl ' | tr '|' '\n' | grep -v '^shown' | tr '\n' ' ')" = "complete help list open status watch "
+check "zsh completes the timer ids, with the baby's name" \
+    test "$(zsh_offers 'dfl-sleepctl open ')" = "3f2504e0-4f89-41d3-9a0c-0305e82c3301|7d444840-9dc0-11d1-b245-5ffdce74fad2|shown: 3f2504e0-4f89-41d3-9a0c-0305e82c3301  -- Maya|shown: 7d444840-9dc0-11d1-b245-5ffdce74fad2  -- Noa|"
+# fish_offers LINE: "WORD:DESCRIPTION" for each offer; fish_words: the words.
+fish_complete() {
+    env -i HOME="$work/fish-home" PATH="$work/complete-bin:/usr/bin:/bin" timeout 60 fish -c "complete -C'$1'" | sort
+}
+fish_offers() { fish_complete "$1" | tr '\t\n' ': '; }
+fish_words() { fish_complete "$1" | cut -f1 | tr '\n' ' '; }
+check "fish completes the commands from its vendor directory" \
+    test "$(fish_words 'dfl-sleepctl ')" = "complete help list open status watch "
+check "fish completes the timer ids, with the baby's name" \
+    test "$(fish_offers 'dfl-sleepctl complete ')" = "3f2504e0-4f89-41d3-9a0c-0305e82c3301:Maya 7d444840-9dc0-11d1-b245-5ffdce74fad2:Noa "
 
 # --- Purge -----------------------------------------------------------------
 

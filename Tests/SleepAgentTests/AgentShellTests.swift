@@ -238,6 +238,30 @@ final class RecordingOpener: LinkOpener {
         #expect(alarm.moment == Fixtures.now.adding(milliseconds: 12 * Milliseconds.hour - 30 * Milliseconds.minute))
     }
 
+    @Test func aRenewalThatWonTheRaceLetsTheNewerTokenSendTheSameCompletion() throws {
+        let agent = try agent()
+        try agent.mirror(Fixtures.request())
+        _ = try agent.complete(Fixtures.timerID, completedAtMilliseconds: 0)
+        // The app renewed the token just before the click reached the platform.
+        let newer = "dflnat_NEWER_q8Zr2mXv0Lw9sT4kP1nB7cY3uH6eJ5dA"
+        try agent.mirror(Fixtures.request { $0.actionToken = ActionToken(unvalidated: newer); $0.revision = 4 })
+        transport.answer(.tokenRevoked(reason: "a newer action token replaced this one (401 token_revoked)"))
+        #expect(transport.sent.count == 2)
+        #expect(transport.sent[1].requestBody == NativeCompletion.requestBody(
+            token: ActionToken(unvalidated: newer), completedAt: Fixtures.now))
+        transport.answer(.created(activityID: "a"))
+        #expect(try agent.list().isEmpty)
+    }
+
+    @Test func aRevokedTokenWithNoNewerOneNeedsTheApp() throws {
+        let agent = try agent()
+        try agent.mirror(Fixtures.request())
+        _ = try agent.complete(Fixtures.timerID, completedAtMilliseconds: 0)
+        transport.answer(.tokenRevoked(reason: "a newer action token replaced this one (401 token_revoked)"))
+        #expect(transport.sent.count == 1)
+        #expect(try agent.list().first?.state == .needsApp)
+    }
+
     @Test func aDismissalOutlivesARestartOfTheAgent() throws {
         var agent: Agent? = try self.agent()
         try agent!.mirror(Fixtures.request())

@@ -251,6 +251,26 @@ describe("SleepTimerBridgeClient with dfl-webview-bridge", () => {
     assert.deepEqual(error.data, { status: 401, code: "unauthorized" });
   });
 
+  it("rejects a second timer of a baby's scope with the canonical timer, which stays mirrored", { timeout: TEST_MS }, async () => {
+    await client.setSession(parentSession());
+    const canonical = timer();
+    assert.equal((await client.upsertSleepTimer(canonical)).native.mirrored, true);
+    const second = timer({ startedAt: new Date(Date.now() - 60_000).toISOString() });
+    const error = await rejection(client.upsertSleepTimer(second));
+
+    assert.equal(error.code, BridgeErrorCode.PLATFORM_REFUSED);
+    assert.equal(error.data.status, 409);
+    assert.equal(error.data.code, "scope_conflict");
+    assert.equal(error.data.canonicalTimer.id, canonical.id);
+    assert.equal(error.data.canonicalTimer.startedAt, canonical.startedAt);
+    assert.deepEqual(error.data.native, { mirrored: true, reason: "mirrored" });
+    assert.deepEqual(keysIn(error.data).filter((key) => /token/i.test(key)), []);
+    assert.deepEqual(await putsOf(second.id).then((puts) => puts.map((put) => put.status)), [409]);
+    // The canonical timer is on the desktop; the page's second one never was.
+    assert.deepEqual(await client.removeSleepTimer(second.id), { removed: false });
+    assert.deepEqual(await client.removeSleepTimer(canonical.id), { removed: true });
+  });
+
   it("answers a method that does not exist with -32601", { timeout: TEST_MS }, async () => {
     const answer = nextCall((resolve) => environment.transport.onMessage((text) => {
       const message = JSON.parse(text);

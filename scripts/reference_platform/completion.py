@@ -30,6 +30,7 @@ def complete_native(platform: Platform, request: ApiRequest) -> Reply:
         replayed = tokens.replay(token, request.body)
         if replayed is not None:
             return replayed
+        tokens.require_current(token)
         now = now_ms()
         tokens.require_unexpired(token, now)
         timer = get_timer(db, timer_id)

@@ -81,7 +81,8 @@ CREATE TABLE IF NOT EXISTS native_action_tokens (
     used_at INTEGER,
     used_body BLOB,
     reply_status INTEGER,
-    reply_body BLOB
+    reply_body BLOB,
+    revoked_at INTEGER
 );
 CREATE INDEX IF NOT EXISTS native_action_tokens_by_timer ON native_action_tokens (timer_id);
 """
@@ -96,6 +97,13 @@ class Store:
         self._lock = threading.RLock()
         with self._lock:
             self._conn.executescript(SCHEMA)
+            self._add_missing_columns()
+
+    def _add_missing_columns(self) -> None:
+        """A --db file written before a column existed gains it (empty)."""
+        columns = {row["name"] for row in self._conn.execute("PRAGMA table_info(native_action_tokens)")}
+        if "revoked_at" not in columns:
+            self._conn.execute("ALTER TABLE native_action_tokens ADD COLUMN revoked_at INTEGER")
 
     @contextlib.contextmanager
     def transaction(self):

@@ -144,7 +144,10 @@ def all_timers(platform: Platform) -> list[dict]:
     """Every timer with its status and how many tokens it was issued (control API)."""
     with platform.store.transaction() as db:
         rows = db.execute("SELECT timers.*, (SELECT COUNT(*) FROM native_action_tokens "
-                          "WHERE timer_id = timers.id) AS tokens FROM timers ORDER BY rowid").fetchall()
+                          "WHERE timer_id = timers.id) AS tokens, (SELECT COUNT(*) FROM native_action_tokens "
+                          "WHERE timer_id = timers.id AND revoked_at IS NOT NULL) AS revoked "
+                          "FROM timers ORDER BY rowid").fetchall()
     return [{**timer_json(row), "status": row["status"], "stoppedAt": format_time(row["stopped_at"]),
              "closedAt": format_time(row["closed_at"]), "activityId": row["activity_id"],
-             "nativeActionTokensIssued": row["tokens"]} for row in rows]
+             "nativeActionTokensIssued": row["tokens"], "nativeActionTokensRevoked": row["revoked"]}
+            for row in rows]

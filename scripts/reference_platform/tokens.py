@@ -3,6 +3,11 @@
 Only a hash is stored.  A used token keeps the exact request body and reply, so a
 client that lost the reply and sends the same bytes again gets the same answer,
 and never a second activity.
+
+A timer has one live token: issuing a new one (a renewal) revokes the earlier
+unused ones.  A revoked token is refused, but its row stays, and a token that
+was used is never revoked, so the replay of a recorded completion is answered
+as before whatever was issued after it.
 """
 
 from __future__ import annotations
@@ -18,7 +23,9 @@ NATIVE_TOKEN_PREFIX = "dflnat_"
 
 
 def issue(db: sqlite3.Connection, timer_id: str, user_id: str, now: int, ttl_seconds: int) -> dict:
-    """A new token for the timer, as the upsert reply's nativeActionToken member."""
+    """A new token for the timer, as the upsert reply's nativeActionToken member; the
+    timer's earlier unused tokens are revoked in the same transaction."""
+    revoke_unused(db, timer_id, now)
     token = NATIVE_TOKEN_PREFIX + b64url(secrets.token_bytes(32))
     expires_at = now + ttl_seconds * 1000
     db.execute("INSERT INTO native_action_tokens (token_hash, timer_id, issued_to, created_at, expires_at) "
@@ -46,6 +53,13 @@ def replay(token: sqlite3.Row, body: bytes) -> Reply | None:
                    "this action token was already used with a different request body")
 
 
+def require_current(token: sqlite3.Row) -> None:
+    """401 for a token a newer one replaced: nothing was created with it."""
+    if token["revoked_at"] is not None:
+        raise ApiError(401, "token_revoked",
+                       "a newer action token was issued for this timer; this one is no longer valid")
+
+
 def require_unexpired(token: sqlite3.Row, now: int) -> None:
     if now >= token["expires_at"]:
         raise ApiError(410, "token_expired", "the action token has expired; open the app to finish this timer")
@@ -61,3 +75,11 @@ def expire(db: sqlite3.Connection, timer_id: str, now: int) -> int:
     """Ends every live token of the timer now; returns how many."""
     return db.execute("UPDATE native_action_tokens SET expires_at = ? WHERE timer_id = ? AND expires_at > ?",
                       (now, timer_id, now)).rowcount
+
+
+def revoke_unused(db: sqlite3.Connection, timer_id: str, now: int) -> int:
+    """Revokes the timer's tokens that were neither used nor revoked; returns how many.
+    A used token is left alone: it keeps answering the replay of its completion."""
+    return db.execute("UPDATE native_action_tokens SET revoked_at = ? "
+                      "WHERE timer_id = ? AND used_at IS NULL AND revoked_at IS NULL",
+                      (now, timer_id)).rowcount

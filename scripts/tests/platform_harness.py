@@ -62,8 +62,9 @@ class PlatformProcess:
     """One reference platform process; the API over TLS when certs are given."""
 
     def __init__(self, *, certs: Path | None = None, db: str | None = None, fixtures: str | None = None,
-                 host: str = "127.0.0.1", extra_args: tuple[str, ...] = ()):
+                 host: str = "127.0.0.1", extra_args: tuple[str, ...] = (), env: dict | None = None):
         self.certs = certs
+        self.env = env
         self.args = [sys.executable, str(SERVER_SCRIPT), "--host", host]
         if certs is not None:
             self.args += ["--tls-cert", str(certs / "server.pem"), "--tls-key", str(certs / "server.key")]
@@ -80,7 +81,7 @@ class PlatformProcess:
     # ---- lifecycle
 
     def start(self) -> PlatformProcess:
-        self.process = subprocess.Popen(self.args, stdout=subprocess.PIPE, stderr=self._stderr)
+        self.process = subprocess.Popen(self.args, stdout=subprocess.PIPE, stderr=self._stderr, env=self.env)
         readable, _, _ = select.select([self.process.stdout], [], [], STARTUP_TIMEOUT_SECONDS)
         line = self.process.stdout.readline() if readable else b""
         if not line:

@@ -13,6 +13,7 @@ import http.client
 import json
 import re
 import socket
+import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -35,6 +36,8 @@ MAYA = "9e8d7c6b-5a4f-4e3d-8c2b-000000000011"
 LEO = "9e8d7c6b-5a4f-4e3d-8c2b-000000000012"
 NOAH = "9e8d7c6b-5a4f-4e3d-8c2b-000000000021"
 OTHER_PARENT_FIXED_TOKEN = "fixed-access-token-of-the-other-parent"
+DEMO_FAMILY = "a1e4c7d2-3f6b-4a9e-8d1c-2b5e7f9a0d10"
+DEMO_MAYA = "b7d2e9f4-1c3a-4e6b-8f2d-9a4c6e8b1d21"
 
 FIXTURES = {
     "users": [
@@ -270,6 +273,18 @@ class TimerUpsertTest(PlatformTestCase):
         self.assertEqual(self.put_timer(new_id(), activityType="breastfeeding").status, 201)
         self.assertEqual(len(self.summary().json["timers"]), 4)
 
+    def test_a_scope_conflict_names_the_canonical_timer_and_issues_no_token(self):
+        canonical, token = self.start_sleep_with_token()
+        conflict = self.assert_error(self.put_timer(new_id(), requestNativeActionToken=True), 409, "scope_conflict")
+        self.assertEqual(set(conflict), {"error", "timer"})
+        self.assertEqual(conflict["timer"]["id"], canonical)
+        self.assertEqual(self.timers()[canonical]["nativeActionTokensRevoked"], 0)
+        # A client that wants the canonical timer's token upserts that timer.
+        renewed = self.put_timer(canonical, requestNativeActionToken=True)
+        self.assertEqual(renewed.status, 200, renewed.body)
+        self.assertRegex(renewed.json["nativeActionToken"]["token"], NATIVE_TOKEN)
+        self.assert_error(self.complete(canonical, self.complete_body(token)), 401, "token_revoked")
+
     def test_scope_of_an_existing_timer_cannot_change(self):
         timer_id = new_id()
         self.assertEqual(self.put_timer(timer_id).status, 201)
@@ -311,14 +326,53 @@ class NativeTokenIssueTest(PlatformTestCase):
         lifetime = parse_iso(issued["nativeActionToken"]["expiresAt"]) - parse_iso(issued["timer"]["updatedAt"])
         self.assertEqual(lifetime.total_seconds(), 5)
 
-    def test_every_token_request_mints_a_new_token_and_old_ones_stay_valid(self):
+    def test_a_renewal_mints_a_new_token_and_revokes_the_earlier_one(self):
         timer_id, first = self.start_sleep_with_token()
         _, second = self.start_sleep_with_token(timer_id)
         self.assertNotEqual(first, second)
-        self.assertEqual(self.timers()[timer_id]["nativeActionTokensIssued"], 2)
-        done = self.complete(timer_id, self.complete_body(first))
+        timer = self.timers()[timer_id]
+        self.assertEqual((timer["nativeActionTokensIssued"], timer["nativeActionTokensRevoked"]), (2, 1))
+        self.assert_error(self.complete(timer_id, self.complete_body(first)), 401, "token_revoked")
+        self.assertEqual(self.activities(), [])
+        done = self.complete(timer_id, self.complete_body(second))
         self.assertEqual(done.status, 201, done.body)
-        self.assert_error(self.complete(timer_id, self.complete_body(second)), 409, "already_completed")
+        # The revoked token stays refused, also once the timer is completed.
+        self.assert_error(self.complete(timer_id, self.complete_body(first)), 401, "token_revoked")
+        self.assertEqual(len(self.activities()), 1)
+
+    def test_an_upsert_without_a_token_request_revokes_nothing(self):
+        timer_id, token = self.start_sleep_with_token()
+        self.assertEqual(self.put_timer(timer_id, note="still asleep").status, 200)
+        self.assertEqual(self.put_timer(timer_id, requestNativeActionToken=False).status, 200)
+        self.assertEqual(self.timers()[timer_id]["nativeActionTokensRevoked"], 0)
+        self.assertEqual(self.complete(timer_id, self.complete_body(token)).status, 201)
+
+    def test_a_revoked_token_is_refused_before_its_expiry_is_looked_at(self):
+        timer_id, first = self.start_sleep_with_token()
+        _, second = self.start_sleep_with_token(timer_id)
+        self.platform.control_json("POST", "/control/tokens/expire", {"timerId": timer_id})
+        self.assert_error(self.complete(timer_id, self.complete_body(first)), 401, "token_revoked")
+        self.assert_error(self.complete(timer_id, self.complete_body(second)), 410, "token_expired")
+
+    def test_a_recorded_completion_replays_whatever_is_asked_for_the_timer_later(self):
+        timer_id, token = self.start_sleep_with_token()
+        body = self.complete_body(token)
+        first = self.complete(timer_id, body)
+        self.assertEqual(first.status, 201, first.body)
+        # A renewal that comes too late (the reply of the completion was lost)
+        # finds the timer closed: no token is issued and none revoked.
+        late = self.assert_error(self.put_timer(timer_id, requestNativeActionToken=True), 409, "timer_closed")
+        self.assertNotIn("nativeActionToken", late)
+        self.assertEqual(self.timers()[timer_id]["nativeActionTokensRevoked"], 0)
+        again = self.complete(timer_id, body)
+        self.assertEqual((again.status, again.body), (201, first.body))
+        self.assertEqual(len(self.activities()), 1)
+
+    def test_a_token_for_another_timer_revokes_nothing_of_this_one(self):
+        maya, maya_token = self.start_sleep_with_token()
+        self.start_sleep_with_token(babyId=LEO)
+        self.assertEqual(self.timers()[maya]["nativeActionTokensRevoked"], 0)
+        self.assertEqual(self.complete(maya, self.complete_body(maya_token)).status, 201)
 
     def test_request_log_shows_whether_a_token_was_requested(self):
         self.platform.control_json("DELETE", "/control/requests")
@@ -878,6 +932,25 @@ class ProcessTest(unittest.TestCase):
         replay = third.api("POST", f"/native/sleep-timers/{running}/complete", raw=complete_body)
         self.assertEqual((replay.status, replay.body), (201, done.body))
         self.assertEqual(len(third.control_json("GET", "/control/activities")["activities"]), 1)
+
+    def test_a_db_from_before_revocation_gains_the_column_and_keeps_its_tokens(self):
+        db = str(self.directory / "old.sqlite")
+        first = self.start(certs=CERTS, db=db, fixtures="demo")
+        parent = next(u for u in first.control_json("GET", "/control/users")["users"] if "parent" in u["name"])
+        timer_id = str(uuid.uuid4())
+        body = {"familySubjectId": DEMO_FAMILY, "babyId": DEMO_MAYA, "activityType": "sleep",
+                "startedAt": iso_from_now(-900), "timezone": "Europe/Berlin", "requestNativeActionToken": True}
+        token = first.api("PUT", f"/active-timers/{timer_id}", body, token=parent["accessToken"]).json
+        self.assertEqual(first.stop(), 0)
+        # The file as a platform without revocation wrote it: the column is not there.
+        with sqlite3.connect(db) as connection:
+            connection.execute("ALTER TABLE native_action_tokens DROP COLUMN revoked_at")
+        second = self.start(certs=CERTS, db=db)
+        renewed = second.api("PUT", f"/active-timers/{timer_id}", body, token=parent["accessToken"])
+        self.assertEqual(renewed.status, 200, renewed.body)
+        stale = second.api("POST", f"/native/sleep-timers/{timer_id}/complete", raw=json.dumps(
+            {"actionToken": token["nativeActionToken"]["token"], "completedAt": iso_from_now(-1)}).encode())
+        self.assertEqual((stale.status, stale.json["error"]["code"]), (401, "token_revoked"))
 
     def test_ready_file_matches_the_ready_line(self):
         ready_file = self.directory / "ready.json"

@@ -35,6 +35,10 @@ public enum IndicatorVisibility: String, Sendable, CaseIterable {
 ///
 /// [indicator]
 /// show=auto
+///
+/// [timers]
+/// renew-before-expiry-minutes=30
+/// max-token-lifetime-hours=24
 /// ```
 public struct Configuration: Sendable, Equatable {
     /// The platform origins timers (and their tokens) may come from. Empty
@@ -80,7 +84,7 @@ public struct Configuration: Sendable, Equatable {
             guard let known = Self.knownKeys[group.name] else {
                 throw ConfigurationError(
                     file: fileName, line: group.line, group: group.name, key: nil,
-                    message: "unknown group; the groups are [platform], [app], [notifications] and [indicator]")
+                    message: "unknown group; the groups are [platform], [app], [notifications], [indicator] and [timers]")
             }
             for entry in group.entries {
                 guard known.contains(entry.key) else {
@@ -91,6 +95,19 @@ public struct Configuration: Sendable, Equatable {
                 try apply(entry, group: group.name, fileName: fileName)
             }
         }
+        try checkRenewalLead(keyFile, fileName: fileName)
+    }
+
+    /// A lead as long as the longest token would make every token due for
+    /// renewal the moment it arrives. (Only a lead set in the file can be:
+    /// the shortest lifetime allowed is longer than the default lead.)
+    private func checkRenewalLead(_ keyFile: KeyFile, fileName: String) throws(ConfigurationError) {
+        guard renewalLead >= maximumTokenLifetime else { return }
+        let key = "renew-before-expiry-minutes"
+        let entry = keyFile.groups.first { $0.name == "timers" }?.entries.last { $0.key == key }
+        throw ConfigurationError(
+            file: fileName, line: entry?.line, group: "timers", key: key,
+            message: "renew-before-expiry-minutes (\(renewalLead / Milliseconds.minute)) must be shorter than max-token-lifetime-hours (\(maximumTokenLifetime / Milliseconds.hour) h)")
     }
 
     private static let knownKeys: [String: [String]] = [
@@ -98,7 +115,14 @@ public struct Configuration: Sendable, Equatable {
         "app": ["deep-link-base", "url-opener"],
         "notifications": ["live-elapsed"],
         "indicator": ["show"],
+        "timers": ["renew-before-expiry-minutes", "max-token-lifetime-hours"],
     ]
+
+    /// The bounds of the [timers] settings: a renewal at least a minute and
+    /// at most a day ahead; tokens of an hour up to 30 days (the platform
+    /// issues them for hours).
+    public static let renewalLeadMinutes: ClosedRange<Int64> = 1...1440
+    public static let maximumTokenLifetimeHours: ClosedRange<Int64> = 1...720
 
     private mutating func apply(_ entry: KeyFile.Entry, group: String, fileName: String) throws(ConfigurationError) {
         let value = EntryValue(entry: entry, group: group, fileName: fileName)
@@ -140,6 +164,10 @@ public struct Configuration: Sendable, Equatable {
                 throw value.fail("must be auto, always or never, not \(text)")
             }
             indicator = visibility
+        case "renew-before-expiry-minutes":
+            renewalLead = try value.wholeNumber(in: Self.renewalLeadMinutes, of: "minutes") * Milliseconds.minute
+        case "max-token-lifetime-hours":
+            maximumTokenLifetime = try value.wholeNumber(in: Self.maximumTokenLifetimeHours, of: "hours") * Milliseconds.hour
         default:
             throw value.fail("unknown key")
         }
@@ -168,6 +196,17 @@ public struct Configuration: Sendable, Equatable {
                 throw fail("contains an escape other than \\s \\n \\t \\r \\\\")
             }
             return value.trimmingSpacesAndTabs()
+        }
+
+        /// A whole number in `range`, in digits only (no sign, no unit).
+        func wholeNumber(in range: ClosedRange<Int64>, of unit: String) throws(ConfigurationError) -> Int64 {
+            let text = try single()
+            let expected = "must be a whole number of \(unit) from \(range.lowerBound) to \(range.upperBound)"
+            guard let number = digits(text, count: 1...18) else {
+                throw fail("\(expected), not \(text.isEmpty ? "nothing" : text)")
+            }
+            guard range.contains(number) else { throw fail("\(expected), not \(number)") }
+            return number
         }
 
         func absolutePath(_ what: String) throws(ConfigurationError) -> String {

@@ -11,6 +11,10 @@ public enum CompletionVerdict: Sendable, Equatable {
     case needsApp(reason: String)
     /// 400, 422 and other refusals: permanent, shown, never retried.
     case failed(reason: String)
+    /// 401 token_revoked: a newer token was issued for the timer (a renewal
+    /// won a race with the click) and nothing was created; the newer token
+    /// may send the same completion.
+    case tokenRevoked(reason: String)
     /// 400 invalid_request about completedAt (in the platform's future, or
     /// before the start): the two clocks disagree. Nothing was created, so
     /// the time may be corrected and sent once more.
@@ -43,6 +47,8 @@ public enum CompletionReply {
             return .alreadyCompleted
         case 400 where code == "invalid_request" && mentionsCompletedAt(body):
             return .clockRejected(reason: "the platform refused the completion's time (\(named))")
+        case 401 where code == "token_revoked":
+            return .tokenRevoked(reason: "a newer action token replaced this one (\(named))")
         case 401, 410:
             return .needsApp(reason: "the platform no longer accepts the action token (\(named))")
         case 429, 503:

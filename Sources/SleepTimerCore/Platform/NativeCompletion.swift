@@ -19,6 +19,19 @@ public enum NativeCompletion {
         return CompletionRequestBody(bytes: Array(json.utf8))
     }
 
+    /// The same completion sent with a newer token: only when the platform
+    /// refused the earlier one as revoked, so that nothing was created. The
+    /// time is kept as it was sent. nil when `body` is not one of ours.
+    public static func withToken(_ token: ActionToken, _ body: CompletionRequestBody) -> CompletionRequestBody? {
+        body.withRevealedBytes { bytes in
+            guard let document = try? JSONParser.parse(bytes, maximumDepth: 2),
+                let time = document.objectMembers?.first(where: { $0.0 == "completedAt" })?.1.stringValue,
+                let completedAt = ISO8601.parse(time)
+            else { return nil }
+            return requestBody(token: token, completedAt: completedAt)
+        }
+    }
+
     /// The same request with another completion time: only when the
     /// platform refused the time itself, so that nothing was created and
     /// the body may change. nil when `body` is not one of ours.

@@ -1,3 +1,4 @@
+import FoundationEssentials
 import Testing
 import SleepTimerCore
 
@@ -34,6 +35,10 @@ import SleepTimerCore
 
             [indicator]
             show=never
+
+            [timers]
+            renew-before-expiry-minutes=20
+            max-token-lifetime-hours=12
             """)
         #expect(configuration.allowedOrigins.origins.map(\.description)
             == ["https://api.dreamsforlittles.example", "http://127.0.0.1:8443"])
@@ -43,6 +48,66 @@ import SleepTimerCore
         #expect(configuration.liveElapsed == .off)
         #expect(configuration.urlOpener == "/usr/local/bin/open-in-app")
         #expect(configuration.indicator == .never)
+        #expect(configuration.renewalLead == 20 * Milliseconds.minute)
+        #expect(configuration.maximumTokenLifetime == 12 * Milliseconds.hour)
+    }
+
+    @Test func theTimersGroupSetsTheRenewalLeadAndTheLongestTokenLifetime() throws {
+        let configuration = try parse("[timers]\nrenew-before-expiry-minutes = 45\nmax-token-lifetime-hours=13\n")
+        #expect(configuration.renewalLead == 45 * Milliseconds.minute)
+        #expect(configuration.maximumTokenLifetime == 13 * Milliseconds.hour)
+    }
+
+    @Test func withoutTheTimersGroupTokensAreRenewedHalfAnHourAheadAndLastADayAtMost() throws {
+        let configuration = try parse("[notifications]\nlive-elapsed=on\n")
+        #expect(configuration.renewalLead == 30 * Milliseconds.minute)
+        #expect(configuration.maximumTokenLifetime == 24 * Milliseconds.hour)
+    }
+
+    @Test(arguments: [
+        ("renew-before-expiry-minutes=0", "must be a whole number of minutes from 1 to 1440, not 0"),
+        ("renew-before-expiry-minutes=1441", "must be a whole number of minutes from 1 to 1440, not 1441"),
+        ("renew-before-expiry-minutes=-5", "must be a whole number of minutes from 1 to 1440, not -5"),
+        ("renew-before-expiry-minutes=30m", "must be a whole number of minutes from 1 to 1440, not 30m"),
+        ("renew-before-expiry-minutes=", "must be a whole number of minutes from 1 to 1440, not nothing"),
+        ("renew-before-expiry-minutes=99999999999999999999", "must be a whole number of minutes from 1 to 1440, not 99999999999999999999"),
+        ("max-token-lifetime-hours=0", "must be a whole number of hours from 1 to 720, not 0"),
+        ("max-token-lifetime-hours=1.5", "must be a whole number of hours from 1 to 720, not 1.5"),
+        ("max-token-lifetime-hours=721", "must be a whole number of hours from 1 to 720, not 721"),
+    ])
+    func badTimerSettingsAreRefusedWithTheirRange(_ line: String, _ message: String) throws {
+        let error = try #require(failure("[timers]\n\(line)\n"))
+        #expect(error.line == 2)
+        #expect(error.group == "timers")
+        #expect(error.message == message)
+    }
+
+    @Test func aRenewalLeadAsLongAsTheLongestTokenIsRefused() throws {
+        let error = try #require(failure("[timers]\nrenew-before-expiry-minutes=120\nmax-token-lifetime-hours=2\n"))
+        #expect(error.line == 2)
+        #expect(error.key == "renew-before-expiry-minutes")
+        #expect(error.message == "renew-before-expiry-minutes (120) must be shorter than max-token-lifetime-hours (2 h)")
+    }
+
+    @Test func theLeadIsCheckedAgainstTheLifetimeWhicheverComesFirst() throws {
+        let error = try #require(failure("[timers]\n# tokens of a quarter hour\nmax-token-lifetime-hours=1\nrenew-before-expiry-minutes=60\n"))
+        #expect(error.line == 4)
+        let fine = try parse("[timers]\nmax-token-lifetime-hours=1\nrenew-before-expiry-minutes=59\n")
+        #expect(fine.renewalLead == 59 * Milliseconds.minute)
+    }
+
+    @Test func theShippedFileWithEverySettingUncommentedParses() throws {
+        let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().appending(path: "packaging/config/sleep-agent.conf")
+        let shipped = try String(contentsOf: path, encoding: .utf8)
+        let settings = shipped.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+            line.hasPrefix("#") && line.contains("=") && !line.hasPrefix("# ") ? String(line.dropFirst()) : String(line)
+        }
+        let configuration = try parse(settings.joined(separator: "\n"))
+        #expect(configuration.renewalLead == 30 * Milliseconds.minute)
+        #expect(configuration.maximumTokenLifetime == 24 * Milliseconds.hour)
+        #expect(configuration.liveElapsed == .auto)
+        #expect(!configuration.allowedOrigins.origins.isEmpty)
     }
 
     @Test func anEmptyFileKeepsTheDefaults() throws {

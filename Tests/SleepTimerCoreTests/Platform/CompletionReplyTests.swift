@@ -27,6 +27,17 @@ import SleepTimerCore
         #expect(CompletionReply.platformClockOffset(date: nil, receivedAt: now) == nil)
     }
 
+    @Test func aRevokedTokenIsToldApartFromAnInvalidOne() {
+        #expect(verdict(401, error("token_revoked")) == .tokenRevoked(reason: "a newer action token replaced this one (401 token_revoked)"))
+        #expect(verdict(401, error("invalid_token")) == .needsApp(reason: "the platform no longer accepts the action token (401 invalid_token)"))
+    }
+
+    @Test func aBodyGetsANewerTokenAndKeepsItsTime() throws {
+        let body = NativeCompletion.requestBody(token: ActionToken(unvalidated: Fixtures.canary), completedAt: now)
+        let newer = ActionToken(unvalidated: "dflnat_NEWER_q8Zr2mXv0Lw9sT4kP1nB7cY3uH6eJ5dA")
+        #expect(NativeCompletion.withToken(newer, body) == NativeCompletion.requestBody(token: newer, completedAt: now))
+    }
+
     @Test func aBodyGetsANewTimeAndKeepsItsToken() throws {
         let body = NativeCompletion.requestBody(token: ActionToken(unvalidated: Fixtures.canary), completedAt: now)
         let retimed = try #require(NativeCompletion.retimed(body, completedAt: now.adding(milliseconds: -90_000)))

@@ -1,0 +1,68 @@
+import SleepTimerCore
+
+/// Token renewal: when the agent says a token of a timer this bridge handed
+/// over expires soon, and the session that can renew it is live (the same
+/// user and family, in self-mode), the timer is upserted again with a token
+/// request, from the fields the WebView last gave, and the new token goes
+/// to the agent as the first did. The platform revokes the earlier token
+/// then (docs/platform-contract.md). `TokenRenewals` decides when.
+extension SleepTimerBridge {
+    func tokenExpiring(_ id: TimerID, expiresAt: Instant) {
+        act(on: renewals.expiring(id, expiresAt: expiresAt, now: clock.now()), for: id)
+    }
+
+    private func act(on decision: TokenRenewals.Decision, for id: TimerID) {
+        switch decision {
+        case .nothing:
+            return
+        case .renewNow:
+            renew(id)
+        case .renewAt(let moment):
+            plannedRenewals.removeValue(forKey: id)?.cancel()
+            let wait = max(0, min(moment.milliseconds(since: clock.now()), Int64(UInt32.max)))
+            plannedRenewals[id] = loop.after(milliseconds: UInt32(wait)) { [weak self] in
+                guard let self else { return .remove }
+                self.plannedRenewals[id] = nil
+                self.act(on: self.renewals.due(id, now: self.clock.now()), for: id)
+                return .remove
+            }
+        }
+    }
+
+    private func renew(_ id: TimerID) {
+        guard let handed = mirroredTimers[id], let session, session.actorMode == .selfMode,
+            session.scope == handed.scope
+        else {
+            // No live session for the timer's family: the agent keeps
+            // showing the sleep, and the app renews when it is opened.
+            _ = renewals.settled(id, now: clock.now())
+            return
+        }
+        putTimer(handed.timer, session: session, requestToken: true) { [weak self] answer in
+            guard let self, self.mirroredTimers[id] != nil else { return }
+            switch answer {
+            case .stored(let platform):
+                self.handOver(handed.timer, session: session, platform: platform, requested: true,
+                              reason: "token-not-issued") { [weak self] native in
+                    guard let self else { return }
+                    if native["mirrored"] == .bool(true) {
+                        self.log.log(.info, "Renewed the action token of timer \(id).")
+                        self.act(on: self.renewals.settled(id, now: self.clock.now()), for: id)
+                    } else {
+                        self.renewalFailed(id, .lasting, "the agent did not take the new token")
+                    }
+                }
+            case .refused(let status, let code, _):
+                let passing = status == 429 || status >= 500
+                self.renewalFailed(id, passing ? .passing : .lasting, "the platform answered \(status) \(code)")
+            case .unreachable:
+                self.renewalFailed(id, .passing, "the platform could not be reached")
+            }
+        }
+    }
+
+    private func renewalFailed(_ id: TimerID, _ failure: TokenRenewals.Failure, _ why: String) {
+        log.log(.notice, "The action token of timer \(id) was not renewed: \(why).")
+        act(on: renewals.failed(id, failure, now: clock.now()), for: id)
+    }
+}

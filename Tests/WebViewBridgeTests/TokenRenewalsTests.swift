@@ -1,0 +1,115 @@
+import SleepTimerCore
+import Testing
+@testable import WebViewBridge
+
+@Suite struct TokenRenewalsTests {
+    let timer = TimerID("3f2504e0-4f89-41d3-9a0c-0305e82c3301")!
+    let start = Instant(millisecondsSince1970: 1_795_988_460_000)
+
+    private func at(seconds: Int64) -> Instant { start.adding(milliseconds: seconds * Milliseconds.second) }
+    /// The expiry of the first token.
+    private var firstExpiry: Instant { at(seconds: 12 * 3600) }
+
+    /// A plan holding a token issued at `start` that lasts 12 hours.
+    private func plan() -> TokenRenewals {
+        var plan = TokenRenewals()
+        plan.issued(timer, at: start, expiresAt: firstExpiry)
+        return plan
+    }
+
+    @Test func aTimerWhoseTokenItNeverHandedOverIsLeftAlone() {
+        var plan = TokenRenewals()
+        #expect(plan.expiring(timer, expiresAt: firstExpiry, now: start) == .nothing)
+        #expect(!plan.knows(timer))
+    }
+
+    @Test func aTokenExpiringSoonIsRenewedAtOnce() {
+        var plan = plan()
+        #expect(plan.expiring(timer, expiresAt: firstExpiry, now: at(seconds: 11 * 3600 + 1800)) == .renewNow)
+    }
+
+    @Test func oneRenewalOfATimerIsInFlightAtATime() {
+        var plan = plan()
+        let late = at(seconds: 11 * 3600 + 1800)
+        #expect(plan.expiring(timer, expiresAt: firstExpiry, now: late) == .renewNow)
+        #expect(plan.expiring(timer, expiresAt: firstExpiry, now: late) == .nothing)
+        plan.issued(timer, at: late, expiresAt: at(seconds: 24 * 3600))
+        #expect(plan.settled(timer, now: late) == .nothing)
+        #expect(plan.expiring(timer, expiresAt: at(seconds: 24 * 3600), now: at(seconds: 23 * 3600 + 1800)) == .renewNow)
+    }
+
+    @Test func anExpiringThatComesWhileARenewalIsInFlightCountsOnceItIsOver() {
+        // The agent announces the renewed token before it answers the Mirror.
+        var plan = plan()
+        let late = at(seconds: 11 * 3600 + 1800)
+        #expect(plan.expiring(timer, expiresAt: firstExpiry, now: late) == .renewNow)
+        plan.issued(timer, at: late, expiresAt: late.adding(milliseconds: 40_000))
+        #expect(plan.expiring(timer, expiresAt: late.adding(milliseconds: 40_000), now: late) == .nothing)
+        #expect(plan.settled(timer, now: late) == .renewAt(late.adding(milliseconds: 30_000)))
+    }
+
+    @Test func aTokenDueTheMomentItArrivesIsRenewedThirtySecondsLaterNotAtOnce() {
+        var plan = plan()
+        #expect(plan.expiring(timer, expiresAt: firstExpiry, now: at(seconds: 1)) == .renewAt(at(seconds: 30)))
+        #expect(plan.expiring(timer, expiresAt: firstExpiry, now: at(seconds: 2)) == .nothing)
+        #expect(plan.due(timer, now: at(seconds: 30)) == .renewNow)
+        #expect(plan.due(timer, now: at(seconds: 31)) == .nothing)
+    }
+
+    @Test func aPassingFailureIsTriedAgainAfterAGrowingPause() {
+        var plan = plan()
+        let late = at(seconds: 11 * 3600)
+        #expect(plan.expiring(timer, expiresAt: firstExpiry, now: late) == .renewNow)
+        #expect(plan.failed(timer, .passing, now: late) == .renewAt(late.adding(milliseconds: 30_000)))
+        #expect(plan.due(timer, now: late) == .renewNow)
+        #expect(plan.failed(timer, .passing, now: late) == .renewAt(late.adding(milliseconds: 60_000)))
+        for _ in 0..<10 {
+            _ = plan.due(timer, now: late)
+            _ = plan.failed(timer, .passing, now: late)
+        }
+        #expect(plan.due(timer, now: late) == .renewNow)
+        #expect(plan.failed(timer, .passing, now: late) == .renewAt(late.adding(milliseconds: 5 * 60_000)))
+    }
+
+    @Test func noRetryIsPlannedPastTheTokensExpiry() {
+        var plan = plan()
+        let almost = at(seconds: 12 * 3600 - 10)
+        #expect(plan.expiring(timer, expiresAt: firstExpiry, now: almost) == .renewNow)
+        #expect(plan.failed(timer, .passing, now: almost) == .nothing)
+        // The next expiring token (from the app's next upsert) is renewed again.
+        plan.issued(timer, at: almost, expiresAt: at(seconds: 24 * 3600))
+        #expect(plan.expiring(timer, expiresAt: at(seconds: 24 * 3600), now: at(seconds: 23 * 3600)) == .renewNow)
+    }
+
+    @Test func aLastingFailureForgetsTheTimer() {
+        var plan = plan()
+        #expect(plan.expiring(timer, expiresAt: firstExpiry, now: at(seconds: 11 * 3600)) == .renewNow)
+        #expect(plan.failed(timer, .lasting, now: at(seconds: 11 * 3600)) == .nothing)
+        #expect(!plan.knows(timer))
+        #expect(plan.expiring(timer, expiresAt: firstExpiry, now: at(seconds: 11 * 3600 + 60)) == .nothing)
+    }
+
+    @Test func aFreshTokenFromTheAppCancelsAPlannedRenewal() {
+        var plan = plan()
+        let late = at(seconds: 11 * 3600)
+        #expect(plan.expiring(timer, expiresAt: firstExpiry, now: late) == .renewNow)
+        #expect(plan.failed(timer, .passing, now: late) == .renewAt(late.adding(milliseconds: 30_000)))
+        plan.issued(timer, at: late.adding(milliseconds: 10_000), expiresAt: at(seconds: 23 * 3600))
+        #expect(plan.due(timer, now: late.adding(milliseconds: 30_000)) == .nothing)
+    }
+
+    @Test func anExpiringAboutAnOlderTokenChangesNothing() {
+        var plan = plan()
+        plan.issued(timer, at: at(seconds: 3600), expiresAt: at(seconds: 13 * 3600))
+        #expect(plan.expiring(timer, expiresAt: firstExpiry, now: at(seconds: 11 * 3600 + 1800)) == .nothing)
+        #expect(plan.expiring(timer, expiresAt: at(seconds: 13 * 3600), now: at(seconds: 12 * 3600 + 1800)) == .renewNow)
+    }
+
+    @Test func aForgottenTimerIsNeitherRenewedNorDue() {
+        var plan = plan()
+        #expect(plan.expiring(timer, expiresAt: firstExpiry, now: at(seconds: 5)) == .renewAt(at(seconds: 30)))
+        plan.forget(timer)
+        #expect(plan.due(timer, now: at(seconds: 30)) == .nothing)
+        #expect(plan.expiring(timer, expiresAt: firstExpiry, now: at(seconds: 40)) == .nothing)
+    }
+}

@@ -17,7 +17,7 @@ import time
 import unittest
 
 from dbus_client import Client
-from desktop import Display, RecordingServer, XfceNotifyd
+from desktop import Display, RecordingServer, SpecPanel, XfceNotifyd
 from harness import (PATIENCE, REPO, SLEEPCTL, AgentProcess, Session, eventually, gdbus_call, now_ms,
                      timer_dict)
 
@@ -252,6 +252,30 @@ class ClockTests(unittest.TestCase):
         start = started(61)
         _, shown = self.notify_body(session, start)
         self.assertEqual(shown["body"], "Asleep since %s · 1 h 1 min" % clock(start))
+
+
+class PanelTests(unittest.TestCase):
+    """The panel icon in German, as a panel written from the specifications
+    reads it: title, tooltip and menu."""
+
+    def test_the_panel_icon_speaks_german(self):
+        session = LanguageSession(self, LANG="de_DE.UTF-8", LANGUAGE="de")
+        panel = SpecPanel(session.session)
+        self.addCleanup(panel.stop)
+        AgentProcess(session.session)
+        client = Client(session.session)
+        self.addCleanup(client.close)
+        client.mirror(timer_dict(baby_name="Maya", timezone="Etc/UTC", started_at_ms=started(61)))
+
+        def shown(events):
+            properties = [e["properties"] for e in events if e["event"] == "properties"]
+            layouts = [[child[1].get("label", "—") for child in e["layout"][2]] for e in events if e["event"] == "layout"]
+            return properties and layouts and (properties[-1], layouts[-1])
+
+        properties, labels = panel.wait_for(shown, "the item and its menu")
+        self.assertEqual(properties["Title"], "Maya schläft")
+        self.assertEqual(properties["ToolTip"][2:], ["Dreams for Littles", "Maya schläft · 1 Stunde 1 Minute"])
+        self.assertEqual(labels, ["Schlaf von Maya beenden", "Schlaf von Maya öffnen", "—", "Dreams for Littles öffnen"])
 
 
 class EnglishForDevelopersTests(unittest.TestCase):

@@ -12,8 +12,9 @@ packages=(
     # locale (de_DE.UTF-8, fr_FR.UTF-8, ...) for the tests that run the
     # programs in each language.
     gettext locales-all
-    # GNOME's clock-format key, which the agent follows and its tests set.
-    gsettings-desktop-schemas
+    # GNOME's clock-format key, which the agent follows, and dconf, where
+    # GNOME keeps it and the tests change it.
+    gsettings-desktop-schemas dconf-service dconf-gsettings-backend
     # The reference platform and its test certificates.
     python3 openssl
     # The integration tests and the demo: a private session bus, and the

@@ -231,6 +231,9 @@ public final class AgentApp {
             log.log(.warning, "No wall-clock timer could be made; waits run on the monotonic clock, and a set clock goes unnoticed until the next change.")
         }
         let desktopClock = DesktopClock(environment: environment)
+        if desktopClock.dconfFlagReadOnly {
+            log.log(.info, "dconf cannot write its change flag in the runtime directory (read-only in the sandbox): GNOME's clock-format is read afresh each time, and dconf's warnings about the flag are left out.")
+        }
         let agent = Agent(
             store: store, configuration: configuration, timeZones: ZoneInfoDirectory(environment: environment),
             timeFormat: locale.timeFormat(clockFormat: desktopClock.hourCycle), clock: clock, log: log,

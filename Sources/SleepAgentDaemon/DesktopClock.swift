@@ -1,5 +1,6 @@
 import CDFLGio
 import CDFLGLib
+import Glibc
 import SleepTimerCore
 
 /// The desktop's own choice between a 12- and a 24-hour clock, GNOME's
@@ -26,9 +27,23 @@ final class DesktopClock {
     /// Called on the loop's thread with the new choice (nil: none made).
     var changed: ((HourCycle?) -> Void)?
 
+    /// dconf cannot write its change flag here (the unit's sandbox keeps
+    /// $XDG_RUNTIME_DIR read-only): it reads afresh each time, and its
+    /// warnings about that are left out of the log.
+    private(set) var dconfFlagReadOnly = false
+
     init(environment: [String: String]) {
         gnomeSession = (environment["XDG_CURRENT_DESKTOP"] ?? "").split(separator: ":").contains("GNOME")
-        settings = Self.openSettings()
+        guard let schema = Self.lookUpSchema() else {
+            settings = nil
+            return
+        }
+        defer { g_settings_schema_unref(schema) }
+        if !Self.dconfFlagWritable(environment: environment) {
+            dconfFlagReadOnly = true
+            dfl_leave_out_dconf_flag_warnings()
+        }
+        settings = g_settings_new_full(schema, nil, nil)
         guard let settings else { return }
         let box = Unmanaged.passRetained(WeakClock(self)).toOpaque()
         // Connected before the first read: GSettings reports changes only of
@@ -61,14 +76,26 @@ final class DesktopClock {
         return HourCycle(clockFormat: String(cString: text))
     }
 
-    /// The settings object when the schema and its key exist, else nil.
-    private static func openSettings() -> UnsafeMutablePointer<GSettings>? {
+    /// The schema when it is installed and has the key, else nil.
+    private static func lookUpSchema() -> OpaquePointer? {
         guard let source = g_settings_schema_source_get_default(),
             let schema = g_settings_schema_source_lookup(source, Self.schema, 1)
         else { return nil }
-        defer { g_settings_schema_unref(schema) }
-        guard g_settings_schema_has_key(schema, Self.key) != 0 else { return nil }
-        return g_settings_new_full(schema, nil, nil)
+        guard g_settings_schema_has_key(schema, Self.key) != 0 else {
+            g_settings_schema_unref(schema)
+            return nil
+        }
+        return schema
+    }
+
+    /// Whether dconf can write its change flag: its directory in the
+    /// runtime directory (GLib's g_get_user_runtime_dir), or where that
+    /// directory would be made.
+    private static func dconfFlagWritable(environment: [String: String]) -> Bool {
+        let cache = environment["XDG_CACHE_HOME"] ?? environment["HOME"].map { $0 + "/.cache" }
+        guard let runtime = environment["XDG_RUNTIME_DIR"] ?? cache else { return true }
+        let flagDirectory = runtime + "/dconf"
+        return access(flagDirectory, W_OK) == 0 || (errno == ENOENT && access(runtime, W_OK) == 0)
     }
 }
 

@@ -62,6 +62,7 @@ LANGUAGES = {
 }
 
 UNKNOWN_TIMER = "00000000-0000-4000-8000-000000000999"
+DCONF_SERVICE = "/usr/libexec/dconf-service"
 
 
 def require_catalogs():
@@ -252,6 +253,64 @@ class ClockTests(unittest.TestCase):
         start = started(61)
         _, shown = self.notify_body(session, start)
         self.assertEqual(shown["body"], "Asleep since %s · 1 h 1 min" % clock(start))
+
+
+class DconfTests(unittest.TestCase):
+    """GNOME's clock-format where GNOME keeps it, in dconf: dconf-service on
+    the session's bus, written with gsettings as GNOME's settings write."""
+
+    def dconf_session(self):
+        session = LanguageSession(self, LANG="en_US.UTF-8")
+        if not os.path.exists(DCONF_SERVICE):
+            raise AssertionError("dconf-service is needed: apt-get install dconf-service dconf-gsettings-backend")
+        with open(os.path.join(session.session.services, "ca.desrt.dconf.service"), "w") as handle:
+            handle.write("[D-BUS Service]\nName=ca.desrt.dconf\nExec=%s\n" % DCONF_SERVICE)
+        return session
+
+    def gsettings(self, session, value):
+        subprocess.run(["gsettings", "set", "org.gnome.desktop.interface", "clock-format", value],
+                       env=session.session.env, check=True, timeout=PATIENCE)
+
+    def follow(self, session, **agent):
+        """Mirrors a timer under a 24-hour setting, switches to 12 hours, and
+        returns the agent once its notification followed."""
+        self.gsettings(session, "24h")
+        server = RecordingServer(session.session, capabilities=("actions", "body", "persistence"))
+        agent = AgentProcess(session.session, **agent)
+        client = Client(session.session)
+        self.addCleanup(client.close)
+        start = started(61)
+        client.mirror(timer_dict(baby_name="Maya", timezone="Etc/UTC", started_at_ms=start))
+        bodies = lambda: [c["body"] for c in server.notifies()]
+        eventually(lambda: "Asleep since %s · 1 h 1 min" % clock(start) in bodies(), what="the 24-hour clock")
+        self.gsettings(session, "12h")
+        twelve = "Asleep since %s · 1 h 1 min" % clock(start, twelve_hour=True)
+        eventually(lambda: twelve in bodies(), what="the 12-hour clock (the notification showed %r)" % bodies())
+        return agent
+
+    def test_a_change_in_dconf_reaches_the_notification(self):
+        session = self.dconf_session()
+        self.follow(session)
+
+    def test_in_a_sandbox_with_a_read_only_runtime_directory_too_and_quietly(self):
+        # The unit's ProtectHome=read-only keeps $XDG_RUNTIME_DIR read-only, so
+        # dconf cannot write its change flag there: it reads afresh each time,
+        # and its "dconf will not work properly" stays out of the journal.
+        session = self.dconf_session()
+        runtime = os.path.join(session.session.root, "read-only-runtime")
+        os.makedirs(runtime, mode=0o700)
+        if os.geteuid() == 0:
+            # root writes through permissions: a read-only mount, as systemd makes.
+            wrapper = ["unshare", "--mount", "sh", "-c",
+                       'mount --bind "$0" "$0" && mount -o remount,bind,ro "$0" && exec "$1"', runtime]
+        else:
+            os.chmod(runtime, 0o500)
+            wrapper = []
+        agent = self.follow(session, extra_env={"XDG_RUNTIME_DIR": runtime}, wrapper=wrapper)
+        log = agent.log()
+        self.assertIn("dconf cannot write its change flag", log)
+        self.assertNotIn("dconf will not work properly", log)
+        self.assertNotIn("CRITICAL", log)
 
 
 class PanelTests(unittest.TestCase):

@@ -100,7 +100,7 @@ class LanguageSession:
         require_catalogs()
         self.session = Session()
         test.addCleanup(self.session.close)
-        for value in (env.get("LANG"), env.get("LC_TIME"), env.get("LC_ALL")):
+        for value in (env.get("LANG"), env.get("LC_TIME"), env.get("LC_MESSAGES"), env.get("LC_ALL")):
             if installed and value and value not in ("C", "C.UTF-8", "POSIX"):
                 require_locale(value)
         self.session.env.update(DFL_LOCALEDIR=CATALOGS, **env)
@@ -202,6 +202,13 @@ class ClockTests(unittest.TestCase):
         start = started(61)
         _, shown = self.notify_body(session, start)
         self.assertEqual(shown["body"], "Asleep since %s · 1 h 1 min" % clock(start))
+
+    def test_lc_messages_alone_changes_the_words(self):
+        session = LanguageSession(self, LANG="en_US.UTF-8", LC_MESSAGES="it_IT.UTF-8")
+        start = started(61)
+        _, shown = self.notify_body(session, start)
+        self.assertEqual((shown["summary"], shown["body"]),
+                         ("Maya sta dormendo", "Dorme dalle %s · 1 ora e 1 minuto" % clock(start, twelve_hour=True)))
 
     def test_language_is_ignored_in_the_c_locale_as_glibc_does(self):
         session = LanguageSession(self, LANG="C", LANGUAGE="de")

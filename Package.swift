@@ -34,6 +34,14 @@ let package = Package(
             pkgConfig: "libnotify",
             providers: [.apt(["libnotify-dev"])]
         ),
+        /// GIO, for the agent's one GSettings key (the desktop's clock);
+        /// its shim takes GLib from CDFLGLib.
+        .systemLibrary(
+            name: "CDFLGio",
+            path: "Sources/CDFLGio",
+            pkgConfig: "gio-2.0",
+            providers: [.apt(["libglib2.0-dev"])]
+        ),
         .systemLibrary(
             name: "CDFLSQLite",
             path: "Sources/CDFLSQLite",
@@ -55,13 +63,17 @@ let package = Package(
             providers: [.apt(["libgtk-4-dev", "libwebkitgtk-6.0-dev"])]
         ),
 
-        /// Linux calls the Glibc module does not import.
+        /// Linux calls the Glibc module does not import (gettext among them).
         .target(name: "CDFLLinux"),
 
         // MARK: Swift
 
         /// The domain model and its rules; pure Swift, no C module.
         .target(name: "SleepTimerCore", dependencies: ["SleepTimersAPI"]),
+
+        /// The programs' language and clock: glibc's gettext catalogs as the
+        /// core's translator, and the locale's time format.
+        .target(name: "DFLGettext", dependencies: ["SleepTimerCore", "CDFLLinux"]),
 
         /// The D-Bus API's names and signatures, for the agent and every
         /// client; pure Swift, checked against the introspection file.
@@ -127,13 +139,13 @@ let package = Package(
             name: "SleepAgentDaemon",
             dependencies: [
                 "SleepAgent", "Notifications", "CompletionSender", "StatusNotifier", "HTTPClient", "SleepTimerCore",
-                "SleepTimerStore", "DFLDBus", "EventLoop", "CDFLLinux",
+                "SleepTimerStore", "DFLDBus", "EventLoop", "DFLGettext", "CDFLLinux", "CDFLGio", "CDFLGLib",
             ]
         ),
         .executableTarget(name: "dfl-sleep-agent", dependencies: ["SleepAgentDaemon", "SleepTimerCore"]),
 
         /// dfl-sleepctl: a client of the D-Bus API, as another app would be.
-        .target(name: "SleepControl", dependencies: ["SleepTimersAPI", "SleepTimerCore", "DFLDBus", "EventLoop"]),
+        .target(name: "SleepControl", dependencies: ["SleepTimersAPI", "SleepTimerCore", "DFLDBus", "EventLoop", "DFLGettext"]),
         .executableTarget(name: "dfl-sleepctl", dependencies: ["SleepControl"]),
 
         /// dfl-webview-bridge: the WebView's JSON-RPC 2.0 helper.
@@ -180,6 +192,7 @@ let package = Package(
             dependencies: ["SleepTimerCore", "SleepTimersAPI", "DFLTestSupport", "CDFLGLib"]
         ),
         .testTarget(name: "SleepTimersAPITests", dependencies: ["SleepTimersAPI"]),
+        .testTarget(name: "DFLGettextTests", dependencies: ["DFLGettext", "SleepTimerCore"]),
         .testTarget(name: "AgentWorkflowsTests", dependencies: ["AgentWorkflows", "DFLTestSupport"]),
         .testTarget(name: "EventLoopTests", dependencies: ["EventLoop"]),
         .testTarget(name: "NotificationsTests", dependencies: ["Notifications", "DFLTestSupport"]),

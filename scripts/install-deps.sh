@@ -8,6 +8,13 @@ packages=(
     pkg-config libdbus-1-dev libglib2.0-dev libnotify-dev libsqlite3-dev libcurl4-openssl-dev
     # The zone database the display text reads, and the CA store libcurl uses.
     tzdata ca-certificates
+    # The translations: msgfmt and xgettext for the catalogs, and every
+    # locale (de_DE.UTF-8, fr_FR.UTF-8, ...) for the tests that run the
+    # programs in each language.
+    gettext locales-all
+    # GNOME's clock-format key, which the agent follows, and dconf, where
+    # GNOME keeps it and the tests change it.
+    gsettings-desktop-schemas dconf-service dconf-gsettings-backend
     # The reference platform and its test certificates.
     python3 openssl
     # The integration tests and the demo: a private session bus, and the

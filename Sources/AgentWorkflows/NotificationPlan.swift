@@ -38,11 +38,11 @@ public enum NotificationStatus: String, Sendable {
 public struct NotificationPlan: Sendable {
     public struct Settings: Sendable, Equatable {
         public var liveElapsed: LiveElapsedMode
-        public var hourCycle: HourCycle
+        public var timeFormat: TimeFormat
 
-        public init(liveElapsed: LiveElapsedMode, hourCycle: HourCycle) {
+        public init(liveElapsed: LiveElapsedMode, timeFormat: TimeFormat) {
             self.liveElapsed = liveElapsed
-            self.hourCycle = hourCycle
+            self.timeFormat = timeFormat
         }
     }
 
@@ -234,7 +234,7 @@ public struct NotificationPlan: Sendable {
         let live = server.traits.updatesElapsedTime(settings.liveElapsed)
         let content = NotificationContent.make(
             babyName: timer.timer.babyName, phase: Self.phase(of: timer, now: now), startedAt: timer.timer.startedAt,
-            now: now, rules: rules, hourCycle: settings.hourCycle, server: server.traits, liveElapsed: live)
+            now: now, rules: rules, timeFormat: settings.timeFormat, server: server.traits, liveElapsed: live)
         let refreshAt = timer.state == .running && live
             ? NotificationContent.nextMinuteBoundary(after: now, startedAt: timer.timer.startedAt) : nil
         if var entry = entries[id] {
@@ -325,7 +325,7 @@ public struct NotificationPlan: Sendable {
         farewells[id] = Farewell()
         let content = NotificationContent.make(
             babyName: entry.timer.timer.babyName, phase: .saved(minutes: sleptMinutes),
-            startedAt: entry.timer.timer.startedAt, now: now, rules: rules, hourCycle: settings.hourCycle,
+            startedAt: entry.timer.timer.startedAt, now: now, rules: rules, timeFormat: settings.timeFormat,
             server: server.traits, liveElapsed: false)
         commands.append(.show(id, content, replacing: 0))
     }

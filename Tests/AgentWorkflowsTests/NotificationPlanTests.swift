@@ -5,7 +5,7 @@ import Testing
 @Suite struct NotificationPlanTests {
     typealias F = WorkflowFixtures
     let now = F.now
-    let settings = NotificationPlan.Settings(liveElapsed: .auto, hourCycle: .twentyFourHour)
+    let settings = NotificationPlan.Settings(liveElapsed: .auto, timeFormat: .twentyFourHour)
 
     func plan(records: [TimerID: NotificationRecord] = [:], zones: any TimeZoneResolving = UTCZones()) -> NotificationPlan {
         NotificationPlan(settings: settings, timeZones: zones, records: records)
@@ -14,7 +14,7 @@ import Testing
     /// A plan with `server` on the bus and `timers` shown (and their ids
     /// given), the commands of that set-up left behind.
     func showing(_ timers: [StoredTimer], on server: NotificationServer = F.xfce, live: LiveElapsedMode = .auto) -> NotificationPlan {
-        var plan = NotificationPlan(settings: .init(liveElapsed: live, hourCycle: .twentyFourHour), timeZones: UTCZones())
+        var plan = NotificationPlan(settings: .init(liveElapsed: live, timeFormat: .twentyFourHour), timeZones: UTCZones())
         _ = plan.handle(.serverChanged(server, timers: timers, now: now))
         for (index, timer) in timers.enumerated() {
             _ = plan.handle(.shown(timer.timer.id, notificationID: UInt32(40 + index), now: now))

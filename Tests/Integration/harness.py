@@ -210,13 +210,15 @@ class AgentProcess:
     """The real dfl-sleep-agent binary on the session's bus, started and
     waited for through the sd_notify protocol (READY=1)."""
 
-    def __init__(self, session, extra_env=None, wait=True):
+    def __init__(self, session, extra_env=None, wait=True, wrapper=()):
+        """`wrapper`: a command that ends by exec'ing the agent, given as
+        its last argument (a mount namespace, say)."""
         self.session = session
         self.notify = NotifySocket(session.runtime)
         env = dict(session.env, NOTIFY_SOCKET=self.notify.path, **(extra_env or {}))
         self.stderr_path = os.path.join(session.root, "agent-%s.log" % uuid.uuid4().hex[:8])
         self.stderr_file = open(self.stderr_path, "w")
-        self.process = subprocess.Popen([AGENT], env=env, stdout=subprocess.DEVNULL, stderr=self.stderr_file)
+        self.process = subprocess.Popen([*wrapper, AGENT], env=env, stdout=subprocess.DEVNULL, stderr=self.stderr_file)
         session.processes.append(self.process)
         session.agents.append(self)
         if wait:

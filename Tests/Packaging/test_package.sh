@@ -186,6 +186,11 @@ paths=(
     /etc/xdg/dreamsforlittles/sleep-agent.conf
     /etc/xdg/autostart/com.dreamsforlittles.SleepAgent-autostart.desktop
     /usr/share/doc/$package/copyright
+    /usr/share/locale/de/LC_MESSAGES/dreamsforlittles.mo
+    /usr/share/locale/fr/LC_MESSAGES/dreamsforlittles.mo
+    /usr/share/locale/es/LC_MESSAGES/dreamsforlittles.mo
+    /usr/share/locale/pt_BR/LC_MESSAGES/dreamsforlittles.mo
+    /usr/share/locale/it/LC_MESSAGES/dreamsforlittles.mo
 )
 dpkg -L "$package" >"$work/files.txt"
 missing_paths=()
@@ -230,6 +235,14 @@ mkdir -p "$mime_home"
 handler=$(env -i HOME="$mime_home" PATH=/usr/bin:/bin XDG_DATA_DIRS=/usr/local/share:/usr/share xdg-mime query default x-scheme-handler/dreamsforlittles 2>&1)
 note "xdg-mime query default x-scheme-handler/dreamsforlittles: $handler"
 check "after install, xdg-mime names the app the handler of dreamsforlittles:// links" test "$handler" = "com.dreamsforlittles.App.desktop"
+# The installed catalogs, found where the package put them (no DFL_LOCALEDIR).
+check "dfl-sleepctl --help speaks German from the installed catalog" \
+    bash -c 'env -u DFL_LOCALEDIR LANG=de_DE.UTF-8 LANGUAGE=de /usr/bin/dfl-sleepctl --help | grep -q "^Aufruf: dfl-sleepctl"'
+check "the desktop entries name the agent in every language of po/" \
+    bash -c 'for entry in /usr/share/applications/com.dreamsforlittles.SleepAgent.desktop \
+                          /etc/xdg/autostart/com.dreamsforlittles.SleepAgent-autostart.desktop; do
+                 for lang in de es fr it pt_BR; do grep -q "^Name\[$lang\]=" "$entry" || exit 1; done
+             done'
 
 # --- D-Bus activation on a private session bus ----------------------------------
 

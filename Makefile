@@ -14,7 +14,7 @@ PYTHON ?= python3
 SYSTEM_PYTHON ?= /usr/bin/python3
 
 .PHONY: deps toolchain build check unit-tests contract-tests integration-tests js-tests bench-quick sanitizers \
-	fuzz-short fuzz soak package package-test demo bench clean
+	fuzz-short fuzz soak package package-test demo bench clean locale pot translation-tests
 
 deps:
 	@scripts/install-deps.sh
@@ -22,13 +22,35 @@ deps:
 toolchain:
 	@command -v swift >/dev/null || { echo "make: no swift on PATH or in /opt/swift/usr/bin; install the Swift 6 toolchain" >&2; exit 1; }
 
-build: deps toolchain
+build: deps toolchain locale
 	swift build
 
-check: deps toolchain
+check: deps toolchain locale
 	swift build --build-tests
-	$(MAKE) --no-print-directory unit-tests contract-tests integration-tests js-tests bench-quick sanitizers \
-		fuzz-short package-test
+	$(MAKE) --no-print-directory translation-tests unit-tests contract-tests integration-tests js-tests bench-quick \
+		sanitizers fuzz-short package-test
+
+# The translations: po/<lang>.po compiled to build/locale, where the
+# programs find them when DFL_LOCALEDIR points there (the tests set it; the
+# package installs them to /usr/share/locale).
+LANGUAGES := $(basename $(notdir $(wildcard po/*.po)))
+CATALOGS := $(foreach lang,$(LANGUAGES),build/locale/$(lang)/LC_MESSAGES/dreamsforlittles.mo)
+
+locale: $(CATALOGS)
+
+build/locale/%/LC_MESSAGES/dreamsforlittles.mo: po/%.po
+	@mkdir -p $(dir $@)
+	msgfmt --check --output-file=$@ $<
+
+# Regenerates the template po/dreamsforlittles.pot from the sources and
+# merges it into every catalog, whose translators then fill in what is new.
+pot:
+	$(PYTHON) scripts/translations.py merge
+
+# The catalogs compile, are complete and keep their placeholders; the
+# template matches the sources.
+translation-tests:
+	$(PYTHON) -m unittest discover -s Tests/Translations
 
 unit-tests:
 	swift test --skip-build

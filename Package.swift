@@ -34,6 +34,14 @@ let package = Package(
             pkgConfig: "libnotify",
             providers: [.apt(["libnotify-dev"])]
         ),
+        /// GIO, for the agent's one GSettings key (the desktop's clock);
+        /// its shim takes GLib from CDFLGLib.
+        .systemLibrary(
+            name: "CDFLGio",
+            path: "Sources/CDFLGio",
+            pkgConfig: "gio-2.0",
+            providers: [.apt(["libglib2.0-dev"])]
+        ),
         .systemLibrary(
             name: "CDFLSQLite",
             path: "Sources/CDFLSQLite",
@@ -46,14 +54,26 @@ let package = Package(
             pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"])]
         ),
+        /// GTK 4 and WebKitGTK 6.0 (with GLib, GIO and JavaScriptCore) for
+        /// the desktop app; nothing else imports it.
+        .systemLibrary(
+            name: "CDFLWebKitGTK",
+            path: "Sources/CDFLWebKitGTK",
+            pkgConfig: "webkitgtk-6.0",
+            providers: [.apt(["libgtk-4-dev", "libwebkitgtk-6.0-dev"])]
+        ),
 
-        /// Linux calls the Glibc module does not import.
+        /// Linux calls the Glibc module does not import (gettext among them).
         .target(name: "CDFLLinux"),
 
         // MARK: Swift
 
         /// The domain model and its rules; pure Swift, no C module.
         .target(name: "SleepTimerCore", dependencies: ["SleepTimersAPI"]),
+
+        /// The programs' language and clock: glibc's gettext catalogs as the
+        /// core's translator, and the locale's time format.
+        .target(name: "DFLGettext", dependencies: ["SleepTimerCore", "CDFLLinux"]),
 
         /// The D-Bus API's names and signatures, for the agent and every
         /// client; pure Swift, checked against the introspection file.
@@ -121,13 +141,13 @@ let package = Package(
             name: "SleepAgentDaemon",
             dependencies: [
                 "SleepAgent", "Notifications", "CompletionSender", "StatusNotifier", "HTTPClient", "SleepTimerCore",
-                "SleepTimerStore", "DFLDBus", "EventLoop", "CDFLLinux",
+                "SleepTimerStore", "DFLDBus", "EventLoop", "DFLGettext", "CDFLLinux", "CDFLGio", "CDFLGLib",
             ]
         ),
         .executableTarget(name: "dfl-sleep-agent", dependencies: ["SleepAgentDaemon", "SleepTimerCore"]),
 
         /// dfl-sleepctl: a client of the D-Bus API, as another app would be.
-        .target(name: "SleepControl", dependencies: ["SleepTimersAPI", "SleepTimerCore", "DFLDBus", "EventLoop"]),
+        .target(name: "SleepControl", dependencies: ["SleepTimersAPI", "SleepTimerCore", "DFLDBus", "EventLoop", "DFLGettext"]),
         .executableTarget(name: "dfl-sleepctl", dependencies: ["SleepControl"]),
 
         /// dfl-webview-bridge: the WebView's JSON-RPC 2.0 helper.
@@ -147,6 +167,21 @@ let package = Package(
         ),
         .executableTarget(name: "dfl-bench", dependencies: ["Benchmarking"]),
 
+        // MARK: The desktop app
+
+        /// The app's decisions in pure Swift: deep links, the origin
+        /// policy, the bridge relay, the pages it shows itself, its words.
+        .target(
+            name: "DesktopAppCore",
+            dependencies: ["SleepTimerCore"],
+            resources: [.embedInCode("bridge-isolated-world.js"), .embedInCode("bridge-page-transport.js")]
+        ),
+        /// The GTK 4 window and its WebKitGTK view, the bridge child, the
+        /// D-Bus single instance: the shell around DesktopAppCore.
+        .target(name: "DesktopApp", dependencies: ["DesktopAppCore", "SleepTimerCore", "CDFLWebKitGTK"]),
+        /// dreamsforlittles, application id com.dreamsforlittles.App.
+        .executableTarget(name: "dreamsforlittles", dependencies: ["DesktopApp"]),
+
         // MARK: Tests
 
         /// The test doubles and fixtures every test target shares: a clock
@@ -159,6 +194,7 @@ let package = Package(
             dependencies: ["SleepTimerCore", "SleepTimersAPI", "DFLTestSupport", "CDFLGLib"]
         ),
         .testTarget(name: "SleepTimersAPITests", dependencies: ["SleepTimersAPI"]),
+        .testTarget(name: "DFLGettextTests", dependencies: ["DFLGettext", "SleepTimerCore"]),
         .testTarget(name: "AgentWorkflowsTests", dependencies: ["AgentWorkflows", "DFLTestSupport"]),
         .testTarget(name: "EventLoopTests", dependencies: ["EventLoop"]),
         .testTarget(name: "NotificationsTests", dependencies: ["Notifications", "DFLTestSupport"]),
@@ -174,6 +210,7 @@ let package = Package(
         .testTarget(name: "SleepControlTests", dependencies: ["SleepControl"]),
         .testTarget(name: "WebViewBridgeTests", dependencies: ["WebViewBridge"]),
         .testTarget(name: "BenchmarkingTests", dependencies: ["Benchmarking"]),
+        .testTarget(name: "DesktopAppCoreTests", dependencies: ["DesktopAppCore", "SleepTimerCore"]),
         .testTarget(
             name: "SleepTimerStoreTests",
             dependencies: ["SleepTimerStore", "DFLTestSupport", "store-crash-child"]
@@ -199,6 +236,8 @@ if ProcessInfo.processInfo.environment["DFL_FUZZ"] != nil {
         .executableTarget(name: "fuzz-mirror",
                           dependencies: ["SleepAgent", "SleepTimersAPI", "DFLDBus", "CDFLDBus", "SleepTimerCore", "DFLTestSupport"],
                           path: "Tests/Fuzz/Mirror"),
+        .executableTarget(name: "fuzz-applink", dependencies: ["DesktopAppCore", "SleepTimerCore"],
+                          path: "Tests/Fuzz/AppLink"),
     ]
 }
 

@@ -1,16 +1,21 @@
 #!/usr/bin/python3
-"""The demo: the native Sleep path of Dreams for Littles on this desktop.
+"""The demo: Dreams for Littles on this desktop, the whole story.
 
-It starts the reference platform over TLS on loopback and dfl-sleep-agent,
-then, through dfl-webview-bridge (as the app's WebView would), signs in as
-the demo parent in family self-mode and starts a Sleep timer for the demo
-baby; the agent shows it as a notification with a Complete button.
+It starts the reference platform over TLS on loopback (serving the demo web
+app beside the API), dfl-sleep-agent, and the desktop app, dreamsforlittles,
+which opens on the demo web app and starts dfl-webview-bridge for its page.
+Then: the parent signs in and starts a Sleep for Maya; the agent shows it
+as a notification with Complete; Complete is clicked; the page shows the
+saved sleep ("Saved from the desktop"); a Sleep for Leo is started, and its
+notification's default action (a click on its body, or its Open button)
+opens Leo's Sleep route in the same window.
 
-On a desktop (DISPLAY or WAYLAND_DISPLAY set) it leaves the notification
-for you to click, and prints the activity the platform creates. Headless,
-it runs Xvfb and xfce4-notifyd on a private bus itself, clicks Complete,
-saves a screenshot and prints its path and the activity. Every process it
-starts is stopped at the end.
+Headless (no DISPLAY or WAYLAND_DISPLAY), it runs Xvfb, a private session
+bus and xfce4-notifyd itself, clicks as a person would (the page's buttons
+with real X clicks found through WebKit's WebDriver, the notification's
+buttons with the keyboard), and saves screenshots of the window and the
+notification to build/demo/. On a desktop it opens the window and leaves
+the clicks to you. Every process it starts is stopped at the end.
 """
 
 import calendar
@@ -24,15 +29,17 @@ import sys
 import tempfile
 import time
 import urllib.request
-import uuid
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(REPO, "Tests", "Integration"))
+from webdriver import AppDriver  # noqa: E402
+
 BUILD = os.environ.get("DFL_BUILD_DIR", os.path.join(REPO, ".build", "debug"))
 OUTPUT = os.path.join(REPO, "build", "demo")
 FAMILY = "a1e4c7d2-3f6b-4a9e-8d1c-2b5e7f9a0d10"
-MAYA = "b7d2e9f4-1c3a-4e6b-8f2d-9a4c6e8b1d21"
+LEO = "b7d2e9f4-1c3a-4e6b-8f2d-9a4c6e8b1d22"
 PATIENCE = 30
-# How long a person at the desktop has to click Complete.
+# How long a person at the desktop has for the clicks.
 CLICK_WAIT = int(os.environ.get("DFL_DEMO_WAIT", "600"))
 
 
@@ -44,18 +51,21 @@ class Demo:
     def __init__(self):
         self.root = tempfile.mkdtemp(prefix="dfl-demo-")
         self.processes = []
+        self.driver = None
         self.desktop = bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
         home = os.path.join(self.root, "home")
         os.makedirs(home, mode=0o700)
-        # The demo agent keeps its configuration and state apart from yours.
+        # The demo keeps its configuration, state and website data apart from yours.
         self.env = dict(os.environ, XDG_CONFIG_HOME=os.path.join(home, ".config"),
                         XDG_STATE_HOME=os.path.join(home, ".local", "state"),
+                        XDG_DATA_HOME=os.path.join(home, ".local", "share"),
+                        XDG_CACHE_HOME=os.path.join(home, ".cache"),
                         XDG_CONFIG_DIRS=os.path.join(self.root, "etc-xdg"))
         if not self.desktop:
             runtime = os.path.join(self.root, "runtime")
             os.makedirs(runtime, mode=0o700)
-            self.env.update(HOME=home, XDG_RUNTIME_DIR=runtime, XDG_DATA_HOME=os.path.join(home, ".local", "share"),
-                            XDG_CACHE_HOME=os.path.join(home, ".cache"), LANG=os.environ.get("LANG", "C.UTF-8"))
+            self.env.update(HOME=home, XDG_RUNTIME_DIR=runtime, LANG=os.environ.get("LANG", "C.UTF-8"),
+                            GTK_A11Y="none", NO_AT_BRIDGE="1")
 
     def start(self, argv, log=None, **kwargs):
         output = open(os.path.join(self.root, log), "w") if log else subprocess.DEVNULL
@@ -64,6 +74,9 @@ class Demo:
         return process
 
     def close(self):
+        if self.driver is not None:
+            self.driver.close()
+            self.stop_pid(self.driver.pid)
         for process in reversed(self.processes):
             if process.poll() is None:
                 process.send_signal(signal.SIGTERM)
@@ -74,6 +87,13 @@ class Demo:
                     process.wait()
         shutil.rmtree(self.root, ignore_errors=True)
 
+    @staticmethod
+    def stop_pid(pid):
+        try:
+            os.kill(pid, signal.SIGTERM)
+        except ProcessLookupError:
+            pass
+
     def wait(self, predicate, what, timeout=PATIENCE):
         deadline = time.monotonic() + timeout
         while not predicate():
@@ -81,11 +101,17 @@ class Demo:
                 raise RuntimeError("timed out waiting for " + what)
             time.sleep(0.1)
 
+    def run(self, argv):
+        return subprocess.run(argv, env=self.env, capture_output=True, text=True, timeout=PATIENCE)
+
+    # ---- the parts
+
     def platform(self):
         certs = os.path.join(self.root, "certs")
         subprocess.run([os.path.join(REPO, "scripts", "make-test-certs.sh"), certs], check=True)
         ready = os.path.join(self.root, "platform.json")
         self.start([sys.executable, os.path.join(REPO, "scripts", "reference_platform.py"), "--fixtures", "demo",
+                    "--webapp", os.path.join(REPO, "webapp", "demo"),
                     "--tls-cert", os.path.join(certs, "server.pem"), "--tls-key", os.path.join(certs, "server.key"),
                     "--db", os.path.join(self.root, "platform.sqlite3"), "--ready-file", ready], log="platform.log")
         self.wait(lambda: os.path.exists(ready), "the reference platform")
@@ -94,13 +120,14 @@ class Demo:
         config = os.path.join(self.env["XDG_CONFIG_HOME"], "dreamsforlittles")
         os.makedirs(config)
         with open(os.path.join(config, "sleep-agent.conf"), "w") as handle:
-            handle.write("[platform]\nallowed-origins=%s\nca-file=%s\n" % (self.urls["api"], os.path.join(certs, "ca.pem")))
-        say("reference platform at %s (TLS, with a test CA)" % self.urls["api"])
+            handle.write("[platform]\nallowed-origins=%s\nca-file=%s\n\n[app]\nweb-origin=%s\n"
+                         % (self.urls["api"], os.path.join(certs, "ca.pem"), self.urls["api"]))
+        say("reference platform and demo web app at %s (TLS, with a test CA)" % self.urls["api"])
 
     def headless_desktop(self):
         """Xvfb, a private session bus, and xfce4-notifyd on it."""
         read_end, write_end = os.pipe()
-        self.start(["Xvfb", "-displayfd", str(write_end), "-screen", "0", "1280x800x24", "-nolisten", "tcp"],
+        self.start(["Xvfb", "-displayfd", str(write_end), "-screen", "0", "1440x900x24", "-nolisten", "tcp"],
                    pass_fds=(write_end,))
         os.close(write_end)
         with os.fdopen(read_end) as reader:
@@ -122,79 +149,100 @@ class Demo:
         say("headless desktop: Xvfb on %s, xfce4-notifyd on a private session bus" % self.env["DISPLAY"])
 
     def name_has_owner(self, name):
-        return subprocess.run(["dbus-send", "--session", "--print-reply", "--dest=org.freedesktop.DBus",
-                               "/org/freedesktop/DBus", "org.freedesktop.DBus.NameHasOwner", "string:" + name],
-                              env=self.env, capture_output=True, text=True).stdout.strip().endswith("true")
+        return self.run(["dbus-send", "--session", "--print-reply", "--dest=org.freedesktop.DBus",
+                         "/org/freedesktop/DBus", "org.freedesktop.DBus.NameHasOwner", "string:" + name]
+                        ).stdout.strip().endswith("true")
 
     def agent(self):
-        if self.name_has_owner("com.dreamsforlittles.SleepTimers1"):
-            raise RuntimeError("dfl-sleep-agent already runs on your session bus; stop it for the demo "
-                               "(systemctl --user stop dfl-sleep-agent) and try again")
+        for name, how in (("com.dreamsforlittles.SleepTimers1", "systemctl --user stop dfl-sleep-agent"),
+                          ("com.dreamsforlittles.App", "close the Dreams for Littles window")):
+            if self.name_has_owner(name):
+                raise RuntimeError("%s already runs on your session bus; %s for the demo and try again" % (name, how))
         self.start([os.path.join(BUILD, "dfl-sleep-agent")], log="agent.log")
         self.wait(lambda: self.name_has_owner("com.dreamsforlittles.SleepTimers1"), "dfl-sleep-agent")
         say("dfl-sleep-agent owns com.dreamsforlittles.SleepTimers1")
 
-    def bridge(self):
-        self.bridge_process = self.start([os.path.join(BUILD, "dfl-webview-bridge")], log="bridge.log",
-                                         stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-        self.next_id = 0
-
-    def call(self, method, params=None):
-        self.next_id += 1
-        request = {"jsonrpc": "2.0", "method": method, "id": self.next_id}
-        if params is not None:
-            request["params"] = params
-        self.bridge_process.stdin.write(json.dumps(request) + "\n")
-        self.bridge_process.stdin.flush()
-        while True:
-            answer = json.loads(self.bridge_process.stdout.readline())
-            if answer.get("id") == self.next_id:
-                if "error" in answer:
-                    raise RuntimeError("%s: %s" % (method, answer["error"]))
-                return answer["result"]
+    def app(self):
+        app = os.path.join(BUILD, "dreamsforlittles")
+        if self.desktop:
+            self.start([app], log="app.log")
+        else:
+            self.driver = AppDriver(app, self.env, os.path.join(self.root, "app.log"))
+            self.driver.wait("return document.body && document.body.dataset.loaded === 'true' && "
+                             "document.getElementById('desktop-status').textContent.startsWith('On the desktop')",
+                             "the demo web app in the window")
+        self.wait(lambda: self.name_has_owner("com.dreamsforlittles.App"), "the app")
+        say("dreamsforlittles (com.dreamsforlittles.App) shows the demo web app; dfl-webview-bridge is its child")
 
     def control(self, path):
         with urllib.request.urlopen(self.urls["control"] + path, timeout=PATIENCE) as reply:
             return json.load(reply)
 
-    def start_sleep_timer(self):
-        parent = next(u for u in self.control("/control/users")["users"] if "parent" in u["name"])
-        self.call("session.set", {"apiOrigin": self.urls["api"], "userId": parent["id"],
-                                  "accessToken": parent["accessToken"],
-                                  "actor": {"mode": "self", "familySubjectId": FAMILY}})
-        timer = {"id": str(uuid.uuid4()), "babyId": MAYA, "babyName": "Maya", "activityType": "sleep",
-                 "startedAt": time.strftime("%Y-%m-%dT%H:%M:%S.000Z", time.gmtime(time.time() - 97 * 60)),
-                 "timezone": "Europe/Berlin", "details": {}, "note": None}
-        answer = self.call("sleepTimer.upsert", {"timer": timer})
-        say("dfl-webview-bridge started a Sleep timer for Maya as the parent (self-mode): native %s"
-            % json.dumps(answer["native"]))
-        return timer["id"]
+    # ---- headless: the clicks
 
-    def click_complete(self):
-        """Presses the popup's second button (Complete): the first has the
-        focus, Tab moves on, Return invokes."""
-        def popups():
-            return subprocess.run(["xdotool", "search", "--onlyvisible", "--class", "xfce4-notifyd"], env=self.env,
-                                  capture_output=True, text=True).stdout.split()
-        self.wait(lambda: popups(), "the notification")
-        time.sleep(0.5)  # let the popup finish drawing before the screenshot
-        os.makedirs(OUTPUT, exist_ok=True)
-        screenshot = os.path.join(OUTPUT, "notification.png")
-        subprocess.run(["import", "-window", "root", screenshot], env=self.env, check=True)
-        say("screenshot of the notification: " + screenshot)
-        window = popups()[0]
-        for command in (["windowfocus", "--sync", window], ["key", "--window", window, "Tab"],
+    def popups(self):
+        return self.run(["xdotool", "search", "--onlyvisible", "--class", "xfce4-notifyd"]).stdout.split()
+
+    def press_notification(self, window, tabs):
+        """A button of the popup: the first (Open, the default action) has
+        the focus, Tab moves on, Return invokes."""
+        for command in (["windowfocus", "--sync", window], *[["key", "--window", window, "Tab"]] * tabs,
                         ["key", "--window", window, "Return"]):
-            subprocess.run(["xdotool", *command], env=self.env, check=True)
-        say("clicked Complete")
+            self.run(["xdotool", *command])
 
-    def wait_for_activity(self, timeout):
+    def screenshot(self, name, window):
+        time.sleep(1)  # lets the window finish painting what the page shows
+        os.makedirs(OUTPUT, exist_ok=True)
+        path = os.path.join(OUTPUT, name)
+        subprocess.run(["import", "-window", window, path], env=self.env, check=True, timeout=PATIENCE)
+        say("screenshot: " + path)
+
+    def app_window(self):
+        return self.run(["xdotool", "search", "--onlyvisible", "--pid", str(self.driver.pid),
+                         "--name", "Dreams for Littles"]).stdout.split()[0]
+
+    def headless_story(self):
+        driver = self.driver
+        driver.click("#sign-in-parent")
+        driver.wait("return !document.getElementById('family').hidden", "the family to show")
+        say("signed in as Sam (parent), in family self-mode")
+        driver.click("#start-sleep-Maya")
+        driver.wait("return document.getElementById('running').children.length === 1", "Maya's running timer")
+        say("started a Sleep for Maya: %s" % driver.js("return document.getElementById('message').textContent"))
+        self.wait(lambda: self.popups(), "the notification")
+        self.screenshot("notification.png", self.popups()[0])
+        self.screenshot("window-running.png", self.app_window())
+        self.press_notification(self.popups()[0], tabs=1)
+        say("clicked Complete on the notification")
+        saved = driver.wait("const li = document.querySelector('#saved li[data-activity-id]');"
+                            "return li && li.textContent", "the page to show the saved sleep")
+        say("the page shows: %s" % saved)
+        self.screenshot("window.png", self.app_window())
+        self.print_activity()
+
+        earlier = set(self.popups())  # Maya's "saved" notice may still show
+        driver.click("#start-sleep-Leo")
+        self.wait(lambda: set(self.popups()) - earlier, "Leo's notification")
+        [leo] = set(self.popups()) - earlier
+        self.press_notification(leo, tabs=0)
+        say("clicked Leo's notification (its default action)")
+        route = driver.wait("const s = document.getElementById('sleep-route');"
+                            "return !s.hidden && s.dataset.state === 'running' && "
+                            "location.pathname.includes(arguments[0]) && "
+                            "document.getElementById('desktop-status').textContent.startsWith('On the desktop') && "
+                            "document.getElementById('sleep-route-timer').textContent", "Leo's Sleep route",
+                            PATIENCE, LEO)
+        say("the same window shows %s: %s" % (driver.url(), route))
+        self.screenshot("window-sleep-route.png", self.app_window())
+
+    def print_activity(self, timeout=PATIENCE):
         self.wait(lambda: self.control("/control/activities")["activities"], "the activity", timeout)
         [activity] = self.control("/control/activities")["activities"]
         started = calendar.timegm(time.strptime(activity["startedAt"][:19], "%Y-%m-%dT%H:%M:%S"))
         ended = calendar.timegm(time.strptime(activity["endedAt"][:19], "%Y-%m-%dT%H:%M:%S"))
-        say("the platform created exactly one activity: %s, a %s of %d min for Maya, %s to %s"
-            % (activity["id"], activity["type"], (ended - started) // 60, activity["startedAt"], activity["endedAt"]))
+        say("the platform created exactly one activity: %s, a %s of %d min, %s to %s (%s)"
+            % (activity["id"], activity["type"], (ended - started) // 60, activity["startedAt"], activity["endedAt"],
+               activity["source"]))
 
 
 def main():
@@ -204,21 +252,23 @@ def main():
         if not demo.desktop:
             demo.headless_desktop()
         demo.agent()
-        demo.bridge()
-        demo.start_sleep_timer()
+        demo.app()
         if demo.desktop:
-            say("the notification is on your desktop: click Complete (waiting up to %d s)" % CLICK_WAIT)
-            demo.wait_for_activity(CLICK_WAIT)
+            say("in the window: Sign in as Sam (parent), then Start Sleep for Maya; click Complete on the "
+                "notification (waiting up to %d s)" % CLICK_WAIT)
+            demo.print_activity(CLICK_WAIT)
+            say("the page says 'Saved from the desktop'; start a Sleep for Leo and click its notification to "
+                "open Leo's Sleep route in the same window; close the window to end the demo")
+            demo.processes[-1].wait(CLICK_WAIT)
         else:
-            demo.click_complete()
-            demo.wait_for_activity(PATIENCE)
+            demo.headless_story()
         return 0
-    except RuntimeError as error:
+    except (RuntimeError, AssertionError, subprocess.TimeoutExpired) as error:
         say(str(error))
-        for name in ("agent.log", "xfce4-notifyd.log", "bridge.log"):
+        for name in ("agent.log", "xfce4-notifyd.log", "app.log", "platform.log"):
             path = os.path.join(demo.root, name)
             if os.path.exists(path) and os.path.getsize(path):
-                with open(path) as handle:
+                with open(path, errors="replace") as handle:
                     say("%s:\n%s" % (name, handle.read()[-2000:]))
         return 1
     finally:

@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
-# Fuzzes the two places where another process's bytes come in, with libFuzzer
+# Fuzzes the three places where another process's bytes come in, with libFuzzer
 # and AddressSanitizer:
 #
 #   fuzz-jsonrpc  one JSON-RPC message from the WebView, through the bridge's
 #                 real JSONRPCServer and SleepTimerBridge (no bus, no network)
 #   fuzz-mirror   one serialized D-Bus message, parsed by libdbus, through the
 #                 agent's MirrorArguments.decode and MirrorPolicy.validate
+#   fuzz-applink  one link given to the desktop app and one message of its
+#                 page, through AppDeepLink, NavigationPolicy and BridgeRelay
 #
 # Usage: scripts/fuzz.sh [short|long]
 #
@@ -55,7 +57,7 @@ build_flags=(--scratch-path .build-fuzz --sanitize=fuzzer --sanitize=address -Xs
 logs=build/fuzz
 mkdir -p "$logs"
 
-for target in fuzz-jsonrpc fuzz-mirror; do
+for target in fuzz-jsonrpc fuzz-mirror fuzz-applink; do
     echo "fuzz: building $target" >&2
     # The gold linker warns once per AddressSanitizer helper it cannot
     # export; those lines are noise.
@@ -128,6 +130,7 @@ run() {
 
 run fuzz-jsonrpc jsonrpc 65536
 run fuzz-mirror mirror 16384
+run fuzz-applink applink 4096
 
 if ((failed)); then
     echo "fuzz: failures found; see above" >&2

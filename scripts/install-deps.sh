@@ -8,6 +8,13 @@ packages=(
     pkg-config libdbus-1-dev libglib2.0-dev libnotify-dev libsqlite3-dev libcurl4-openssl-dev
     # The zone database the display text reads, and the CA store libcurl uses.
     tzdata ca-certificates
+    # The translations: msgfmt and xgettext for the catalogs, and every
+    # locale (de_DE.UTF-8, fr_FR.UTF-8, ...) for the tests that run the
+    # programs in each language.
+    gettext locales-all
+    # GNOME's clock-format key, which the agent follows, and dconf, where
+    # GNOME keeps it and the tests change it.
+    gsettings-desktop-schemas dconf-service dconf-gsettings-backend
     # The reference platform and its test certificates.
     python3 openssl
     # The integration tests and the demo: a private session bus, and the
@@ -16,16 +23,26 @@ packages=(
     # The notification tests: a headless X server, two real notification
     # servers, a way to press their buttons, and screenshots.
     xvfb xfce4-notifyd dunst xdotool imagemagick
+    # GNOME Shell 43 headless as a third notification server; its
+    # notification service is a gjs program.
+    gnome-shell gjs
+    # The desktop app: GTK 4 and WebKitGTK 6.0; its tests drive it through
+    # WebKit's WebDriver and read X window properties; xdg-open and
+    # xdg-mime find it as the dreamsforlittles:// handler; appstream checks
+    # its metainfo; tsc checks the JavaScript client's declarations.
+    libgtk-4-dev libwebkitgtk-6.0-dev webkit2gtk-driver x11-utils xdg-utils appstream node-typescript
     # The panel indicator's tests: a real StatusNotifierItem host (the
     # systray of xfce4-panel, with its settings daemon xfconfd), and
     # tesseract to read what it shows off the screen.
     xfce4-panel xfconf tesseract-ocr tesseract-ocr-eng
-    # The crash-safety tests ask the running agent whether it is dumpable.
-    gdb
+    # The crash-safety tests ask the running agent whether it is dumpable;
+    # the configuration tests measure its peak memory with GNU time.
+    gdb time
     # The contract test reads the introspection file with FoundationXML,
     # which loads libxml2.
     libxml2
-    # The soak run (make soak) speeds the agent's clock up with libfaketime.
+    # The soak run (make soak) speeds the agent's clock up with libfaketime;
+    # the clock tests move the agent's and the platform's clocks with it.
     faketime
     # The bridge's JavaScript client is tested with node's own test runner.
     nodejs

@@ -38,11 +38,11 @@ public enum NotificationStatus: String, Sendable {
 public struct NotificationPlan: Sendable {
     public struct Settings: Sendable, Equatable {
         public var liveElapsed: LiveElapsedMode
-        public var hourCycle: HourCycle
+        public var timeFormat: TimeFormat
 
-        public init(liveElapsed: LiveElapsedMode, hourCycle: HourCycle) {
+        public init(liveElapsed: LiveElapsedMode, timeFormat: TimeFormat) {
             self.liveElapsed = liveElapsed
-            self.hourCycle = hourCycle
+            self.timeFormat = timeFormat
         }
     }
 
@@ -56,7 +56,7 @@ public struct NotificationPlan: Sendable {
         case saved(TimerID, sleptMinutes: Int64, now: Instant)
         /// The server took the notification under this id.
         case shown(TimerID, notificationID: UInt32, now: Instant)
-        case showFailed(TimerID, reason: String)
+        case showFailed(TimerID, reason: String, now: Instant)
         /// The server closed the notification (its object is gone); the
         /// reason is the server's: 1 expired, 2 dismissed, 3 closed by a
         /// call, 4 undefined.
@@ -119,11 +119,18 @@ public struct NotificationPlan: Sendable {
     /// closes it itself.
     public static let farewellGrace: Int64 = 4000
 
+    /// How long after a server failed to take a notification it is offered
+    /// again: a passing stall must not hide a sleep until it next changes.
+    public static let retryAfterFailure: Int64 = 30 * Milliseconds.second
+
     public private(set) var settings: Settings
     private let timeZones: any TimeZoneResolving
     public private(set) var server: NotificationServer?
     private var entries: [TimerID: Entry] = [:]
     private var farewells: [TimerID: Farewell] = [:]
+    /// Timers whose notification the server failed to take (it timed out,
+    /// or answered with an error), to be shown again at the moment named.
+    private var retries: [TimerID: (timer: StoredTimer, at: Instant)] = [:]
     private var records: [TimerID: NotificationRecord]
 
     /// `records` are what the store keeps of earlier notifications.
@@ -149,12 +156,11 @@ public struct NotificationPlan: Sendable {
     /// When the plan next needs the loop: a minute boundary of a shown
     /// running timer, or a farewell to close. nil when nothing waits.
     public var wakeAt: Instant? {
-        let refresh = entries.values.compactMap(\.refreshAt).min()
-        let close = farewells.values.compactMap(\.closeAt).min()
-        switch (refresh, close) {
-        case (let a?, let b?): return min(a, b)
-        default: return refresh ?? close
-        }
+        let moments = [
+            entries.values.compactMap(\.refreshAt).min(), farewells.values.compactMap(\.closeAt).min(),
+            retries.values.map(\.at).min(),
+        ]
+        return moments.compactMap { $0 }.min()
     }
 
     public mutating func handle(_ event: Event) -> [Command] {
@@ -163,16 +169,18 @@ public struct NotificationPlan: Sendable {
         case .serverChanged(let new, let timers, let now):
             serverChanged(to: new, timers: timers, now: now, into: &commands)
         case .timerChanged(let timer, let now):
+            retries[timer.timer.id] = nil
             refresh(timer, now: now, into: &commands)
         case .timerRemoved(let id):
             records[id] = nil
+            retries[id] = nil
             if entries.removeValue(forKey: id) != nil { commands.append(.close(id)) }
         case .saved(let id, let minutes, let now):
             sayFarewell(id, sleptMinutes: minutes, now: now, into: &commands)
         case .shown(let id, let notificationID, let now):
             shown(id, notificationID: notificationID, now: now, into: &commands)
-        case .showFailed(let id, let reason):
-            showFailed(id, reason: reason, into: &commands)
+        case .showFailed(let id, let reason, let now):
+            showFailed(id, reason: reason, now: now, into: &commands)
         case .closed(let id, let reason, let now):
             closed(id, reason: reason, now: now, into: &commands)
         case .actionInvoked(let id, let action, let activationToken):
@@ -200,6 +208,7 @@ public struct NotificationPlan: Sendable {
         commands.append(.dropAll)
         entries.removeAll()
         farewells.removeAll()
+        retries.removeAll()
         server = new
         for timer in timers {
             if new != nil { refresh(timer, now: now, announce: false, into: &commands) }
@@ -225,7 +234,7 @@ public struct NotificationPlan: Sendable {
         let live = server.traits.updatesElapsedTime(settings.liveElapsed)
         let content = NotificationContent.make(
             babyName: timer.timer.babyName, phase: Self.phase(of: timer, now: now), startedAt: timer.timer.startedAt,
-            now: now, rules: rules, hourCycle: settings.hourCycle, server: server.traits, liveElapsed: live)
+            now: now, rules: rules, timeFormat: settings.timeFormat, server: server.traits, liveElapsed: live)
         let refreshAt = timer.state == .running && live
             ? NotificationContent.nextMinuteBoundary(after: now, startedAt: timer.timer.startedAt) : nil
         if var entry = entries[id] {
@@ -275,8 +284,9 @@ public struct NotificationPlan: Sendable {
         }
     }
 
-    private mutating func showFailed(_ id: TimerID, reason: String, into commands: inout [Command]) {
-        if entries.removeValue(forKey: id) != nil {
+    private mutating func showFailed(_ id: TimerID, reason: String, now: Instant, into commands: inout [Command]) {
+        if let entry = entries.removeValue(forKey: id) {
+            retries[id] = (entry.timer, now.adding(milliseconds: Self.retryAfterFailure))
             commands += [
                 .drop(id), .log(.warning, "Could not show the notification of timer \(id): \(reason)"), .statusChanged(id),
             ]
@@ -315,7 +325,7 @@ public struct NotificationPlan: Sendable {
         farewells[id] = Farewell()
         let content = NotificationContent.make(
             babyName: entry.timer.timer.babyName, phase: .saved(minutes: sleptMinutes),
-            startedAt: entry.timer.timer.startedAt, now: now, rules: rules, hourCycle: settings.hourCycle,
+            startedAt: entry.timer.timer.startedAt, now: now, rules: rules, timeFormat: settings.timeFormat,
             server: server.traits, liveElapsed: false)
         commands.append(.show(id, content, replacing: 0))
     }
@@ -325,7 +335,11 @@ public struct NotificationPlan: Sendable {
             farewells[id] = nil
             commands.append(.close(id))
         }
-        let due = entries.filter { everything || $0.value.refreshAt.map { $0 <= now } == true }.map(\.value.timer)
+        var due = entries.filter { everything || $0.value.refreshAt.map { $0 <= now } == true }.map(\.value.timer)
+        for (id, retry) in retries where everything || retry.at <= now {
+            retries[id] = nil
+            due.append(retry.timer)
+        }
         for timer in due.sorted(by: { $0.timer.id.string < $1.timer.id.string }) {
             refresh(timer, now: now, into: &commands)
         }

@@ -124,7 +124,7 @@ final class BenchEnvironment {
         _ = try start("/usr/bin/env", [
             "python3", repository + "/scripts/reference_platform.py", "--fixtures", "demo", "--tls-cert",
             certificates + "/server.pem", "--tls-key", certificates + "/server.key", "--db", root + "/platform.sqlite3",
-            "--ready-file", ready,
+            "--ready-file", ready, "--webapp", repository + "/webapp/demo",
         ], errorLog: root + "/platform.log")
         let deadline = Date().addingTimeInterval(60)
         while !FileManager.default.fileExists(atPath: ready) {

@@ -2,7 +2,7 @@
 /// beside the floor of the same rounds, and the goal it is judged on.
 extension Benchmark {
     static func rows(_ m: Measurements, scale: [String: [(n: Double, cost: Double)]], counts: Counts) -> [Row] {
-        roundTripRows(m) + endToEndRows(m) + startupRows(m) + memoryRows(m) + wakeUpRows(m, counts: counts)
+        roundTripRows(m) + endToEndRows(m) + startupRows(m) + memoryRows(m) + wakeUpRows(m, counts: counts) + appRows(m)
             + onceRows(m, scale: scale, counts: counts)
     }
 
@@ -82,6 +82,15 @@ extension Benchmark {
             Row("… of which the agent's loop thread", unit: "switches", rounds: m[.boundaryLoopSwitchesAgent]),
             Row("… of which its libnotify thread (the rest: GDBus's worker inside libnotify)", unit: "switches",
                 rounds: m[.boundaryNotifyThreadSwitchesAgent]),
+        ]
+    }
+
+    private static func appRows(_ m: Measurements) -> [Row] {
+        [
+            Row("Desktop app: start to the page's load event", unit: "ms", rounds: m[.pageLoadedApp],
+                floorName: "MiniBrowser, same page", floors: m[.pageLoadedBrowser], goal: .atMost(1.2)),
+            Row("Desktop app: memory of its process tree (PSS)", unit: "KiB", rounds: m[.treeApp],
+                floorName: "MiniBrowser's tree", floors: m[.treeBrowser], goal: .atMost(1.2)),
         ]
     }
 

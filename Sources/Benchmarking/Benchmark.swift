@@ -29,6 +29,8 @@ enum Quantity: Hashable {
     // Wake-ups
     case idleSwitchesFloor, idleSwitchesAgent
     case boundarySwitchesFloor, boundarySwitchesAgent, boundaryLoopSwitchesAgent, boundaryNotifyThreadSwitchesAgent
+    // The desktop app beside MiniBrowser
+    case pageLoadedApp, pageLoadedBrowser, treeApp, treeBrowser
     // Once: growth under load, and scale
     case residentBeforeCycles, residentAfterWarmUp, residentAfterCycles, anonymousAfterCycles
     case scaleExponent(String)
@@ -50,15 +52,19 @@ final class Benchmark {
         var idleSeconds: UInt32 = 60
         /// The agent holds at most 64 timers (TimerLimits): the scale runs up to that.
         var scaleSizes = [1, 4, 16, 64]
+        /// Starts of the desktop app and of MiniBrowser, in turns, per round
+        /// (after one unmeasured pair in the first round, with `appWarmUp`).
+        var appStarts = 2
+        var appWarmUp = true
         var sections = Set(Section.allCases)
 
         static let quick = Counts(rounds: 2, roundTrips: 50, mirrorsToNotify: 10, completions: 5, startups: 2, cycles: 100,
-                                  idleSeconds: 2, scaleSizes: [1, 4])
+                                  idleSeconds: 2, scaleSizes: [1, 4], appStarts: 1, appWarmUp: false)
     }
 
     /// The parts of a run, for measuring some alone (dfl-bench --only).
     enum Section: String, CaseIterable {
-        case trips, notify, complete, startup, idle, cycles, scale
+        case trips, notify, complete, startup, idle, app, cycles, scale
     }
 
     let environment: BenchEnvironment
@@ -69,6 +75,8 @@ final class Benchmark {
     var scalePoints: [String: [(n: Double, cost: Double)]] = [:]
     var recorderLog = ""
     var recorder: Child?
+    /// The display and MiniBrowser of the app section, made in its first round.
+    var appCost: AppCost?
     /// The round being measured, from 1; each round's agents get state
     /// directories of their own.
     var round = 0
@@ -80,6 +88,14 @@ final class Benchmark {
 
     func log(_ text: String) {
         FileHandle.standardError.write(Data("dfl-bench: \(text)\n".utf8))
+    }
+
+    /// Only the desktop app's cost (dfl-bench --only app).
+    func runAppOnly() throws {
+        try environment.startBus()
+        try environment.startPlatform()
+        log("the desktop app beside MiniBrowser")
+        try desktopApp()
     }
 
     func run() throws {
@@ -100,6 +116,7 @@ final class Benchmark {
             try section(.complete, "\(label): Complete to POST", completeToPost)
             try section(.startup, "\(label): start-up", startup)
             try section(.idle, "\(label): memory and wake-ups", idle)
+            try section(.app, "\(label): the desktop app beside MiniBrowser", desktopApp)
         }
         try section(.cycles, "memory under \(counts.cycles) changes", cycles)
         try section(.scale, "scale", scale)
@@ -121,6 +138,7 @@ final class Benchmark {
         [
             "The wake-ups are counted over \(counts.idleSeconds) s, as voluntary context switches of all the process's threads (a switch is a sleep, so something woke it); the floor runs in the same \(counts.idleSeconds) s as the agent. With three running timers the agent's timers and the floor's three notifications share one minute boundary inside the window.",
             "RSS after start is split by where the pages come from: the executable's own file, the shared libraries' files, and anonymous memory (heap, stacks, and the private copies of relocated data).",
+            "The desktop app and MiniBrowser (WebKitGTK's own, libwebkitgtk-6.0-4) start in turns, \(counts.appStarts) times each per round, under one Xvfb, and load the demo web app's start page from the reference platform over TLS; the time runs from the start to the page's load event reaching the platform, the memory is the proportional set size of the whole process tree \(AppCost.settleMicroseconds / 1_000_000) s later (the app's includes dfl-webview-bridge). MiniBrowser ignores the test CA's certificate (--ignore-tls-errors); the app verifies it against the configured ca-file after its first attempt fails, and loads again.",
             "The agent holds at most 64 timers; the scale figures run up to that many, in a store filled directly (the limit is Mirror's). The exponent is the slope of log(cost) against log(rows); 1.1 is accepted as linear, since fixed costs and noise bend small sizes.",
         ]
     }

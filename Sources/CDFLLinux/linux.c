@@ -1,5 +1,8 @@
 #include "CDFLLinux.h"
 
+#include <langinfo.h>
+#include <libintl.h>
+#include <locale.h>
 #include <sys/eventfd.h>
 #include <sys/prctl.h>
 #include <sys/timerfd.h>
@@ -30,4 +33,43 @@ int dfl_timerfd_arm_wall_clock(int fd, int64_t milliseconds_since_1970) {
         flags = TFD_TIMER_ABSTIME | TFD_TIMER_CANCEL_ON_SET;
     }
     return timerfd_settime(fd, flags, &spec, NULL);
+}
+
+locale_t dfl_environment_locale(void) {
+    return newlocale(LC_ALL_MASK, "", (locale_t)0);
+}
+
+locale_t dfl_c_locale(void) {
+    return newlocale(LC_ALL_MASK, "C", (locale_t)0);
+}
+
+const char *dfl_dgettext_l(locale_t locale, const char *domain, const char *message) {
+    locale_t previous = uselocale(locale);
+    const char *translated = dgettext(domain, message);
+    uselocale(previous);
+    return translated;
+}
+
+const char *dfl_dngettext_l(locale_t locale, const char *domain, const char *singular, const char *plural,
+                            unsigned long count) {
+    locale_t previous = uselocale(locale);
+    const char *translated = dngettext(domain, singular, plural, count);
+    uselocale(previous);
+    return translated;
+}
+
+const char *dfl_langinfo_l(locale_t locale, nl_item item) {
+    return nl_langinfo_l(item, locale);
+}
+
+const char *dfl_bindtextdomain(const char *domain, const char *directory) {
+    return bindtextdomain(domain, directory);
+}
+
+const char *dfl_bind_textdomain_codeset(const char *domain, const char *codeset) {
+    return bind_textdomain_codeset(domain, codeset);
+}
+
+const char *dfl_textdomain(const char *domain) {
+    return textdomain(domain);
 }

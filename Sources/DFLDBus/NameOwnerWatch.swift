@@ -79,8 +79,7 @@ public final class NameOwnerWatch {
     public func start() throws(BusError) {
         guard filter == nil else { return }
         let bus = StandardInterface.Bus.self
-        try connection.addMatch(
-            "type='signal',sender='\(bus.name)',path='\(bus.path)',interface='\(bus.name)',member='\(bus.nameOwnerChanged)',arg0='\(name)'")
+        try connection.addMatch(bus.ownerChangedMatch(of: name))
         // Never consumes the message: other watches may follow the same name.
         filter = connection.addSignalFilter { [weak self] message in
             self?.ownership.observe(message)

@@ -155,6 +155,10 @@ public final class HTTPClient {
         try options.set(CURLOPT_SSL_VERIFYPEER, long: 1)
         try options.set(CURLOPT_SSL_VERIFYHOST, long: 2)
         try options.set(CURLOPT_SSLVERSION, long: Int(CURL_SSLVERSION_TLSv1_2))
+        // An empty proxy is none at all, and an empty no-proxy list bypasses
+        // it for no host: either way libcurl reads no proxy variable.
+        try options.set(CURLOPT_PROXY, string: https ? settings.proxy?.description ?? "" : "")
+        try options.set(CURLOPT_NOPROXY, string: "")
         if let authorities = settings.certificateAuthorities { try options.set(CURLOPT_CAINFO, string: authorities) }
         if !settings.pinnedPublicKeys.isEmpty {
             try options.set(CURLOPT_PINNEDPUBLICKEY, string: settings.pinnedPublicKeys.joined(separator: ";"))

@@ -1,3 +1,5 @@
+import SleepTimerCore
+
 /// A response: status, headers (names lower-case) and body.
 public struct HTTPResponse: Sendable {
     public let status: Int
@@ -66,6 +68,10 @@ public struct HTTPSettings: Sendable {
     public var pinnedPublicKeys: [String] = []
     /// A PEM file of certificate authorities to trust instead of the system's.
     public var certificateAuthorities: String?
+    /// The proxy for https requests; nil: none. Never one from the
+    /// environment, and never one for plain http (loopback only), which
+    /// would hand a proxy the request in clear.
+    public var proxy: APIOrigin?
     public var connectTimeoutMilliseconds = 10_000
     public var totalTimeoutMilliseconds = 30_000
     /// A transfer slower than 1 byte/s for this long is abandoned.
@@ -75,4 +81,13 @@ public struct HTTPSettings: Sendable {
     public var userAgent = "dfl-sleep-agent"
 
     public init() {}
+
+    /// The settings the platform's configuration asks for, the same for
+    /// the agent and the bridge.
+    public init(platform configuration: Configuration, userAgent: String) {
+        pinnedPublicKeys = configuration.pinnedPublicKeys
+        certificateAuthorities = configuration.certificateAuthorities
+        proxy = configuration.proxy
+        self.userAgent = userAgent
+    }
 }

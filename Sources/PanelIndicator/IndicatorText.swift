@@ -1,46 +1,59 @@
 import SleepTimerCore
 
-/// Every sentence the panel indicator shows, in one place, as whole
-/// sentences with named placeholders (`{name}`, `{elapsed}`, `{duration}`):
-/// a translation replaces a whole template, never a fragment glued to
-/// another, so word order stays the translator's.
+/// Every sentence the panel indicator shows, in one place: whole sentences
+/// with named placeholders, translated before they are filled, so that word
+/// order stays the translator's.
 public enum IndicatorText {
+    /// The app's name, a brand: the same in every language.
     public static let appName = "Dreams for Littles"
-    public static let openApp = "Open Dreams for Littles"
 
-    /// A tooltip line for a running timer.
-    public static let asleepFor = "{name} asleep · {elapsed}"
+    // TRANSLATORS: The last entry of the panel icon's menu.
+    public static var openApp: String { tr("Open Dreams for Littles") }
+
+    /// A tooltip line for a running timer: "Maya asleep · 1 h 37 min".
+    public static func asleepFor(name: String, elapsed: String) -> String {
+        // TRANSLATORS: A line of the panel icon's tooltip: {name} is the
+        // baby's name, {elapsed} how long the sleep has lasted ("1 h 37 min").
+        // Short, as on a phone's lock screen; prefer a phrasing without gender.
+        tr("{name} asleep · {elapsed}").filling(["name": name, "elapsed": elapsed])
+    }
+
     /// The same without the elapsed time: the item's title, which does not
     /// change every minute.
-    public static let asleep = "{name} asleep"
-    public static let completeSleep = "Complete {name}'s sleep"
-    public static let openSleep = "Open {name}'s sleep"
-    public static let savingSleep = "Saving {name}'s sleep…"
-    public static let savingWhenOnline = "{name}'s sleep will save when you are back online"
-    public static let sleepSaved = "{name}'s sleep saved · {duration}"
-    public static let couldNotSave = "Couldn't save {name}'s sleep. Open the app to finish"
-    /// Joins the titles of several timers into the item's one-line title.
-    public static let titleSeparator = ", "
-
-    /// `template` with each `{key}` replaced by its value. Values are
-    /// inserted once, never scanned again, so a baby named "{elapsed}" stays
-    /// "{elapsed}".
-    public static func fill(_ template: String, _ values: [String: String]) -> String {
-        var result = ""
-        var rest = Substring(template)
-        while let open = rest.firstIndex(of: "{") {
-            result += rest[..<open]
-            let afterOpen = rest.index(after: open)
-            guard let close = rest[afterOpen...].firstIndex(of: "}"),
-                let value = values[String(rest[afterOpen..<close])]
-            else {
-                result.append("{")
-                rest = rest[afterOpen...]
-                continue
-            }
-            result += value
-            rest = rest[rest.index(after: close)...]
-        }
-        return result + rest
+    public static func asleep(name: String) -> String {
+        // TRANSLATORS: The panel icon's title while a baby sleeps.
+        tr("{name} asleep").filling(["name": name])
     }
+
+    public static func completeSleep(name: String) -> String {
+        // TRANSLATORS: A menu entry of the panel icon: ends the sleep now and saves it.
+        tr("Complete {name}'s sleep").filling(["name": name])
+    }
+
+    public static func openSleep(name: String) -> String {
+        // TRANSLATORS: A menu entry of the panel icon: opens the app at the sleep.
+        tr("Open {name}'s sleep").filling(["name": name])
+    }
+
+    public static func savingSleep(name: String) -> String {
+        tr("Saving {name}'s sleep…").filling(["name": name])
+    }
+
+    public static func savingWhenOnline(name: String) -> String {
+        tr("{name}'s sleep will save when you are back online").filling(["name": name])
+    }
+
+    public static func sleepSaved(name: String, duration: String) -> String {
+        // TRANSLATORS: {duration} is how long the sleep lasted ("1 h 23 min").
+        tr("{name}'s sleep saved · {duration}").filling(["name": name, "duration": duration])
+    }
+
+    public static func couldNotSave(name: String) -> String {
+        tr("Couldn't save {name}'s sleep. Open the app to finish").filling(["name": name])
+    }
+
+    /// Joins the titles of several timers into the item's one-line title.
+    // TRANSLATORS: Joins the titles of several babies' sleeps in the panel
+    // icon's title: "Maya asleep, Leo asleep".
+    public static var titleSeparator: String { tr(", ") }
 }

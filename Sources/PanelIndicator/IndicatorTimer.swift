@@ -45,8 +45,7 @@ public struct IndicatorTimer: Sendable, Equatable {
         let name = babyName.text
         switch phase {
         case .running:
-            return IndicatorText.fill(
-                IndicatorText.asleepFor, ["name": name, "elapsed": DisplayText.elapsed(from: startedAt, to: now)])
+            return IndicatorText.asleepFor(name: name, elapsed: DisplayText.elapsed(from: startedAt, to: now))
         default:
             return headline
         }
@@ -54,15 +53,14 @@ public struct IndicatorTimer: Sendable, Equatable {
 
     /// The line without anything that changes by the minute: "Maya asleep".
     var headline: String {
-        let name = ["name": babyName.text]
+        let name = babyName.text
         switch phase {
-        case .running: return IndicatorText.fill(IndicatorText.asleep, name)
-        case .saving(waitingForNetwork: false): return IndicatorText.fill(IndicatorText.savingSleep, name)
-        case .saving(waitingForNetwork: true): return IndicatorText.fill(IndicatorText.savingWhenOnline, name)
-        case .failed: return IndicatorText.fill(IndicatorText.couldNotSave, name)
+        case .running: return IndicatorText.asleep(name: name)
+        case .saving(waitingForNetwork: false): return IndicatorText.savingSleep(name: name)
+        case .saving(waitingForNetwork: true): return IndicatorText.savingWhenOnline(name: name)
+        case .failed: return IndicatorText.couldNotSave(name: name)
         case .saved(let minutes):
-            return IndicatorText.fill(
-                IndicatorText.sleepSaved, ["name": babyName.text, "duration": DisplayText.duration(minutes: minutes)])
+            return IndicatorText.sleepSaved(name: name, duration: DisplayText.duration(minutes: minutes))
         }
     }
 

@@ -249,7 +249,7 @@ public struct PanelIndicator: Sendable {
         var keys: [MenuKey] = []
         var labels: [MenuKey: String] = [:]
         for timer in timers {
-            let name = ["name": timer.babyName.text]
+            let name = timer.babyName.text
             func add(_ role: MenuRole, _ label: String) {
                 let key = MenuKey(timer: timer.id, role: role)
                 keys.append(key)
@@ -257,11 +257,11 @@ public struct PanelIndicator: Sendable {
             }
             switch timer.phase {
             case .running(let canComplete):
-                if canComplete { add(.complete, IndicatorText.fill(IndicatorText.completeSleep, name)) }
+                if canComplete { add(.complete, IndicatorText.completeSleep(name: name)) }
             case .saving, .failed, .saved:
                 add(.state, timer.headline)
             }
-            if timer.canOpen { add(.open, IndicatorText.fill(IndicatorText.openSleep, name)) }
+            if timer.canOpen { add(.open, IndicatorText.openSleep(name: name)) }
         }
         var items = zip(ids.assign(keys), keys).map { id, key in
             var properties: [String: MenuValue] = ["label": .label(labels[key]!)]

@@ -28,4 +28,13 @@ extension Agent {
         }
         return change
     }
+
+    /// The desktop's clock changed between 12 and 24 hours: every
+    /// notification that shows a time of day is written again.
+    public func timeFormatChanged(_ format: TimeFormat) {
+        guard format != plan.settings.timeFormat else { return }
+        var settings = plan.settings
+        settings.timeFormat = format
+        runPlan(.settingsChanged(settings, now: clock.now()))
+    }
 }

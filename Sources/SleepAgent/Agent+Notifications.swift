@@ -35,7 +35,7 @@ extension Agent {
         case .shown(let id, let notificationID):
             runPlan(.shown(id, notificationID: notificationID, now: now))
         case .showFailed(let id, let reason):
-            runPlan(.showFailed(id, reason: reason))
+            runPlan(.showFailed(id, reason: reason, now: now))
         case .closed(let id, let reason):
             runPlan(.closed(id, reason: reason, now: now))
         case .actionInvoked(let id, let action, let activationToken):

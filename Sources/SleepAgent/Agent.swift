@@ -80,7 +80,7 @@ public final class Agent {
 
     public init(
         store: SleepTimerStore, configuration: Configuration, timeZones: any TimeZoneResolving,
-        hourCycle: HourCycle, clock: any WallClock, log: any LogSink, alarm: any WakeAlarm, opener: any LinkOpener,
+        timeFormat: TimeFormat, clock: any WallClock, log: any LogSink, alarm: any WakeAlarm, opener: any LinkOpener,
         crashPoints: CrashPoints = .disarmed, completionFlow: CompletionFlow = CompletionFlow(),
         limits: TimerLimits = TimerLimits()
     ) {
@@ -99,7 +99,7 @@ public final class Agent {
         self.crashPoints = crashPoints
         self.flow = completionFlow
         plan = NotificationPlan(
-            settings: NotificationPlan.Settings(liveElapsed: configuration.liveElapsed, hourCycle: hourCycle),
+            settings: NotificationPlan.Settings(liveElapsed: configuration.liveElapsed, timeFormat: timeFormat),
             timeZones: timeZones, records: Self.notificationRecords(store, log: log))
         publishedProperties = AgentProperties(runningCount: 0, pendingCompletions: 0, notificationServer: "")
         do {

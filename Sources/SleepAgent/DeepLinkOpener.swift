@@ -2,14 +2,20 @@ import DFLDBus
 import EventLoop
 import SleepTimerCore
 
-/// Opens a deep link in the app. The configured url-opener wins; otherwise
-/// the desktop's OpenURI portal when org.freedesktop.portal.Desktop is on
+/// Opens a deep link in the app. The configured url-opener wins. A link of
+/// the app's scheme goes to the app itself first: org.freedesktop.Application
+/// on com.dreamsforlittles.App (Open with a timer's link, Activate for the
+/// start page), which D-Bus activation starts, outside the agent's sandbox,
+/// when it is not running, with the click's activation token as platform
+/// data. When no app is installed (nothing can own that name), the same
+/// route opens on the web app's origin in the default browser; when the app
+/// is there but fails, and for links of the web origin, the desktop opens
+/// the link: the OpenURI portal when org.freedesktop.portal.Desktop is on
 /// the bus, else `xdg-open`, started with an argument vector, never a shell.
-/// The URL only ever comes from the deep-link builder; the activation token
-/// of the click (xdg-activation, or the X11 startup id) is passed on so that
-/// the app may take the focus.
+/// The URL only ever comes from the deep-link builder.
 public final class DeepLinkOpener {
     var configuredProgram: String?
+    var webOrigin: APIOrigin?
     let connection: BusConnection
     let environment: [String: String]
     let log: any LogSink
@@ -22,8 +28,21 @@ public final class DeepLinkOpener {
         static let openURI = "OpenURI"
     }
 
+    /// The desktop app, dreamsforlittles, through GApplication's
+    /// org.freedesktop.Application.
+    enum App {
+        static let name = "com.dreamsforlittles.App"
+        static let path = "/com/dreamsforlittles/App"
+        static let interface = "org.freedesktop.Application"
+        static let open = "Open"
+        static let activate = "Activate"
+        /// The call may start the app (D-Bus activation) before it answers.
+        static let timeoutMilliseconds: Int32 = 25_000
+    }
+
     public init(configuration: Configuration, connection: BusConnection, environment: [String: String], log: any LogSink) {
         configuredProgram = configuration.urlOpener
+        webOrigin = configuration.webOrigin
         self.connection = connection
         self.environment = environment
         self.log = log
@@ -32,8 +51,42 @@ public final class DeepLinkOpener {
     public func open(_ link: DeepLink, activationToken: String?) {
         if let configuredProgram {
             spawn(configuredProgram, link, activationToken: activationToken)
-            return
+        } else if link.base.isAppScheme {
+            openInApp(link, activationToken: activationToken)
+        } else {
+            openWithDesktop(link, activationToken: activationToken)
         }
+    }
+
+    /// Both names of the token are given: GTK reads activation-token on
+    /// Wayland and desktop-startup-id on X11.
+    private func openInApp(_ link: DeepLink, activationToken: String?) {
+        var platformData: [(String, BusValue)] = []
+        if let activationToken, !activationToken.isEmpty {
+            platformData = [("activation-token", .string(activationToken)), ("desktop-startup-id", .string(activationToken))]
+        }
+        var call = Message.methodCall(
+            destination: App.name, path: App.path, interface: App.interface, member: link.isAppHome ? App.activate : App.open)
+        call = link.isAppHome ? call.append(.vardict(platformData)) : call.append(.strings([link.url]), .vardict(platformData))
+        connection.call(call, timeoutMilliseconds: App.timeoutMilliseconds) { [self] result in
+            switch result {
+            case .success:
+                log.log(.info, "Opened the app at \(link.url) through \(App.name).")
+            case .failure(let error) where error.name == BusError.Names.serviceUnknown:
+                guard let webOrigin else {
+                    log.log(.notice, "The app is not installed and no web-origin is configured; opening the link as it is.")
+                    return openWithDesktop(link, activationToken: activationToken)
+                }
+                log.log(.notice, "The app is not installed; opening the web app in the default browser.")
+                openWithDesktop(link.rebased(on: DeepLinkBase(webOrigin: webOrigin)), activationToken: activationToken)
+            case .failure(let error):
+                log.log(.notice, "The app could not open the link (\(error.message)); asking the desktop.")
+                openWithDesktop(link, activationToken: activationToken)
+            }
+        }
+    }
+
+    private func openWithDesktop(_ link: DeepLink, activationToken: String?) {
         let question = Message.methodCall(
             destination: StandardInterface.Bus.name, path: StandardInterface.Bus.path, interface: StandardInterface.Bus.name,
             member: StandardInterface.Bus.nameHasOwner

@@ -1,5 +1,6 @@
 import CDFLLinux
 import CompletionSender
+import DFLGettext
 import DFLDBus
 import EventLoop
 import Glibc
@@ -17,17 +18,23 @@ public final class AgentApp {
     let arguments: [String]
     let environment: [String: String]
     let log: StderrLog
+    /// The language and clock of the environment, from the start of `run`.
+    private var locale = ProgramLocale()
 
-    public static let usage = """
-        Usage: dfl-sleep-agent [--help] [--version]
-
-        Mirrors running Sleep timers of the Dreams for Littles app as desktop
-        notifications, and serves com.dreamsforlittles.SleepTimers1 on the
-        session bus. Normally started by the session bus or by systemd --user.
-
-        Configuration: $XDG_CONFIG_HOME/dreamsforlittles/sleep-agent.conf,
-        then $XDG_CONFIG_DIRS (/etc/xdg). State: $XDG_STATE_HOME/dreamsforlittles.
-        """
+    /// --help's text, in the reader's language.
+    public static var usage: String {
+        [
+            tr("Usage: {synopsis}").filling(["synopsis": "dfl-sleep-agent [--help] [--version]"]),
+            "",
+            // TRANSLATORS: dfl-sleep-agent --help. Keep the names as they are.
+            tr("Mirrors running Sleep timers of the Dreams for Littles app as desktop notifications, and serves com.dreamsforlittles.SleepTimers1 on the session bus. Normally started by the session bus or by systemd --user."),
+            "",
+            // TRANSLATORS: dfl-sleep-agent --help. Keep the paths as they are.
+            tr("Configuration: $XDG_CONFIG_HOME/dreamsforlittles/sleep-agent.conf, then $XDG_CONFIG_DIRS (/etc/xdg)."),
+            // TRANSLATORS: dfl-sleep-agent --help: where the agent keeps its timers.
+            tr("State: $XDG_STATE_HOME/dreamsforlittles."),
+        ].map { TextLayout.wrap($0, width: 72) }.joined(separator: "\n")
+    }
 
     public init(arguments: [String], environment: [String: String]) {
         self.arguments = arguments
@@ -45,7 +52,13 @@ public final class AgentApp {
     }
 
     public func run() -> Int32 {
+        NetworkEnvironment.clear(log: log)
+        locale = ProgramLocale.start(environment: environment)
         if let early = handleArguments() { return early }
+        if locale.localeMissing {
+            log.log(.warning, "The locale the environment names (LANG, LC_ALL, LC_*) is not installed (locale -a lists "
+                + "those that are); notifications are in English, with the C locale's clock.")
+        }
         // The token lives in this process's memory: no core dumps, no
         // ptrace by other processes of the user.
         if dfl_disable_core_dumps() != 0 {
@@ -96,7 +109,9 @@ public final class AgentApp {
             print("dfl-sleep-agent \(AgentProperties.version)")
             return Status.success
         default:
-            FileDescriptorOutput.standardError.write("dfl-sleep-agent: unknown argument \(arguments.dropFirst().first ?? "")\n\(Self.usage)\n")
+            let argument = arguments.dropFirst().first ?? ""
+            let unknown = tr("dfl-sleep-agent: unknown argument {argument}").filling(["argument": argument])
+            FileDescriptorOutput.standardError.write("\(unknown)\n\(Self.usage)\n")
             return Status.usage
         }
     }
@@ -209,6 +224,8 @@ public final class AgentApp {
         /// The panel indicator (a StatusNotifierItem while a panel shows one).
         let indicator: IndicatorAgentObserver
         let network: SystemWatch
+        /// The desktop's 12/24-hour setting, followed while the agent runs.
+        let desktopClock: DesktopClock
     }
 
     private func wire(
@@ -219,19 +236,23 @@ public final class AgentApp {
         if wallClock == nil {
             log.log(.warning, "No wall-clock timer could be made; waits run on the monotonic clock, and a set clock goes unnoticed until the next change.")
         }
+        let desktopClock = DesktopClock(environment: environment)
+        if desktopClock.dconfFlagReadOnly {
+            log.log(.info, "dconf cannot write its change flag in the runtime directory (read-only in the sandbox): GNOME's clock-format is read afresh each time, and dconf's warnings about the flag are left out.")
+        }
         let agent = Agent(
             store: store, configuration: configuration, timeZones: ZoneInfoDirectory(environment: environment),
-            hourCycle: Self.localHourCycle(), clock: clock, log: log,
+            timeFormat: locale.timeFormat(clockFormat: desktopClock.hourCycle), clock: clock, log: log,
             alarm: wallClock ?? LoopAlarm(loop: loop, clock: clock), opener: opener,
             crashPoints: CrashPoints(environment: environment))
         wallClock?.clockChanged = { [weak agent] in agent?.clockChanged(reason: "the clock was set") }
+        desktopClock.changed = { [weak agent, locale] hourCycle in
+            agent?.timeFormatChanged(locale.timeFormat(clockFormat: hourCycle))
+        }
         let service = TimerService(connection: connection, agent: agent, log: log)
         agent.addObserver(service)
         service.register()
-        var httpSettings = HTTPSettings()
-        httpSettings.pinnedPublicKeys = configuration.pinnedPublicKeys
-        httpSettings.certificateAuthorities = configuration.certificateAuthorities
-        httpSettings.userAgent = "dfl-sleep-agent/\(AgentProperties.version)"
+        let httpSettings = HTTPSettings(platform: configuration, userAgent: "dfl-sleep-agent/\(AgentProperties.version)")
         if !HTTPClient.resolvesAsynchronously {
             log.log(.warning, "This libcurl resolves names synchronously; a hung DNS server can delay completions.")
         }
@@ -239,7 +260,7 @@ public final class AgentApp {
             agent: agent, service: service, notifications: DesktopNotifications(connection: connection, loop: loop, clock: clock, log: log),
             transport: PlatformCompletionTransport(http: HTTPClient(loop: loop, settings: httpSettings), clock: clock),
             indicator: panel(agent: agent, connection: connection, opener: opener, clock: clock),
-            network: SystemWatch())
+            network: SystemWatch(), desktopClock: desktopClock)
     }
 
     /// SIGHUP: the configuration is read again. What can change at run time
@@ -278,11 +299,5 @@ public final class AgentApp {
         let indicator = IndicatorAgentObserver(agent: agent, connection: connection, opener: opener, clock: clock, log: log)
         agent.addPanel(indicator)
         return indicator
-    }
-
-    /// The locale's clock, from LC_TIME as glibc reads it.
-    static func localHourCycle() -> HourCycle {
-        setlocale(LC_TIME, "")
-        return HourCycle(posixTimeFormat: String(cString: nl_langinfo(nl_item(T_FMT))))
     }
 }

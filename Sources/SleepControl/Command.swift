@@ -10,41 +10,63 @@ public enum Command: Equatable, Sendable {
     case watch
     case status(json: Bool)
 
-    public static let usage = """
-        Usage: dfl-sleepctl COMMAND [OPTIONS]
+    /// The commands as --help lists them: the synopsis (names, options and
+    /// placeholders as the shell takes them, never translated) and what the
+    /// command does.
+    static var commands: [(name: String, synopsis: String, summary: String)] {
+        [
+            // TRANSLATORS: dfl-sleepctl --help, what each command does (a
+            // short phrase after the command, in a table).
+            ("list", "list [--json]", tr("the mirrored timers")),
+            ("complete", "complete TIMER_ID [--at TIME]", tr("save the timer as a finished sleep; TIME is \"now\" (the default), an ISO-8601 time such as 2026-11-29T21:41:00Z, or milliseconds since 1970")),
+            ("open", "open TIMER_ID", tr("open the app at the timer")),
+            ("watch", "watch", tr("print one JSON line per signal as it arrives")),
+            ("status", "status [--json]", tr("the agent's version and counts")),
+            ("help", "help [COMMAND]", tr("this text, or one command's")),
+        ]
+    }
 
-        Lists and completes the Sleep timers that dfl-sleep-agent mirrors on
-        this desktop, through its D-Bus API on the session bus.
+    /// What `help COMMAND` says of each command, below its synopsis.
+    static func commandHelp(_ name: String) -> String? {
+        switch name {
+        case "list": return tr("Prints the mirrored timers; --json prints them as one JSON array.")
+        case "complete":
+            return tr("Saves the timer as a finished sleep that ended at TIME: \"now\" (the default), an ISO-8601 time with a zone (2026-11-29T21:41:00Z, or with +01:00), or milliseconds since 1970. The agent records it before it answers \"queued\", and sends it as soon as the platform can be reached.")
+        case "open": return tr("Opens the app at the timer's Sleep tracker.")
+        case "watch": return tr("Prints one JSON line per signal of the agent as it arrives, until interrupted.")
+        case "status":
+            return tr("Prints the agent's version, how many timers it mirrors, how many completions wait to be sent, and the notification server.")
+        case "help": return ""
+        default: return nil
+        }
+    }
 
-        Commands:
-          list [--json]                 the mirrored timers
-          complete TIMER_ID [--at TIME] save the timer as a finished sleep; TIME is
-                                        "now" (the default), an ISO-8601 time such as
-                                        2026-11-29T21:41:00Z, or milliseconds since 1970
-          open TIMER_ID                 open the app at the timer
-          watch                         print one JSON line per signal as it arrives
-          status [--json]               the agent's version and counts
-          help [COMMAND]                this text, or one command's
+    /// Paragraphs end by column 72; the table of commands, whose text starts
+    /// at column 32, by column 80.
+    static let paragraphWidth = 72
+    static let tableWidth = 80
 
-        Exit status: 0 done, 1 refused by the agent, 64 usage error,
-        69 the agent cannot be reached.
-        """
-
-    static let commandUsage: [String: String] = [
-        "list": "Usage: dfl-sleepctl list [--json]\n\nPrints the mirrored timers; --json prints them as one JSON array.",
-        "complete": """
-            Usage: dfl-sleepctl complete TIMER_ID [--at TIME]
-
-            Saves the timer as a finished sleep that ended at TIME: "now" (the
-            default), an ISO-8601 time with a zone (2026-11-29T21:41:00Z, or with
-            +01:00), or milliseconds since 1970. The agent records it before it
-            answers "queued", and sends it as soon as the platform can be reached.
-            """,
-        "open": "Usage: dfl-sleepctl open TIMER_ID\n\nOpens the app at the timer's Sleep tracker.",
-        "watch": "Usage: dfl-sleepctl watch\n\nPrints one JSON line per signal of the agent as it arrives, until interrupted.",
-        "status": "Usage: dfl-sleepctl status [--json]\n\nPrints the agent's version, how many timers it mirrors, how many\ncompletions wait to be sent, and the notification server.",
-        "help": "Usage: dfl-sleepctl help [COMMAND]",
-    ]
+    /// `dfl-sleepctl --help`, in the reader's language.
+    public static var usage: String {
+        var lines = [
+            // TRANSLATORS: The first line of --help; {synopsis} is the command
+            // line as typed ("dfl-sleepctl COMMAND [OPTIONS]").
+            tr("Usage: {synopsis}").filling(["synopsis": "dfl-sleepctl COMMAND [OPTIONS]"]), "",
+            TextLayout.wrap(tr("Lists and completes the Sleep timers that dfl-sleep-agent mirrors on this desktop, through its D-Bus API on the session bus."), width: paragraphWidth),
+            "",
+            // TRANSLATORS: The heading of the table of commands in --help.
+            tr("Commands:"),
+        ]
+        for command in commands {
+            let column = "  " + command.synopsis + String(repeating: " ", count: max(1, 30 - command.synopsis.count))
+            lines.append(column + TextLayout.wrap(command.summary, width: tableWidth, indent: column.count))
+        }
+        lines += [
+            "",
+            TextLayout.wrap(tr("Exit status: 0 done, 1 refused by the agent, 64 usage error, 69 the agent cannot be reached."), width: paragraphWidth),
+        ]
+        return lines.joined(separator: "\n")
+    }
 
     public struct UsageError: Error, Equatable, Sendable, CustomStringConvertible {
         public let message: String
@@ -54,14 +76,22 @@ public enum Command: Equatable, Sendable {
     /// The text `help` prints for a topic; nil for an unknown one.
     public static func helpText(_ topic: String?) -> String? {
         guard let topic else { return usage }
-        return commandUsage[topic]
+        guard let synopsis = commands.first(where: { $0.name == topic })?.synopsis, let help = commandHelp(topic) else {
+            return nil
+        }
+        let first = tr("Usage: {synopsis}").filling(["synopsis": "dfl-sleepctl " + synopsis])
+        return help.isEmpty ? first : first + "\n\n" + TextLayout.wrap(help, width: paragraphWidth)
     }
 
+    static func isCommand(_ name: String) -> Bool { commands.contains { $0.name == name } }
+
     public static func parse(_ arguments: [String]) throws(UsageError) -> Command {
-        guard let name = arguments.first else { throw UsageError(message: "a command is required") }
+        // TRANSLATORS: The errors of dfl-sleepctl's command line, after
+        // "dfl-sleepctl: "; keep COMMAND, TIMER_ID and TIME as they are.
+        guard let name = arguments.first else { throw UsageError(message: tr("a command is required")) }
         var rest = Array(arguments.dropFirst())
         if rest.contains("--help") || rest.contains("-h") {
-            guard commandUsage[name] != nil else { throw UsageError(message: "unknown command \"\(name)\"") }
+            guard isCommand(name) else { throw UsageError(message: unknownCommand(name)) }
             return .help(topic: name)
         }
         func flag(_ name: String) -> Bool {
@@ -70,18 +100,24 @@ public enum Command: Equatable, Sendable {
             return true
         }
         func noMore() throws(UsageError) {
-            if let extra = rest.first { throw UsageError(message: "unexpected argument \"\(extra)\"") }
+            if let extra = rest.first {
+                throw UsageError(message: tr("unexpected argument \"{argument}\"").filling(["argument": extra]))
+            }
         }
         func timerID() throws(UsageError) -> String {
-            guard let id = rest.first, !id.hasPrefix("-") else { throw UsageError(message: "\(name) needs a TIMER_ID") }
+            guard let id = rest.first, !id.hasPrefix("-") else {
+                throw UsageError(message: tr("{command} needs a TIMER_ID").filling(["command": name]))
+            }
             rest.removeFirst()
-            guard TimerID(id) != nil else { throw UsageError(message: "TIMER_ID must be a UUID, such as the timer_id that \"dfl-sleepctl list\" shows") }
+            guard TimerID(id) != nil else {
+                throw UsageError(message: tr("TIMER_ID must be a UUID, such as the timer_id that \"dfl-sleepctl list\" shows"))
+            }
             return id
         }
         switch name {
         case "help", "--help", "-h":
-            guard rest.count <= 1 else { throw UsageError(message: "help takes at most one COMMAND") }
-            if let topic = rest.first, commandUsage[topic] == nil { throw UsageError(message: "unknown command \"\(topic)\"") }
+            guard rest.count <= 1 else { throw UsageError(message: tr("help takes at most one COMMAND")) }
+            if let topic = rest.first, !isCommand(topic) { throw UsageError(message: unknownCommand(topic)) }
             return .help(topic: rest.first)
         case "list":
             let json = flag("--json")
@@ -101,7 +137,7 @@ public enum Command: Equatable, Sendable {
         case "complete":
             var at: Int64 = 0
             if let index = rest.firstIndex(of: "--at") {
-                guard index + 1 < rest.count else { throw UsageError(message: "--at needs a TIME") }
+                guard index + 1 < rest.count else { throw UsageError(message: tr("--at needs a TIME")) }
                 at = try parseTime(rest[index + 1])
                 rest.removeSubrange(index...index + 1)
             }
@@ -109,8 +145,12 @@ public enum Command: Equatable, Sendable {
             try noMore()
             return .complete(timerID: id, at: at)
         default:
-            throw UsageError(message: "unknown command \"\(name)\"")
+            throw UsageError(message: unknownCommand(name))
         }
+    }
+
+    static func unknownCommand(_ name: String) -> String {
+        tr("unknown command \"{command}\"").filling(["command": name])
     }
 
     static func parseTime(_ text: String) throws(UsageError) -> Int64 {
@@ -121,6 +161,6 @@ public enum Command: Equatable, Sendable {
             return milliseconds
         }
         if let instant = ISO8601.parse(text) { return instant.millisecondsSince1970 }
-        throw UsageError(message: "TIME must be \"now\", an ISO-8601 time with a zone such as 2026-11-29T21:41:00Z, or milliseconds since 1970")
+        throw UsageError(message: tr("TIME must be \"now\", an ISO-8601 time with a zone such as 2026-11-29T21:41:00Z, or milliseconds since 1970"))
     }
 }

@@ -62,27 +62,53 @@ enum WatchLine {
 
 /// The human-readable form of `dfl-sleepctl list`.
 enum TimerTable {
-    static func render(_ timers: [BusValue], hourCycle: HourCycle, zones: any TimeZoneResolving = ZoneInfoDirectory(path: "/usr/share/zoneinfo"),
+    static func render(_ timers: [BusValue], timeFormat: TimeFormat, zones: any TimeZoneResolving = ZoneInfoDirectory(path: "/usr/share/zoneinfo"),
                        now: Instant = SystemClock().now()) -> String {
-        if timers.isEmpty { return "No Sleep timers are mirrored on this desktop.\n" }
+        if timers.isEmpty { return tr("No Sleep timers are mirrored on this desktop.") + "\n" }
         var lines: [String] = []
         for timer in timers {
             var fields: [SleepTimers1.TimerKey: BusValue] = [:]
             for (key, value) in timer.vardictEntries ?? [] {
                 if let key = SleepTimers1.TimerKey(rawValue: key) { fields[key] = value }
             }
-            let name = fields[.babyName]?.stringValue ?? "?"
             let start = Instant(millisecondsSince1970: fields[.startedAt]?.int64Value ?? 0)
             let since: String
             if let zone = fields[.timeZone]?.stringValue.flatMap(TimeZoneName.init), let rules = zones.rules(for: zone) {
-                since = DisplayText.runningBody(start: start, now: now, rules: rules, hourCycle: hourCycle)
+                since = DisplayText.runningBody(start: start, now: now, rules: rules, timeFormat: timeFormat)
             } else {
-                since = "Asleep for \(DisplayText.elapsed(from: start, to: now))"
+                // TRANSLATORS: dfl-sleepctl list, for a timer whose time zone
+                // is unknown here: how long the baby has slept ("1 h 23 min").
+                since = tr("Asleep for {elapsed}").filling(["elapsed": DisplayText.elapsed(from: start, to: now)])
             }
-            let state = fields[.state]?.stringValue ?? "?"
-            let completable = fields[.canComplete]?.booleanValue == true ? ", can complete" : ""
-            lines.append("\(name): \(since) [\(state)\(completable)]\n  \(fields[.timerID]?.stringValue ?? "?")")
+            let values = [
+                "name": fields[.babyName]?.stringValue ?? "?", "since": since,
+                "state": state(fields[.state]?.stringValue ?? "?"),
+            ]
+            let line = fields[.canComplete]?.booleanValue == true
+                // TRANSLATORS: A line of dfl-sleepctl list: {name} is the baby's
+                // name, {since} "Asleep since 9:41 PM · 1 h 23 min", {state}
+                // where the timer stands ("running").
+                ? tr("{name}: {since} [{state}, can complete]").filling(values)
+                : tr("{name}: {since} [{state}]").filling(values)
+            lines.append(line + "\n  " + (fields[.timerID]?.stringValue ?? "?"))
         }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// A timer's state in words; a state this version does not know, as
+    /// the agent named it.
+    static func state(_ name: String) -> String {
+        switch TimerState(rawValue: name) {
+        // TRANSLATORS: Where a timer stands, in dfl-sleepctl list.
+        case .running: return trc("timer state", "running")
+        // TRANSLATORS: Still running, but it can only be finished in the app now.
+        case .tokenExpired: return trc("timer state", "token expired")
+        // TRANSLATORS: Completed here, being sent to the app's server.
+        case .saving: return trc("timer state", "saving")
+        case .saveFailed: return trc("timer state", "save failed")
+        // TRANSLATORS: It has to be finished in the app.
+        case .needsApp: return trc("timer state", "needs the app")
+        case nil: return name
+        }
     }
 }

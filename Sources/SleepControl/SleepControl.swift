@@ -1,4 +1,5 @@
 import DFLDBus
+import DFLGettext
 import EventLoop
 import Glibc
 import SleepTimerCore
@@ -20,11 +21,13 @@ public final class SleepControl {
     public init() {}
 
     public func run(_ arguments: [String]) -> Int32 {
+        let locale = ProgramLocale.start(environment: ProcessEnvironment.current)
         let command: Command
         do {
             command = try Command.parse(arguments)
         } catch {
-            errors.write("dfl-sleepctl: \(error.message)\nTry \"dfl-sleepctl help\".\n")
+            let hint = tr("Try \"dfl-sleepctl help\".")
+            errors.write("dfl-sleepctl: \(error.message)\n\(hint)\n")
             return Status.usage
         }
         if case .help(let topic) = command {
@@ -36,7 +39,9 @@ public final class SleepControl {
         do {
             connection = try BusConnection(bus: .session, loop: loop)
         } catch {
-            return unreachable("there is no session bus (\(error.message))")
+            // TRANSLATORS: Why the agent cannot be reached; {error} is the
+            // D-Bus library's own words, in English.
+            return unreachable(tr("there is no session bus ({error})").filling(["error": error.message]))
         }
         do {
             switch command {
@@ -45,7 +50,7 @@ public final class SleepControl {
             case .list(let json):
                 let reply = try call(connection, SleepTimers1.List.self)
                 let timers = reply.first?.arrayElements ?? []
-                output.write(json ? JSONOutput.array(timers) + "\n" : TimerTable.render(timers, hourCycle: localHourCycle()))
+                output.write(json ? JSONOutput.array(timers) + "\n" : TimerTable.render(timers, timeFormat: locale.timeFormat()))
             case .status(let json):
                 let reply = try connection.callAndWait(
                     Message.methodCall(destination: SleepTimers1.busName, path: SleepTimers1.objectPath,
@@ -61,7 +66,7 @@ public final class SleepControl {
                 }
             case .complete(let id, let at):
                 let reply = try call(connection, SleepTimers1.Complete.self, .string(id), .int64(at))
-                output.write("\(reply.first?.stringValue ?? "queued")\n")
+                output.write(Self.completionReply(reply.first?.stringValue ?? "queued") + "\n")
             case .open(let id):
                 _ = try call(connection, SleepTimers1.Open.self, .string(id))
             case .watch:
@@ -90,35 +95,81 @@ public final class SleepControl {
 
     private func failure(_ error: BusError) -> Int32 {
         if Self.unreachableErrors.contains(error.name) || error.name.hasPrefix("org.freedesktop.DBus.Error.Spawn.") {
-            return unreachable(error.message)
+            return unreachable(Self.unreachableReason(error))
         }
-        errors.write("dfl-sleepctl: \(error.message)\n")
+        errors.write("dfl-sleepctl: \(Self.refusal(error))\n")
         return Status.refused
     }
 
-    private func unreachable(_ detail: String) -> Int32 {
-        errors.write("""
-            dfl-sleepctl: the Dreams for Littles sleep agent cannot be reached: \(detail).
-            Start it with "systemctl --user start dfl-sleep-agent" (or log in to a desktop session) and try again.
+    /// A refusal in the reader's language: the agent's D-Bus error messages
+    /// are English, for developers and logs, so the error's name, which is
+    /// part of the API, decides what is said here; a name this version does
+    /// not know keeps the agent's words.
+    static func refusal(_ error: BusError) -> String {
+        guard error.name.hasPrefix(SleepTimers1.ErrorName.prefix),
+            let name = SleepTimers1.ErrorName(rawValue: String(error.name.dropFirst(SleepTimers1.ErrorName.prefix.count)))
+        else { return error.message }
+        switch name {
+        case .unknownTimer: return tr("No Sleep timer with this id is mirrored on this desktop.")
+        case .cannotComplete:
+            return tr("This Sleep timer cannot be completed from the desktop now: it is being saved already, or it has to be finished in the app.")
+        case .storageFailed: return tr("The agent could not write to its store (is the disk full?); nothing was changed.")
+        default: return error.message
+        }
+    }
 
-            """)
+    /// Why nobody answers, in the reader's language; where the bus failed
+    /// to start the agent, its own (English) words follow.
+    static func unreachableReason(_ error: BusError) -> String {
+        switch error.name {
+        case BusError.Names.serviceUnknown, BusError.Names.nameHasNoOwner:
+            return tr("it is not running, and the session bus cannot start it")
+        case BusError.Names.noReply, "org.freedesktop.DBus.Error.TimedOut":
+            return tr("it did not answer in time")
+        case "org.freedesktop.DBus.Error.Disconnected":
+            return tr("the session bus closed the connection")
+        default:
+            // TRANSLATORS: {error} is the session bus's own words, in English.
+            return tr("the session bus could not start it ({error})").filling(["error": error.message])
+        }
+    }
+
+    /// Complete's answer: "queued" in the reader's language.
+    static func completionReply(_ reply: String) -> String {
+        // TRANSLATORS: What dfl-sleepctl complete prints: the completion is
+        // recorded and will be sent to the app's server.
+        reply == "queued" ? trc("completion", "queued") : reply
+    }
+
+    private func unreachable(_ detail: String) -> Int32 {
+        // TRANSLATORS: {reason} says why: "it did not answer in time".
+        let cannot = tr("the Dreams for Littles sleep agent cannot be reached: {reason}.").filling(["reason": detail])
+        let start = tr("Start it with \"systemctl --user start dfl-sleep-agent\" (or log in to a desktop session) and try again.")
+        errors.write("dfl-sleepctl: \(cannot)\n\(start)\n")
         return Status.unavailable
     }
 
     /// Prints every signal of the agent as one JSON line until SIGINT or
     /// SIGTERM. The agent is pinged first, so that a missing agent is
     /// reported (or started by bus activation) instead of watched in silence.
+    /// Only the current owner of the agent's name is heard: any connection
+    /// can send a signal that looks like the agent's, to everyone or to this
+    /// client alone.
     private func watch(_ connection: BusConnection, loop: MainLoop) -> Int32 {
+        let agent = NameOwnerWatch(name: SleepTimers1.busName, connection: connection)
         do {
             _ = try connection.callAndWait(
                 Message.methodCall(destination: SleepTimers1.busName, path: SleepTimers1.objectPath,
                                    interface: StandardInterface.Peer.name, member: StandardInterface.Peer.ping))
+            try agent.start()
             try connection.addMatch("type='signal',sender='\(SleepTimers1.busName)',path='\(SleepTimers1.objectPath)'")
         } catch {
             return failure(error)
         }
         connection.addSignalFilter { [output] message in
-            guard message.kind == .signal, message.path == SleepTimers1.objectPath, let line = WatchLine.render(message) else { return false }
+            guard message.kind == .signal, message.path == SleepTimers1.objectPath, agent.sent(message),
+                let line = WatchLine.render(message)
+            else { return false }
             output.write(line + "\n")
             return true
         }
@@ -134,11 +185,6 @@ public final class SleepControl {
         }
         loop.run()
         return status
-    }
-
-    private func localHourCycle() -> HourCycle {
-        setlocale(LC_TIME, "")
-        return HourCycle(posixTimeFormat: String(cString: nl_langinfo(nl_item(T_FMT))))
     }
 }
 

@@ -34,12 +34,15 @@ public final class SleepTimerStore {
     public var beforeCommit: (() -> Void)?
 
     /// Opens the store at `location`, creating or migrating it. A damaged
-    /// file is moved aside (never deleted) and a fresh one made.
+    /// file is moved aside, a fresh one made, and the damaged copy
+    /// overwritten and deleted.
     public init(location: StoreLocation, log: any LogSink, clock: any WallClock = SystemClock()) throws(StoreError) {
         self.location = location
         self.log = log
         self.clock = clock
         try location.prepareDirectory()
+        // Whether or not a store opens, no damaged copy outlives this start.
+        defer { Self.discardDamagedCopies(location, log: log) }
         connection = try Self.openOrQuarantine(location, log: log, clock: clock)
     }
 
@@ -64,6 +67,7 @@ public final class SleepTimerStore {
                 .warning,
                 "The timer store \(location.databasePath) was damaged (\(reason)); it was moved to \(movedTo) and a new, empty store was created. Timers are mirrored again as the app sends them."
             )
+            discardDamagedCopies(location, log: log)
         }
         do {
             return try open(location)
@@ -107,6 +111,15 @@ public final class SleepTimerStore {
             try connection.execute("PRAGMA cache_size = -256")
             let mode = try connection.scalarText("PRAGMA journal_mode = WAL")
             try connection.execute("PRAGMA synchronous = FULL")
+            // A deleted token is zeroed where it lay, whatever this SQLite
+            // build's default (Debian's has it on, others do not) ...
+            let secure = try connection.scalarInteger("PRAGMA secure_delete = ON")
+            // ... and the log is cut back to its live frames at every
+            // restart, so stale frames never linger past them.
+            try connection.execute("PRAGMA journal_size_limit = 0")
+            guard secure == 1 else {
+                throw SQLiteError(code: SQLITE_ERROR, message: "secure_delete could not be turned on")
+            }
             let check = try connection.scalarText("PRAGMA quick_check(1)")
             return (mode, check, Int(try connection.scalarInteger("PRAGMA user_version") ?? 0))
         }
@@ -126,10 +139,51 @@ public final class SleepTimerStore {
         return connection
     }
 
+    /// Overwrites and deletes the damaged copies moved aside, by this start
+    /// or an earlier one (earlier versions kept them). Nothing can read
+    /// their timers back, the app mirrors them again, and the copies may
+    /// hold action tokens, live for up to a day: a secret must not stay on
+    /// disk once the agent has let go of it. Scrubbing the tokens out
+    /// instead would need the damaged file's structure, which is what
+    /// cannot be trusted. The log keeps the reason the store was damaged.
+    private static func discardDamagedCopies(_ location: StoreLocation, log: any LogSink) {
+        for path in location.damagedCopies() {
+            do {
+                if try location.overwriteAndDelete(path) {
+                    log.log(
+                        .notice,
+                        "The damaged copy \(path) was overwritten and deleted: it may hold action tokens, which must not stay on disk."
+                    )
+                }
+            } catch {
+                log.log(.warning, error.description)
+            }
+        }
+    }
+
     /// Folds the write-ahead log into the database file and closes it, at
     /// a clean shutdown; what is committed is already safe without this.
     public func close() {
         try? connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    }
+
+    /// Leaves no byte of a token that was just deleted or replaced in any
+    /// file: secure_delete has zeroed it in the new version of its page,
+    /// but the write-ahead log still holds the older frames that carry it,
+    /// until they are copied into the database and the log is cut to
+    /// nothing. A failure leaves the store correct, only not yet wiped: it
+    /// is logged, and the next wipe or a clean shutdown finishes the job.
+    private func wipeDeletedTokens(after action: String) {
+        do {
+            let statement = try connection.statement("PRAGMA wal_checkpoint(TRUNCATE)")
+            defer { statement.reset() }
+            // One row: busy (1 when the checkpoint could not finish), log
+            // frames, checkpointed frames.
+            if try statement.step(), statement.integer(0) == 0 { return }
+            log.log(.warning, "The timer store's log could not be cleared after it \(action): another reader held it.")
+        } catch {
+            log.log(.warning, "The timer store's log could not be cleared after it \(action): \(error)")
+        }
     }
 
     // MARK: Transactions
@@ -250,15 +304,20 @@ public final class SleepTimerStore {
     /// Inserts or updates a mirror. A lower revision than the stored one is
     /// stale and ignored. A fresh mirror of a timer whose completion failed
     /// replaces that failed completion: the app has just said the timer
-    /// runs, with a token.
+    /// runs, with a token. A token replaced by another is wiped from the
+    /// files, as a deleted one is.
     public func upsert(_ timer: MirroredTimer) throws(StoreError) -> UpsertOutcome {
-        try transaction("save a timer") { () throws(SQLiteError) -> UpsertOutcome in
-            let existing = try connection.statement("SELECT revision FROM timers WHERE timer_id = ?")
+        var replacedToken = false
+        let outcome = try transaction("save a timer") { () throws(SQLiteError) -> UpsertOutcome in
+            let existing = try connection.statement("SELECT revision, action_token FROM timers WHERE timer_id = ?")
             try existing.bind(.text(timer.id.string))
-            let storedRevision = try existing.step() ? existing.integer(0) : nil
+            let found = try existing.step()
+            let storedRevision = found ? existing.integer(0) : nil
+            let storedToken = found ? existing.optionalText(1) : nil
             existing.reset()
             if let storedRevision, timer.revision < storedRevision { return .ignoredStale(storedRevision: storedRevision) }
             let token: String? = timer.token?.withRevealedValue { $0 }
+            replacedToken = storedToken != nil && storedToken != token
             try connection.statement("""
                 INSERT INTO timers (timer_id, api_origin, user_id, family_subject_id, baby_id, baby_name,
                     started_at_ms, timezone, revision, action_token, token_expires_at_ms)
@@ -278,6 +337,8 @@ public final class SleepTimerStore {
                 .bind(.text(timer.id.string)).run()
             return storedRevision == nil ? .inserted : .updated
         }
+        if replacedToken { wipeDeletedTokens(after: "replaced a token") }
+        return outcome
     }
 
     /// What becomes of a pending completion when its timer's rows go.
@@ -313,18 +374,20 @@ public final class SleepTimerStore {
 
     /// Removes one mirror; false when there was none.
     public func remove(_ id: TimerID) throws(StoreError) -> Bool {
-        try transaction("remove a timer") { () throws(SQLiteError) -> Bool in
+        let removed = try transaction("remove a timer") { () throws(SQLiteError) -> Bool in
             let found = try timerIDs("SELECT timer_id FROM timers WHERE timer_id = ?", .text(id.string))
             try deleteTimers(found)
             return !found.isEmpty
         }
+        if removed { wipeDeletedTokens(after: "removed a timer") }
+        return removed
     }
 
     /// Removes the mirrors with these ids (those that exist), as Remove
     /// does; returns the ids that were there.
     public func remove(_ ids: [TimerID]) throws(StoreError) -> [TimerID] {
         guard !ids.isEmpty else { return [] }
-        return try transaction("remove timers") { () throws(SQLiteError) -> [TimerID] in
+        let removed = try transaction("remove timers") { () throws(SQLiteError) -> [TimerID] in
             var found: [TimerID] = []
             for id in ids {
                 found += try timerIDs("SELECT timer_id FROM timers WHERE timer_id = ?", .text(id.string))
@@ -332,12 +395,14 @@ public final class SleepTimerStore {
             try deleteTimers(found)
             return found
         }
+        if !removed.isEmpty { wipeDeletedTokens(after: "removed timers") }
+        return removed
     }
 
     /// Drops the mirrors of `scope` that are not in `running`: timers
     /// stopped on another device or whose baby was deleted.
     public func reconcile(scope: TimerScope, keeping running: Set<TimerID>) throws(StoreError) -> [TimerID] {
-        try transaction("reconcile timers") { () throws(SQLiteError) -> [TimerID] in
+        let removed = try transaction("reconcile timers") { () throws(SQLiteError) -> [TimerID] in
             let stale = try timerIDs(
                 "SELECT timer_id FROM timers WHERE api_origin = ? AND user_id = ? AND family_subject_id = ? ORDER BY timer_id",
                 .text(scope.apiOrigin.description), .text(scope.userID.string), .text(scope.familySubjectID.string)
@@ -345,6 +410,8 @@ public final class SleepTimerStore {
             try deleteTimers(stale)
             return stale
         }
+        if !removed.isEmpty { wipeDeletedTokens(after: "reconciled timers") }
+        return removed
     }
 
     /// Sign-out or account deletion: every row of the scope goes, timers,
@@ -352,7 +419,8 @@ public final class SleepTimerStore {
     /// they hold a token), in one transaction. A nil family means every
     /// family of the user.
     public func purge(apiOrigin: APIOrigin, userID: UserID, familySubjectID: FamilySubjectID?) throws(StoreError) -> [TimerID] {
-        try transaction("purge a scope") { () throws(SQLiteError) -> [TimerID] in
+        defer { wipeDeletedTokens(after: "purged a scope") }
+        return try transaction("purge a scope") { () throws(SQLiteError) -> [TimerID] in
             let family = familySubjectID?.string ?? ""
             let condition = "api_origin = ?1 AND user_id = ?2 AND (?3 = '' OR family_subject_id = ?3)"
             let origin = SQLiteValue.text(apiOrigin.description)
@@ -521,6 +589,7 @@ public final class SleepTimerStore {
     /// go in one transaction.
     public func finishCompletion(of id: TimerID) throws(StoreError) {
         try transaction("finish a completion") { () throws(SQLiteError) in try deleteTimers([id], pending: .deleted) }
+        wipeDeletedTokens(after: "finished a completion")
     }
 
     /// The completion cannot succeed: keep it visible in `state`, and drop
@@ -534,6 +603,7 @@ public final class SleepTimerStore {
             try connection.statement("UPDATE timers SET action_token = NULL WHERE timer_id = ?")
                 .bind(.text(id.string)).run()
         }
+        wipeDeletedTokens(after: "recorded a failed completion")
     }
 
     // MARK: Notifications

@@ -97,7 +97,9 @@ public struct StoreLocation: Sendable, Equatable {
     }
 
     /// Moves the database and its WAL and shared-memory files aside under a
-    /// new name, never deleting them, and returns the new database path.
+    /// new name and returns the new database path: the name is free for a
+    /// fresh store at once, and a crash before the copies are overwritten
+    /// leaves them where the next start finds them.
     func quarantine(now: Int64) throws(StoreError) -> String {
         var candidate = "\(databasePath).corrupt-\(now)"
         var counter = 1
@@ -114,6 +116,52 @@ public struct StoreLocation: Sendable, Equatable {
             }
         }
         return candidate
+    }
+
+    /// The paths of the damaged copies `quarantine` moved aside (their WAL
+    /// and shared-memory files among them), oldest name first.
+    func damagedCopies() -> [String] {
+        guard let stream = opendir(directory) else { return [] }
+        defer { closedir(stream) }
+        let prefix = "\(Self.fileName).corrupt-"
+        var paths: [String] = []
+        while let entry = readdir(stream) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if name.hasPrefix(prefix) { paths.append("\(directory)/\(name)") }
+        }
+        return paths.sorted()
+    }
+
+    /// Overwrites a regular file of this user's with zeros, makes that
+    /// durable, then deletes it; the same promise secure_delete gives for
+    /// the live store. Returns false, touching nothing, for anything else at
+    /// the path (a directory, a symbolic link, a file that is gone).
+    func overwriteAndDelete(_ path: String) throws(StoreError) -> Bool {
+        let descriptor = open(path, O_WRONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG, status.st_uid == geteuid() else {
+            return false
+        }
+        let zeros = [UInt8](repeating: 0, count: 64 * 1024)
+        var offset: off_t = 0
+        while offset < status.st_size {
+            let count = min(zeros.count, Int(status.st_size - offset))
+            let written = zeros.withUnsafeBytes { pwrite(descriptor, $0.baseAddress, count, offset) }
+            if written < 0 && errno == EINTR { continue }
+            guard written > 0 else {
+                throw StoreError(.fileSystem(errno: errno), "Cannot overwrite the damaged copy \(path): \(Self.describe(errno))")
+            }
+            offset += off_t(written)
+        }
+        guard fsync(descriptor) == 0 else {
+            throw StoreError(.fileSystem(errno: errno), "Cannot overwrite the damaged copy \(path): \(Self.describe(errno))")
+        }
+        guard unlink(path) == 0 else {
+            throw StoreError(.fileSystem(errno: errno), "Cannot delete the damaged copy \(path): \(Self.describe(errno))")
+        }
+        return true
     }
 
     static func describe(_ error: Int32) -> String {

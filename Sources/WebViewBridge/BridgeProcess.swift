@@ -25,13 +25,14 @@ public final class BridgeProcess {
         The WebView's native helper for the Dreams for Littles Sleep timer:
         newline-delimited JSON-RPC 2.0 on standard input and output. It upserts
         timers on the platform and hands native action tokens (family self-mode,
-        Sleep only) to dfl-sleep-agent. The API origins it accepts, a private CA
-        and key pins come from the [platform] group of sleep-agent.conf.
+        Sleep only) to dfl-sleep-agent. The API origins it accepts, a private CA,
+        key pins and a proxy come from the [platform] group of sleep-agent.conf.
         """
 
     public func run() -> Int32 {
-        if let status = handleArguments() { return status }
         let log = BridgeLog()
+        NetworkEnvironment.clear(log: log)
+        if let status = handleArguments() { return status }
         if dfl_disable_core_dumps() != 0 {
             log.log(.warning, "Could not turn core dumps off.")
         }
@@ -76,10 +77,7 @@ public final class BridgeProcess {
 
     private func makeBridge(_ configuration: Configuration, connection: BusConnection?, loop: MainLoop,
                             log: BridgeLog) -> SleepTimerBridge {
-        var settings = HTTPSettings()
-        settings.pinnedPublicKeys = configuration.pinnedPublicKeys
-        settings.certificateAuthorities = configuration.certificateAuthorities
-        settings.userAgent = "dfl-webview-bridge"
+        let settings = HTTPSettings(platform: configuration, userAgent: "dfl-webview-bridge")
         let bridge = SleepTimerBridge(
             connection: connection, http: HTTPClient(loop: loop, settings: settings), loop: loop,
             allowedOrigins: configuration.allowedOrigins, log: log)

@@ -7,7 +7,13 @@
  *
  * An ES module without dependencies and without Node APIs, so that it runs
  * as it is in the WebView. It never logs: the session call carries the
- * family's access token.
+ * family's access token. Its types are in dfl-webview-bridge-client.d.ts.
+ *
+ * In the Dreams for Littles desktop app the transport is
+ * `window.dreamsForLittlesDesktop.transport`, which the app injects into
+ * the web app's top frame:
+ *
+ *     const client = new SleepTimerBridgeClient(window.dreamsForLittlesDesktop.transport);
  *
  * @module dfl-webview-bridge-client
  */
@@ -45,7 +51,11 @@ export const BridgeErrorCode = Object.freeze({
    * carry the call out (an upsert may still reach the platform).
    */
   TIMEOUT: -31001,
-  /** Client-side: close() was called, before or while the call was pending. */
+  /**
+   * Client-side: close() was called, before or while the call was pending;
+   * or the bridge ended before it answered (the transport's onClose), in
+   * which case the call may or may not have taken effect.
+   */
   CLOSED: -31002,
   /** Client-side: the transport threw when given the request. */
   SEND_FAILED: -31003,
@@ -75,6 +85,10 @@ export class BridgeError extends Error {
  *   write it as one line.
  * @property {(listener: (text: string) => void) => (() => void)} onMessage
  *   Registers for each text the bridge writes; returns the unsubscribe.
+ * @property {(listener: () => void) => (() => void)} [onClose]
+ *   Registers for the end of the bridge (the wrapper starts a new one, which
+ *   knows no session); returns the unsubscribe. Optional: a transport
+ *   without it never closes.
  */
 
 /**
@@ -108,6 +122,35 @@ export class BridgeError extends Error {
 const COMPLETED_NATIVELY = "sleepTimer.completedNatively";
 
 /**
+ * The default timeout of a call, in milliseconds. The bridge bounds its own
+ * work (the agent 5 s, the platform 10 s to connect and 30 s in all, the
+ * hand-over to the agent 10 s), so an answer later than this will not come.
+ */
+export const DEFAULT_CALL_TIMEOUT_MS = 60_000;
+
+/**
+ * `value` with every string, and every object key, well-formed: a lone
+ * surrogate becomes U+FFFD. JSON.stringify writes a lone surrogate as an
+ * escape the bridge refuses as malformed, and that refusal (a parse error,
+ * id null) could not be matched to the call, which would never settle.
+ */
+export function wellFormed(value) {
+  if (typeof value === "string") return toWellFormed(value);
+  if (value === null || typeof value !== "object") return value;
+  if (typeof value.toJSON === "function") return wellFormed(value.toJSON());
+  if (Array.isArray(value)) return value.map((element) => wellFormed(element));
+  const copy = {};
+  for (const [key, member] of Object.entries(value)) copy[toWellFormed(key)] = wellFormed(member);
+  return copy;
+}
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+function toWellFormed(text) {
+  return typeof text.toWellFormed === "function" ? text.toWellFormed() : text.replace(LONE_SURROGATE, "\uFFFD");
+}
+
+/**
  * The Sleep timer methods of the bridge, as promises. Requests carry
  * increasing numeric ids; answers are matched by id, so they may come in
  * any order. Anything else the transport delivers (unknown notifications,
@@ -123,18 +166,27 @@ export class SleepTimerBridgeClient {
   /** id → {resolve, reject, timer}; never the params, which may hold the access token. */
   #pending = new Map();
   #completedListeners = new Set();
+  #closeListeners = new Set();
   #closed = false;
 
   /**
    * @param {Transport} transport
-   * @param {{timeoutMs?: number}} [options] A default timeout for every
-   *   call. None by default: the bridge bounds its own platform and D-Bus
-   *   calls and always answers, and a call given up on may still take effect.
+   * @param {{timeoutMs?: number}} [options] The timeout of every call that
+   *   names none of its own: DEFAULT_CALL_TIMEOUT_MS unless given; 0 or
+   *   Infinity waits for as long as it takes. A call given up on may still
+   *   take effect.
    */
-  constructor(transport, { timeoutMs } = {}) {
+  constructor(transport, { timeoutMs = DEFAULT_CALL_TIMEOUT_MS } = {}) {
     this.#transport = transport;
     this.#timeoutMs = timeoutMs;
-    this.#unsubscribe = transport.onMessage((text) => this.#receive(text));
+    const unsubscribeMessages = transport.onMessage((text) => this.#receive(text));
+    const unsubscribeClose = typeof transport.onClose === "function"
+      ? transport.onClose(() => this.#transportClosed())
+      : undefined;
+    this.#unsubscribe = () => {
+      unsubscribeMessages?.();
+      unsubscribeClose?.();
+    };
   }
 
   /**
@@ -224,6 +276,20 @@ export class SleepTimerBridgeClient {
   }
 
   /**
+   * Called when the bridge behind the transport ended. The calls in flight
+   * were rejected with CLOSED just before; the wrapper starts a new bridge,
+   * which knows no session, so the app calls setSession again (and may
+   * upsert its running timer again). The client itself stays usable.
+   * @param {() => void} listener
+   * @returns {() => void} unsubscribe
+   */
+  onClose(listener) {
+    if (this.#closed) return () => {};
+    this.#closeListeners.add(listener);
+    return () => this.#closeListeners.delete(listener);
+  }
+
+  /**
    * Stops listening to the transport and rejects every pending call with
    * CLOSED; later calls reject at once. The transport itself is the
    * wrapper's to close.
@@ -233,9 +299,20 @@ export class SleepTimerBridgeClient {
     this.#closed = true;
     this.#unsubscribe?.();
     this.#completedListeners.clear();
+    this.#closeListeners.clear();
+    this.#rejectPending("The bridge client was closed.");
+  }
+
+  #rejectPending(message) {
     for (const id of [...this.#pending.keys()]) {
-      this.#settle(id).reject(new BridgeError(BridgeErrorCode.CLOSED, "The bridge client was closed."));
+      this.#settle(id).reject(new BridgeError(BridgeErrorCode.CLOSED, message));
     }
+  }
+
+  #transportClosed() {
+    if (this.#closed) return;
+    this.#rejectPending("The bridge ended before it answered; the call may or may not have taken effect.");
+    tell([...this.#closeListeners], undefined);
   }
 
   #call(method, params, { timeoutMs = this.#timeoutMs } = {}) {
@@ -259,7 +336,7 @@ export class SleepTimerBridgeClient {
     // No closure refers to params or the text, so that nothing keeps the
     // access token alive once send() returns.
     const request = { jsonrpc: "2.0", id, method };
-    if (params !== undefined) request.params = params;
+    if (params !== undefined) request.params = wellFormed(params);
     try {
       this.#transport.send(JSON.stringify(request));
     } catch {
@@ -314,16 +391,22 @@ export class SleepTimerBridgeClient {
     if (method !== COMPLETED_NATIVELY || params === null || typeof params !== "object") return;
     const { timerId, activityId } = params;
     if (typeof timerId !== "string" || typeof activityId !== "string") return;
-    for (const listener of [...this.#completedListeners]) {
-      try {
-        listener({ timerId, activityId });
-      } catch (error) {
-        // One listener's failure must not keep the others from hearing of
-        // the completion; it is reported as an uncaught error, not logged.
-        queueMicrotask(() => {
-          throw error;
-        });
-      }
+    tell([...this.#completedListeners], { timerId, activityId });
+  }
+}
+
+/**
+ * Calls each listener with `event`. One listener's failure must not keep
+ * the others from hearing; it is reported as an uncaught error, not logged.
+ */
+function tell(listeners, event) {
+  for (const listener of listeners) {
+    try {
+      listener(event);
+    } catch (error) {
+      queueMicrotask(() => {
+        throw error;
+      });
     }
   }
 }

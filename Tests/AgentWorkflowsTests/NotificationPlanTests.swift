@@ -5,7 +5,7 @@ import Testing
 @Suite struct NotificationPlanTests {
     typealias F = WorkflowFixtures
     let now = F.now
-    let settings = NotificationPlan.Settings(liveElapsed: .auto, hourCycle: .twentyFourHour)
+    let settings = NotificationPlan.Settings(liveElapsed: .auto, timeFormat: .twentyFourHour)
 
     func plan(records: [TimerID: NotificationRecord] = [:], zones: any TimeZoneResolving = UTCZones()) -> NotificationPlan {
         NotificationPlan(settings: settings, timeZones: zones, records: records)
@@ -14,7 +14,7 @@ import Testing
     /// A plan with `server` on the bus and `timers` shown (and their ids
     /// given), the commands of that set-up left behind.
     func showing(_ timers: [StoredTimer], on server: NotificationServer = F.xfce, live: LiveElapsedMode = .auto) -> NotificationPlan {
-        var plan = NotificationPlan(settings: .init(liveElapsed: live, hourCycle: .twentyFourHour), timeZones: UTCZones())
+        var plan = NotificationPlan(settings: .init(liveElapsed: live, timeFormat: .twentyFourHour), timeZones: UTCZones())
         _ = plan.handle(.serverChanged(server, timers: timers, now: now))
         for (index, timer) in timers.enumerated() {
             _ = plan.handle(.shown(timer.timer.id, notificationID: UInt32(40 + index), now: now))
@@ -140,11 +140,30 @@ import Testing
     @Test func aNotificationTheServerRefusedIsDroppedAndSaid() {
         var plan = plan()
         _ = plan.handle(.serverChanged(F.xfce, timers: [F.timer()], now: now))
-        let commands = plan.handle(.showFailed(F.id(1), reason: "no reply"))
+        let commands = plan.handle(.showFailed(F.id(1), reason: "no reply", now: now))
         #expect(commands == [
             .drop(F.id(1)), .log(.warning, "Could not show the notification of timer \(F.id(1)): no reply"), .statusChanged(F.id(1)),
         ])
         #expect(plan.status(of: F.id(1)) == .unavailable)
+    }
+
+    @Test func aNotificationTheServerRefusedIsOfferedAgainLater() {
+        var plan = plan()
+        _ = plan.handle(.serverChanged(F.xfce, timers: [F.timer()], now: now))
+        _ = plan.handle(.showFailed(F.id(1), reason: "no reply", now: now))
+        let again = now.adding(milliseconds: NotificationPlan.retryAfterFailure)
+        #expect(plan.wakeAt == again)
+        let commands = plan.handle(.wake(now: again))
+        #expect(shows(commands).map(\.summary) == ["Maya is asleep"])
+        #expect(plan.status(of: F.id(1)) == .shown)
+    }
+
+    @Test func aTimerThatLeftIsNotOfferedAgain() {
+        var plan = plan()
+        _ = plan.handle(.serverChanged(F.xfce, timers: [F.timer()], now: now))
+        _ = plan.handle(.showFailed(F.id(1), reason: "no reply", now: now))
+        _ = plan.handle(.timerRemoved(F.id(1)))
+        #expect(plan.wakeAt == nil)
     }
 
     @Test func aDismissalIsKeptAndHonoured() {

@@ -5,6 +5,7 @@ plus a recording server for exact content and timing."""
 import glob
 import json
 import os
+import re
 import subprocess
 import time
 
@@ -53,16 +54,62 @@ def wait_for_name(session, name, present=True, timeout=PATIENCE):
         bus.close()
 
 
-class XfceNotifyd:
-    """xfce4-notifyd: draws a button per action and broadcasts its signals."""
+NOTIFYD_CHANNEL = """<?xml version="1.0" encoding="UTF-8"?>
+<channel name="xfce4-notifyd" version="1.0">
+  <property name="notification-log" type="bool" value="true"/>
+  <property name="log-level" type="uint" value="1"/>
+  <property name="log-level-apps" type="uint" value="0"/>
+</channel>
+"""
 
-    def __init__(self, session):
+
+KEY_FILE_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "s": " ", "\\": "\\"}
+
+
+class XfceNotifyd:
+    """xfce4-notifyd: draws a button per action and broadcasts its signals.
+    With `log`, it keeps its notification log (summary, body and each
+    button's label as it showed them) in $XDG_CACHE_HOME/xfce4/notifyd/log,
+    its settings coming from xfconfd, which the private bus starts."""
+
+    def __init__(self, session, log=False):
+        self.session = session
+        if log:
+            [xfconfd] = glob.glob("/usr/lib/*/xfce4/xfconf/xfconfd") or [None]
+            if xfconfd is None:
+                raise AssertionError("xfconfd is needed for xfce4-notifyd's log: apt-get install xfconf")
+            with open(os.path.join(session.services, "org.xfce.Xfconf.service"), "w") as handle:
+                handle.write("[D-BUS Service]\nName=org.xfce.Xfconf\nExec=%s\n" % xfconfd)
+            channels = os.path.join(session.env["XDG_CONFIG_HOME"], "xfce4", "xfconf", "xfce-perchannel-xml")
+            os.makedirs(channels, exist_ok=True)
+            with open(os.path.join(channels, "xfce4-notifyd.xml"), "w") as handle:
+                handle.write(NOTIFYD_CHANNEL)
         [binary] = glob.glob("/usr/lib/*/xfce4/notifyd/xfce4-notifyd")
         # The server writes to its own copy of the log descriptor.
         with open(os.path.join(session.root, "xfce4-notifyd.log"), "a") as log:
             self.process = subprocess.Popen([binary], env=session.env, stdout=log, stderr=log)
         session.processes.append(self.process)
         self.owner = wait_for_name(session, NOTIFICATIONS)
+
+    def logged(self):
+        """Every notification in the server's log, oldest first: dicts with
+        summary, body and labels (the buttons' labels, in order)."""
+        path = os.path.join(self.session.env["XDG_CACHE_HOME"], "xfce4", "notifyd", "log")
+        try:
+            with open(path, encoding="utf-8") as handle:
+                text = handle.read()
+        except FileNotFoundError:
+            return []
+        entries = []
+        for line in text.splitlines():
+            if line.startswith("["):
+                entries.append({})
+            elif "=" in line and entries:
+                key, value = line.split("=", 1)
+                entries[-1][key] = re.sub(r"\\(.)", lambda m: KEY_FILE_ESCAPES.get(m.group(1), m.group(0)), value)
+        for entry in entries:
+            entry["labels"] = [entry[key] for key in sorted(k for k in entry if k.startswith("action-label-"))]
+        return entries
 
     def stop(self):
         stop(self.process)

@@ -210,13 +210,15 @@ class AgentProcess:
     """The real dfl-sleep-agent binary on the session's bus, started and
     waited for through the sd_notify protocol (READY=1)."""
 
-    def __init__(self, session, extra_env=None, wait=True):
+    def __init__(self, session, extra_env=None, wait=True, wrapper=()):
+        """`wrapper`: a command that ends by exec'ing the agent, given as
+        its last argument (a mount namespace, say)."""
         self.session = session
         self.notify = NotifySocket(session.runtime)
         env = dict(session.env, NOTIFY_SOCKET=self.notify.path, **(extra_env or {}))
         self.stderr_path = os.path.join(session.root, "agent-%s.log" % uuid.uuid4().hex[:8])
         self.stderr_file = open(self.stderr_path, "w")
-        self.process = subprocess.Popen([AGENT], env=env, stdout=subprocess.DEVNULL, stderr=self.stderr_file)
+        self.process = subprocess.Popen([*wrapper, AGENT], env=env, stdout=subprocess.DEVNULL, stderr=self.stderr_file)
         session.processes.append(self.process)
         session.agents.append(self)
         if wait:
@@ -297,15 +299,23 @@ LEO = "b7d2e9f4-1c3a-4e6b-8f2d-9a4c6e8b1d22"
 
 
 class Platform:
-    """The reference platform with the demo family, over TLS."""
+    """The reference platform with the demo family, over TLS (or, with
+    `tls=False`, plain http on loopback, which the agent allows there)."""
 
-    def __init__(self, session, db=None, env=None):
+    def __init__(self, session, db=None, env=None, tls=True, extra_args=(), certs=None):
         """`env`: the platform's environment, for example one with libfaketime
-        that sets its clock off the desktop's."""
+        that sets its clock off the desktop's; `extra_args`: more options
+        (--webapp); `certs`: another platform's certificates, for a second
+        origin the same test CA vouches for."""
         self.session = session
-        self.certs = make_certs(os.path.join(session.root, "certs-%s" % uuid.uuid4().hex[:6]))
+        if certs is None and tls:
+            certs = make_certs(os.path.join(session.root, "certs-%s" % uuid.uuid4().hex[:6]))
+        self.certs = certs
         self.db = db or os.path.join(session.root, "platform-%s.sqlite3" % uuid.uuid4().hex[:6])
-        self.process = PlatformProcess(certs=self.certs, db=self.db, fixtures="demo", env=env).start()
+        self.env = env
+        self.extra_args = tuple(extra_args)
+        self.process = PlatformProcess(certs=self.certs, db=self.db, fixtures="demo", env=env,
+                                       extra_args=self.extra_args).start()
         self.origin = self.process.ready["api"]
         self.port = self.process.api_port
         users = self.process.control_json("GET", "/control/users")["users"]
@@ -316,13 +326,15 @@ class Platform:
         """Starts the platform again after stop(), with the same state on the
         same port: the same origin, as after an outage."""
         self.process = PlatformProcess(certs=self.certs, db=self.db, fixtures="demo",
-                                       extra_args=("--port", str(self.port))).start()
+                                       extra_args=self.extra_args + ("--port", str(self.port)), env=self.env).start()
 
-    def configure(self, extra=""):
-        """Writes the agent's configuration for this platform."""
+    def configure(self, extra="", platform_extra=""):
+        """Writes the agent's configuration for this platform, with more
+        lines for [platform] and after [app]."""
+        ca = "ca-file=%s\n" % os.path.join(str(self.certs), "ca.pem") if self.certs else ""
         self.session.write_config(
-            "[platform]\nallowed-origins=%s\nca-file=%s\n\n[app]\nurl-opener=%s\n%s" % (
-                self.origin, os.path.join(str(self.certs), "ca.pem"), self.session.opener_path(), extra))
+            "[platform]\nallowed-origins=%s\n%s%s\n[app]\nurl-opener=%s\n%s" % (
+                self.origin, ca, platform_extra, self.session.opener_path(), extra))
 
     def start_sleep(self, baby=MAYA, started_ago_s=83 * 60, user=None, request_token=True, timer_id=None):
         """Starts a Sleep timer as the parent (self-mode), asking for a native
@@ -338,9 +350,10 @@ class Platform:
             raise AssertionError("PUT timer: %d %s" % (reply.status, reply.body))
         return timer_id, reply.json
 
-    def mirror(self, client, timer_id, reply, baby_name="Maya", baby=MAYA, token=None):
+    def mirror(self, client, timer_id, reply, baby_name="Maya", baby=MAYA, token=None, **extra):
         """Mirrors a platform timer with its token to the agent, as the bridge
-        does: the token through a pipe, never in the message."""
+        does: the token through a pipe, never in the message. `extra` are
+        more keys of the Mirror dictionary."""
         timer = reply["timer"]
         issued = reply["nativeActionToken"]
         token = token or issued["token"]
@@ -353,7 +366,7 @@ class Platform:
                 "family_subject_id": DEMO_FAMILY, "baby_id": baby, "baby_name": baby_name,
                 "activity_type": "sleep", "actor_mode": "self", "started_at_ms": iso_ms(timer["startedAt"]),
                 "timezone": timer["timezone"], "action_token_fd": FileDescriptor(read_end),
-                "token_expires_at_ms": iso_ms(issued["expiresAt"]), "revision": timer["revision"]})
+                "token_expires_at_ms": iso_ms(issued["expiresAt"]), "revision": timer["revision"], **extra})
         finally:
             os.close(read_end)
         return token
@@ -385,9 +398,12 @@ class Platform:
 
 class SystemBus:
     """A second private bus standing in for the system bus, where a test plays
-    NetworkManager and announces the network state as it does."""
+    NetworkManager and announces the network state as it does. Without
+    `network_manager`, nobody owns its name: a client that calls
+    NetworkManager (GNOME Shell does) is told at once there is none, instead
+    of waiting for an answer this process does not give."""
 
-    def __init__(self, session):
+    def __init__(self, session, network_manager=True):
         import dbus.bus
         config = os.path.join(session.root, "system-bus.conf")
         with open(config, "w") as handle:
@@ -400,7 +416,8 @@ class SystemBus:
         self.address = self.process.stdout.readline().strip()
         session.env["DBUS_SYSTEM_BUS_ADDRESS"] = self.address
         self.connection = dbus.bus.BusConnection(self.address)
-        self.connection.request_name("org.freedesktop.NetworkManager")
+        if network_manager:
+            self.connection.request_name("org.freedesktop.NetworkManager")
 
     def network_state(self, state):
         import dbus
@@ -438,11 +455,13 @@ class PlatformTestCase(unittest.TestCase):
     extra_config = ""
     # The platform's environment (None: the tests' own).
     platform_env = None
+    # False: the platform speaks plain http on loopback.
+    platform_tls = True
 
     def setUp(self):
         self.session = Session()
         self.addCleanup(self.session.close)
-        self.platform = Platform(self.session, env=self.platform_env)
+        self.platform = Platform(self.session, env=self.platform_env, tls=self.platform_tls)
         self.addCleanup(self.platform.stop)
         self.platform.configure(self.extra_config)
         self.agent = None

@@ -399,6 +399,50 @@ class LifecycleTests(AgentTestCase):
         self.assertEqual(result.returncode, 78)
         self.assertIn("sleep-agent.conf:2: [notifications] live-elapsed", result.stderr)
 
+    def run_refused_agent(self):
+        """The agent started with the session's configuration, expected to
+        refuse it: (exit code, stderr, peak resident memory in kB).
+
+        GNU time starts it and reports its ru_maxrss (what VmHWM shows while
+        a process lives), which counts the memory of the process it was
+        forked from: this process would count, time's own is small."""
+        peak_file = os.path.join(self.session.root, "agent-peak-kb")
+        result = subprocess.run(["/usr/bin/time", "-f", "%M", "-o", peak_file, AGENT], env=self.session.env,
+                                capture_output=True, text=True, timeout=PATIENCE)
+        with open(peak_file) as handle:
+            peak_kb = int(handle.read().split()[-1])
+        return result.returncode, result.stderr, peak_kb
+
+    def config_path(self):
+        return os.path.join(self.session.config_dir, "sleep-agent.conf")
+
+    def test_a_configuration_of_200_mb_is_refused_without_being_read(self):
+        with open(self.config_path(), "wb") as handle:
+            handle.write(b"[platform]\n")
+            for _ in range(200):
+                handle.write(b"# " + b"x" * (1024 * 1024 - 3) + b"\n")
+        code, stderr, peak_kb = self.run_refused_agent()
+        self.assertEqual(code, 78)
+        self.assertIn("sleep-agent.conf: is larger than 64 KiB", stderr)
+        self.assertLess(peak_kb, 50 * 1024, "the agent read the whole file")
+
+    def test_a_symbolically_linked_configuration_is_refused_in_words(self):
+        target = os.path.join(self.session.root, "elsewhere.conf")
+        with open(target, "w") as handle:
+            handle.write("[notifications]\nlive-elapsed=on\n")
+        os.unlink(self.config_path())
+        os.symlink(target, self.config_path())
+        code, stderr, _ = self.run_refused_agent()
+        self.assertEqual(code, 78)
+        self.assertIn("sleep-agent.conf: is a symbolic link, which is not followed; put the file itself there", stderr)
+
+    def test_a_fifo_as_configuration_is_refused_without_waiting_for_a_writer(self):
+        os.unlink(self.config_path())
+        os.mkfifo(self.config_path())
+        result = subprocess.run([AGENT], env=self.session.env, capture_output=True, text=True, timeout=PATIENCE)
+        self.assertEqual(result.returncode, 78)
+        self.assertIn("sleep-agent.conf: is not a regular file", result.stderr)
+
     def test_usage(self):
         self.assertEqual(subprocess.run([AGENT, "--bogus"], capture_output=True, timeout=PATIENCE).returncode, 64)
         help_text = subprocess.run([AGENT, "--help"], capture_output=True, text=True, timeout=PATIENCE)

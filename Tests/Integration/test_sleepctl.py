@@ -7,8 +7,13 @@ import threading
 import time
 import unittest
 
+import dbus
+import dbus.lowlevel
+
+import bus_probe
 from dbus_client import Client
-from harness import PATIENCE, SLEEPCTL, AgentTestCase, Session, now_ms, sleepctl, stop, timer_dict
+from harness import (INTERFACE, OBJECT_PATH, PATIENCE, SLEEPCTL, AgentProcess, AgentTestCase, Session, now_ms,
+                     sleepctl, stop, timer_dict)
 
 
 class SleepctlTests(AgentTestCase):
@@ -63,7 +68,9 @@ class SleepctlTests(AgentTestCase):
         self.assertIn("PendingCompletions: 0\n", status.stdout)
         self.assertEqual(json.loads(sleepctl(self.session, "status", "--json").stdout)["RunningCount"], 1)
 
-    def test_watch_prints_one_json_line_per_signal(self):
+    def start_watch(self):
+        """dfl-sleepctl watch, and a queue of the JSON lines it prints, once
+        it is seen to print the agent's signals."""
         watcher = subprocess.Popen([SLEEPCTL, "watch"], env=self.session.env, stdout=subprocess.PIPE, text=True)
         self.addCleanup(stop, watcher)
         lines = queue.Queue()
@@ -86,6 +93,18 @@ class SleepctlTests(AgentTestCase):
             break
         self.assertTrue(seen, "watch printed nothing")
         self.client.timers.Purge(probe["api_origin"], probe["user_id"], "")
+        return watcher, lines
+
+    def lines_until_changed(self, lines, timer_id):
+        """Every line up to the TimerChanged of `timer_id`."""
+        received = []
+        while not (received and received[-1]["signal"] == "TimerChanged"
+                   and received[-1]["timer"]["timer_id"] == timer_id):
+            received.append(lines.get(timeout=PATIENCE))
+        return received
+
+    def test_watch_prints_one_json_line_per_signal(self):
+        watcher, lines = self.start_watch()
 
         timer = timer_dict()
         self.client.mirror(timer)
@@ -102,6 +121,40 @@ class SleepctlTests(AgentTestCase):
         self.assertNotIn("CANARY", json.dumps(received))
         watcher.terminate()
         self.assertEqual(watcher.wait(PATIENCE), 0)
+
+    def test_watch_prints_no_signal_forged_by_another_connection(self):
+        watcher, lines = self.start_watch()
+        [watch_name] = bus_probe.connections_of(self.client.bus, watcher.pid)
+        forger = bus_probe.private_connection(self.session)
+        self.addCleanup(forger.close)
+        for destination, forged_id in ((None, "forged-broadcast"), (watch_name, "forged-unicast")):
+            for member, signature, args in (
+                    ("CompletionFinished", "sss", (forged_id, "created", "forged-activity")),
+                    ("TimerRemoved", "ss", (forged_id, "completed"))):
+                message = dbus.lowlevel.SignalMessage(OBJECT_PATH, INTERFACE, member)
+                message.append(*args, signature=signature)
+                if destination:
+                    message.set_destination(destination)
+                forger.send_message(message)
+        # A round trip through the bus daemon: the forgeries, sent before,
+        # are on their way to the watcher ahead of anything the agent sends
+        # after it.
+        bus_probe.bus_daemon(forger).GetId()
+
+        timer = timer_dict()
+        self.client.mirror(timer)
+        received = self.lines_until_changed(lines, timer["timer_id"])
+        self.assertNotIn("forged", json.dumps(received), "watch printed a signal the agent never sent")
+
+    def test_watch_follows_the_agent_to_its_next_owner(self):
+        watcher, lines = self.start_watch()
+        self.agent.terminate()
+        self.agent = AgentProcess(self.session)
+        timer = timer_dict()
+        self.client.mirror(timer)
+        received = self.lines_until_changed(lines, timer["timer_id"])
+        self.assertEqual(received[-1]["timer"]["state"], "running")
+        self.assertIsNone(watcher.poll())
 
 
 class SleepctlExitCodeTests(unittest.TestCase):

@@ -20,13 +20,16 @@
 # starts the agent; the unit's exposure (systemd-analyze security, 2.0 at
 # most) and systemd-analyze verify; desktop-file-validate; the man pages
 # render without warnings, and sleep-agent.conf(5) names every setting and
-# its examples parse; the bash, zsh and fish completions; and apt-get purge
+# its examples parse; the bash, zsh and fish completions; the desktop app:
+# its AppStream metainfo validates, xdg-mime names it the dreamsforlittles://
+# handler, and org.freedesktop.Application.Open on a private bus starts it
+# under Xvfb through the installed D-Bus service file; and apt-get purge
 # leaves nothing. Every process it starts is stopped. Exits non-zero on any
 # failure.
 #
 # Needs: apt-get, lintian, desktop-file-utils, man-db, bash-completion,
 # dbus-daemon, dbus-bin, systemd (for systemd-analyze), python3, dex, zsh,
-# fish.
+# fish, appstream, xdg-utils, xvfb, libglib2.0-bin (gdbus).
 set -uo pipefail
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -62,12 +65,13 @@ if [[ $(id -u) -ne 0 ]]; then
     exit 2
 fi
 missing=()
-for tool in apt-get dpkg-query lintian desktop-file-validate man systemd-analyze dbus-daemon dbus-send python3 timeout dex zsh fish; do
+for tool in apt-get dpkg-query lintian desktop-file-validate man systemd-analyze dbus-daemon dbus-send python3 timeout dex zsh fish \
+    appstreamcli xdg-mime Xvfb gdbus; do
     command -v "$tool" >/dev/null || missing+=("$tool")
 done
 [[ -r /usr/share/bash-completion/bash_completion ]] || missing+=(bash-completion)
 if ((${#missing[@]})); then
-    echo "test_package: missing: ${missing[*]} (Debian packages: lintian desktop-file-utils man-db bash-completion dbus-daemon dbus-bin systemd python3 dex zsh fish)" >&2
+    echo "test_package: missing: ${missing[*]} (Debian packages: lintian desktop-file-utils man-db bash-completion dbus-daemon dbus-bin systemd python3 dex zsh fish appstream xdg-utils xvfb libglib2.0-bin)" >&2
     exit 2
 fi
 
@@ -156,6 +160,7 @@ paths=(
     /usr/bin/dfl-sleep-agent
     /usr/bin/dfl-sleepctl
     /usr/bin/dfl-webview-bridge
+    /usr/bin/dreamsforlittles
     /usr/lib/systemd/user/$unit
     /usr/libexec/dreamsforlittles/xdg-open
     /usr/share/dbus-1/services/$bus_name.service
@@ -171,9 +176,21 @@ paths=(
     /usr/share/man/man1/dfl-sleepctl.1.gz
     /usr/share/man/man1/dfl-webview-bridge.1.gz
     /usr/share/man/man5/sleep-agent.conf.5.gz
+    /usr/share/man/man1/dreamsforlittles.1.gz
+    /usr/share/applications/com.dreamsforlittles.App.desktop
+    /usr/share/dbus-1/services/com.dreamsforlittles.App.service
+    /usr/share/metainfo/com.dreamsforlittles.App.metainfo.xml
+    /usr/share/dreamsforlittles/javascript/dfl-webview-bridge-client.mjs
+    /usr/share/dreamsforlittles/javascript/dfl-webview-bridge-client.d.ts
+    /usr/share/dreamsforlittles/javascript/dfl-webview-bridge-client.d.mts
     /etc/xdg/dreamsforlittles/sleep-agent.conf
     /etc/xdg/autostart/com.dreamsforlittles.SleepAgent-autostart.desktop
     /usr/share/doc/$package/copyright
+    /usr/share/locale/de/LC_MESSAGES/dreamsforlittles.mo
+    /usr/share/locale/fr/LC_MESSAGES/dreamsforlittles.mo
+    /usr/share/locale/es/LC_MESSAGES/dreamsforlittles.mo
+    /usr/share/locale/pt_BR/LC_MESSAGES/dreamsforlittles.mo
+    /usr/share/locale/it/LC_MESSAGES/dreamsforlittles.mo
 )
 dpkg -L "$package" >"$work/files.txt"
 missing_paths=()
@@ -185,7 +202,7 @@ if ((${#missing_paths[@]})); then
 else
     pass "the package installs all ${#paths[@]} files in place"
 fi
-check "the three executables are executable" test -x /usr/bin/dfl-sleep-agent -a -x /usr/bin/dfl-sleepctl -a -x /usr/bin/dfl-webview-bridge -a -x /usr/libexec/dreamsforlittles/xdg-open
+check "the four executables are executable" test -x /usr/bin/dfl-sleep-agent -a -x /usr/bin/dfl-sleepctl -a -x /usr/bin/dfl-webview-bridge -a -x /usr/bin/dreamsforlittles -a -x /usr/libexec/dreamsforlittles/xdg-open
 check "/etc/xdg/dreamsforlittles/sleep-agent.conf is a conffile" \
     bash -c "dpkg-query -W -f='\${Conffiles}' $package | grep -q '/etc/xdg/dreamsforlittles/sleep-agent.conf '"
 check "the autostart entry is a conffile (an administrator may change or remove it)" \
@@ -194,7 +211,7 @@ check "the default configuration sets nothing (every setting commented out)" \
     bash -c "! grep -Ev '^[[:space:]]*(#|\\[|$)' /etc/xdg/dreamsforlittles/sleep-agent.conf"
 
 toolchain_free=1
-for binary in /usr/bin/dfl-sleep-agent /usr/bin/dfl-sleepctl /usr/bin/dfl-webview-bridge; do
+for binary in /usr/bin/dfl-sleep-agent /usr/bin/dfl-sleepctl /usr/bin/dfl-webview-bridge /usr/bin/dreamsforlittles; do
     if readelf -d "$binary" | grep -qE 'RPATH|RUNPATH'; then toolchain_free=0; note "$binary has a library search path"; fi
     if ldd "$binary" | grep -qE 'swift|not found'; then toolchain_free=0; note "$binary: $(ldd "$binary" | grep -E 'swift|not found')"; fi
     # Every library ldd finds belongs to a Debian package (under /usr on
@@ -211,6 +228,21 @@ check "dfl-sleepctl and dfl-webview-bridge do not link libnotify" \
     bash -c '! ldd /usr/bin/dfl-sleepctl /usr/bin/dfl-webview-bridge | grep -q libnotify'
 check "dfl-sleep-agent --version prints 0.1.0" bash -c '[[ $(/usr/bin/dfl-sleep-agent --version) == "dfl-sleep-agent 0.1.0" ]]'
 check "dfl-webview-bridge --help answers" bash -c '/usr/bin/dfl-webview-bridge --help | grep -q "JSON-RPC 2.0"'
+check "dreamsforlittles --help answers without a display" bash -c 'env -u DISPLAY -u WAYLAND_DISPLAY /usr/bin/dreamsforlittles --help | grep -q "dreamsforlittles://families/"'
+check "appstreamcli validates the app's metainfo" appstreamcli validate --no-net /usr/share/metainfo/com.dreamsforlittles.App.metainfo.xml
+mime_home=$work/mime-home
+mkdir -p "$mime_home"
+handler=$(env -i HOME="$mime_home" PATH=/usr/bin:/bin XDG_DATA_DIRS=/usr/local/share:/usr/share xdg-mime query default x-scheme-handler/dreamsforlittles 2>&1)
+note "xdg-mime query default x-scheme-handler/dreamsforlittles: $handler"
+check "after install, xdg-mime names the app the handler of dreamsforlittles:// links" test "$handler" = "com.dreamsforlittles.App.desktop"
+# The installed catalogs, found where the package put them (no DFL_LOCALEDIR).
+check "dfl-sleepctl --help speaks German from the installed catalog" \
+    bash -c 'env -u DFL_LOCALEDIR LANG=de_DE.UTF-8 LANGUAGE=de /usr/bin/dfl-sleepctl --help | grep -q "^Aufruf: dfl-sleepctl"'
+check "the desktop entries name the agent in every language of po/" \
+    bash -c 'for entry in /usr/share/applications/com.dreamsforlittles.SleepAgent.desktop \
+                          /etc/xdg/autostart/com.dreamsforlittles.SleepAgent-autostart.desktop; do
+                 for lang in de es fr it pt_BR; do grep -q "^Name\[$lang\]=" "$entry" || exit 1; done
+             done'
 
 # --- D-Bus activation on a private session bus ----------------------------------
 
@@ -284,6 +316,34 @@ if [[ $agent_pid =~ ^[0-9]+$ ]]; then
     kill -TERM "$agent_pid"
     check "the agent exits on SIGTERM" wait_for 100 bash -c "! kill -0 $agent_pid"
 fi
+
+# The app through its installed D-Bus service file, as the portal or the
+# agent's opener starts it: org.freedesktop.Application.Open, under Xvfb.
+app_stage() {
+    local display app_pid reply link=dreamsforlittles://families/a1e4c7d2-3f6b-4a9e-8d1c-2b5e7f9a0d10/babies/b7d2e9f4-1c3a-4e6b-8f2d-9a4c6e8b1d21/track/sleep?timer=3f2504e0-4f89-41d3-9a0c-0305e82c3301
+    Xvfb -displayfd 1 -screen 0 1024x768x24 -nolisten tcp >"$work/xvfb-display" 2>/dev/null &
+    track "$!"
+    wait_for 100 test -s "$work/xvfb-display" || { fail "Xvfb starts for the app"; return; }
+    display=:$(head -1 "$work/xvfb-display")
+    "${bus_env[@]}" dbus-update-activation-environment "DISPLAY=$display" GTK_A11Y=none >/dev/null 2>&1
+    reply=$(timeout 60 "${bus_env[@]}" gdbus call --session --dest com.dreamsforlittles.App --object-path /com/dreamsforlittles/App \
+        --method org.freedesktop.Application.Open "['$link']" "{}" 2>&1)
+    note "org.freedesktop.Application.Open: $reply"
+    app_pid=$(bus_call org.freedesktop.DBus.GetConnectionUnixProcessID "string:com.dreamsforlittles.App" 2>/dev/null | awk '{print $2}')
+    if [[ $app_pid =~ ^[0-9]+$ ]]; then
+        track "$app_pid"
+        check "Open starts /usr/bin/dreamsforlittles through the bus (--gapplication-service) and it answers" \
+            bash -c "[[ '$reply' == '()' && \$(readlink /proc/$app_pid/exe) == /usr/bin/dreamsforlittles ]] && tr '\\0' ' ' </proc/$app_pid/cmdline | grep -q -- --gapplication-service"
+        check "the app says in its log that web-origin is not set (the shipped configuration sets nothing)" \
+            wait_for 100 grep -q 'web-origin is not set' "$bus_dir/daemon.log"
+        kill -TERM "$app_pid"
+        check "the app exits on SIGTERM" wait_for 100 bash -c "! kill -0 $app_pid"
+    else
+        fail "org.freedesktop.Application.Open starts the app through the bus ($reply)"
+    fi
+}
+app_stage
+
 kill -TERM "$bus_pid"
 wait "$bus_pid" 2>/dev/null
 
@@ -713,7 +773,15 @@ PY
     as_user mkdir -p "$user_home/.config/dreamsforlittles"
     printf '[platform]\nallowed-origins=http://127.0.0.1:%s;\n' "$port" |
         as_user tee "$user_home/.config/dreamsforlittles/sleep-agent.conf" >/dev/null
+    # Any program of the user can put a proxy and a TLS key log into the
+    # manager's environment: the unit does not hand them to the agent, and
+    # the completion below still goes straight to the platform.
+    as_user systemctl --user set-environment http_proxy=http://127.0.0.1:9 https_proxy=http://127.0.0.1:9 \
+        ALL_PROXY=http://127.0.0.1:9 SSLKEYLOGFILE=/tmp/package-test-keys.log
     as_user systemctl --user restart "$unit"
+    main_pid=$(show MainPID)
+    check "the unit hands the agent none of the manager's proxy or key-log variables (UnsetEnvironment=)" \
+        bash -c "[[ -r /proc/$main_pid/environ ]] && ! tr '\\0' '\\n' </proc/$main_pid/environ | grep -qE '^(http_proxy|https_proxy|ALL_PROXY|SSLKEYLOGFILE)='"
     now=$(date +%s%3N)
     as_user busctl --user call "$bus_name" "$object_path" "$bus_name" Mirror 'a{sv}' 12 \
         timer_id s "$timer" api_origin s "http://127.0.0.1:$port" \
@@ -756,6 +824,7 @@ PY
     fi
     as_user busctl --user call "$bus_name" "$object_path" "$bus_name" Purge sss "http://127.0.0.1:$port" \
         9b2f5c8e-1d4a-4e6b-8c3f-2a7d9e0b1c4f "" >/dev/null 2>&1
+    as_user systemctl --user unset-environment http_proxy https_proxy ALL_PROXY SSLKEYLOGFILE
 
     # Restart=on-failure after a crash; RestartPreventExitStatus= after a
     # configuration error; a clean stop.
@@ -857,14 +926,15 @@ verify_rc=$?
 check "systemd-analyze verify --user passes without a message" test "$verify_rc" -eq 0 -a ! -s "$work/verify.txt"
 
 echo "== Desktop entries, man pages, completions"
-check "desktop-file-validate passes" desktop-file-validate /usr/share/applications/com.dreamsforlittles.SleepAgent.desktop
+check "desktop-file-validate passes" desktop-file-validate /usr/share/applications/com.dreamsforlittles.SleepAgent.desktop \
+    /usr/share/applications/com.dreamsforlittles.App.desktop
 check "desktop-file-validate passes for the autostart entry" desktop-file-validate "$autostart_entry"
-for page in man1/dfl-sleep-agent.1 man1/dfl-sleepctl.1 man1/dfl-webview-bridge.1 man5/sleep-agent.conf.5; do
+for page in man1/dfl-sleep-agent.1 man1/dfl-sleepctl.1 man1/dfl-webview-bridge.1 man1/dreamsforlittles.1 man5/sleep-agent.conf.5; do
     warnings=$(for width in 60 80 120; do LC_ALL=C.UTF-8 MANWIDTH=$width man --warnings -E UTF-8 -l -Tutf8 -Z "/usr/share/man/$page.gz" 2>&1 >/dev/null; done)
     [[ -n $warnings ]] && note "$warnings"
     check "man ${page#*/} renders without warnings" test -z "$warnings" -a "$(man -l "/usr/share/man/$page.gz" 2>/dev/null | grep -c .)" -gt 20
 done
-check "man finds the pages by name" bash -c 'man -w dfl-sleep-agent dfl-sleepctl dfl-webview-bridge >/dev/null && [[ $(man -w 5 sleep-agent.conf) == /usr/share/man/man5/sleep-agent.conf.5.gz ]]'
+check "man finds the pages by name" bash -c 'man -w dfl-sleep-agent dfl-sleepctl dfl-webview-bridge dreamsforlittles >/dev/null && [[ $(man -w 5 sleep-agent.conf) == /usr/share/man/man5/sleep-agent.conf.5.gz ]]'
 check "dfl-sleep-agent(1), dfl-sleepctl(1) and dfl-webview-bridge(1) name sleep-agent.conf(5) in SEE ALSO" \
     bash -c 'for page in dfl-sleep-agent dfl-sleepctl dfl-webview-bridge; do
         man -l /usr/share/man/man1/$page.1.gz 2>/dev/null | sed -n "/^SEE ALSO/,\$p" | grep -q "sleep-agent.conf(5)" || exit 1; done'
@@ -988,7 +1058,7 @@ else
 fi
 check "dpkg knows no file of $package any more" bash -c "! dpkg-query -W -f='\${db:Status-Abbrev}' $package 2>/dev/null | grep -q '^.[icuhft]' && ! dpkg -L $package >/dev/null 2>&1"
 left=()
-for path in "${paths[@]}" /etc/xdg/dreamsforlittles /usr/libexec/dreamsforlittles \
+for path in "${paths[@]}" /etc/xdg/dreamsforlittles /usr/libexec/dreamsforlittles /usr/share/dreamsforlittles \
     /etc/systemd/user/graphical-session.target.wants/$unit /usr/share/doc/$package; do
     [[ -e $path || -L $path ]] && left+=("$path")
 done

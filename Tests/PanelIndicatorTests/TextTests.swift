@@ -36,13 +36,4 @@ import SleepTimerCore
         // Markup: the apostrophe is escaped as GLib escapes it.
         #expect(indicator.toolTip(at: Fixtures.minutes(5)).description == "Maya&#39;s sleep saved · 1 h 1 min")
     }
-
-    @Test func fillReplacesEachPlaceholderOnce() {
-        #expect(IndicatorText.fill("{name} asleep · {elapsed}", ["name": "{elapsed}", "elapsed": "3 min"])
-            == "{elapsed} asleep · 3 min")
-    }
-
-    @Test func fillLeavesUnknownPlaceholdersAndBracesAlone() {
-        #expect(IndicatorText.fill("{a} {b} { {", ["a": "1"]) == "1 {b} { {")
-    }
 }

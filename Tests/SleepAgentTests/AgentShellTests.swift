@@ -95,7 +95,7 @@ final class RecordingOpener: LinkOpener {
         let store = try SleepTimerStore(location: StoreLocation(directory: directory.stateDirectory), log: log, clock: clock)
         let agent = Agent(
             store: store, configuration: configuration, timeZones: ZoneInfoDirectory(path: "/usr/share/zoneinfo"),
-            hourCycle: .twentyFourHour, clock: clock, log: log, alarm: alarm, opener: opener,
+            timeFormat: .twentyFourHour, clock: clock, log: log, alarm: alarm, opener: opener,
             completionFlow: CompletionFlow(random: .seeded(1)))
         agent.start(surface: surface, transport: transport)
         surface.report?(.serverChanged(Self.xfce))

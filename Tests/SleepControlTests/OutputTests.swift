@@ -24,8 +24,8 @@ import Testing
             ("started_at_ms", .int64(start.millisecondsSince1970)), ("timezone", .string("Etc/UTC")),
             ("state", .string("running")), ("can_complete", .boolean(true)),
         ])
-        let text = TimerTable.render([timer], hourCycle: .twelveHour, zones: UTC(), now: start.adding(milliseconds: 83 * 60_000))
+        let text = TimerTable.render([timer], timeFormat: .twelveHour, zones: UTC(), now: start.adding(milliseconds: 83 * 60_000))
         #expect(text == "Maya: Asleep since 9:41 PM · 1 h 23 min [running, can complete]\n  3f2504e0-4f89-41d3-9a0c-0305e82c3301\n")
-        #expect(TimerTable.render([], hourCycle: .twelveHour) == "No Sleep timers are mirrored on this desktop.\n")
+        #expect(TimerTable.render([], timeFormat: .twelveHour) == "No Sleep timers are mirrored on this desktop.\n")
     }
 }

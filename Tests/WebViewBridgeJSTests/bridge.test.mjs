@@ -195,6 +195,16 @@ describe("SleepTimerBridgeClient with dfl-webview-bridge", () => {
     assert.equal(Object.hasOwn(put.body, "requestNativeActionToken"), false);
   });
 
+  it("answers a call whose strings held lone surrogates, which the client made well-formed", { timeout: TEST_MS }, async () => {
+    await client.setSession(parentSession());
+    const sleep = timer({ babyName: "Ma\uD800ya", note: "woke at \uDC00" });
+    const reply = await client.upsertSleepTimer(sleep);
+    assert.equal(reply.native.mirrored, true);
+    assert.equal(reply.timer.note, "woke at \uFFFD");
+    const [put] = await putsOf(sleep.id);
+    assert.equal(put.body.note, "woke at \uFFFD");
+  });
+
   it("removes a mirrored timer from the desktop once", { timeout: TEST_MS }, async () => {
     await client.setSession(parentSession());
     const sleep = timer();

@@ -3,12 +3,13 @@
 
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
-import { describe, it } from "node:test";
+import { describe, it, mock } from "node:test";
 import { getHeapSnapshot } from "node:v8";
 
 import {
   BridgeError,
   BridgeErrorCode,
+  DEFAULT_CALL_TIMEOUT_MS,
   SleepTimerBridgeClient,
 } from "../../Sources/WebViewBridgeJS/dfl-webview-bridge-client.mjs";
 
@@ -40,6 +41,20 @@ class FakeTransport {
 
   reply(id, result) {
     this.deliver({ jsonrpc: "2.0", id, result });
+  }
+}
+
+/** A transport whose bridge can end, as the desktop app's can. */
+class ClosingTransport extends FakeTransport {
+  closeListeners = new Set();
+
+  onClose(listener) {
+    this.closeListeners.add(listener);
+    return () => this.closeListeners.delete(listener);
+  }
+
+  close() {
+    for (const listener of [...this.closeListeners]) listener();
   }
 }
 
@@ -237,14 +252,28 @@ describe("SleepTimerBridgeClient timeouts", () => {
     assert.equal(error.code, BridgeErrorCode.TIMEOUT);
   });
 
-  it("waits for as long as it takes without a timeout, or with 0 or Infinity", async () => {
+  it("times a call out after DEFAULT_CALL_TIMEOUT_MS when no timeout is given", async (t) => {
+    t.mock.timers.enable({ apis: ["setTimeout"] });
+    const transport = new FakeTransport();
+    const client = new SleepTimerBridgeClient(transport);
+    const call = client.getCapabilities();
+    const outcome = call.then(() => "resolved", (error) => error.code);
+    t.mock.timers.tick(DEFAULT_CALL_TIMEOUT_MS - 1);
+    await settle();
+    transport.deliver("not yet");
+    t.mock.timers.tick(1);
+    assert.equal(await outcome, BridgeErrorCode.TIMEOUT);
+    assert.equal(DEFAULT_CALL_TIMEOUT_MS, 60_000);
+  });
+
+  it("waits for as long as it takes with a timeout of 0 or Infinity", async () => {
     const transport = new FakeTransport();
     const client = new SleepTimerBridgeClient(transport, { timeoutMs: 5 });
     const outcomes = [];
     const calls = [
       client.getCapabilities({ timeoutMs: 0 }),
       client.getCapabilities({ timeoutMs: Infinity }),
-      new SleepTimerBridgeClient(transport).getCapabilities(),
+      new SleepTimerBridgeClient(transport, { timeoutMs: 0 }).getCapabilities(),
     ];
     calls.forEach((call, index) => call.then(() => outcomes.push(index), () => outcomes.push(`rejected ${index}`)));
     // Outlasts a 5 ms timeout by far; nothing may have been rejected.
@@ -263,6 +292,58 @@ describe("SleepTimerBridgeClient timeouts", () => {
     transport.reply(1, { removed: true });
     assert.deepEqual(await call, { removed: true });
     await new Promise((resolve) => setTimeout(resolve, 30));
+  });
+});
+
+describe("SleepTimerBridgeClient when the bridge ends", () => {
+  it("rejects the calls in flight with CLOSED, tells its listeners, and goes on working", async () => {
+    const transport = new ClosingTransport();
+    const client = new SleepTimerBridgeClient(transport, { timeoutMs: 0 });
+    let told = 0;
+    client.onClose(() => told++);
+    const pending = [client.setSession(SESSION), client.upsertSleepTimer(TIMER)];
+    transport.close();
+    for (const call of pending) {
+      const error = await rejection(call);
+      assert.ok(error instanceof BridgeError);
+      assert.equal(error.code, BridgeErrorCode.CLOSED);
+      assert.match(error.message, /may or may not have taken effect/);
+    }
+    assert.equal(told, 1);
+
+    const next = client.upsertSleepTimer(TIMER);
+    transport.reply(transport.request(2).id, { timer: TIMER, native: { mirrored: true, reason: "mirrored" } });
+    assert.equal((await next).native.mirrored, true);
+  });
+
+  it("ignores an end of the bridge after close(), and a transport without onClose", async () => {
+    const transport = new ClosingTransport();
+    const client = new SleepTimerBridgeClient(transport);
+    let told = 0;
+    client.onClose(() => told++);
+    client.close();
+    transport.close();
+    assert.equal(told, 0);
+    assert.equal(transport.closeListeners.size, 0);
+    const plain = new SleepTimerBridgeClient(new FakeTransport());
+    plain.close();
+  });
+});
+
+describe("SleepTimerBridgeClient and malformed strings", () => {
+  it("sends lone surrogates as U+FFFD, in values and keys, so the bridge can parse every request", async () => {
+    const transport = new FakeTransport();
+    const client = new SleepTimerBridgeClient(transport);
+    const call = client.upsertSleepTimer({ ...TIMER, babyName: "Ma\uD800ya", note: "\uDC00", details: { ["k\uD83D"]: ["\uD83D\uDE00"] } });
+    const text = transport.sent[0];
+    assert.doesNotMatch(text, /\\u[dD][89abAB]/, "an escaped lone surrogate reaches the bridge");
+    assert.equal(text, text.toWellFormed());
+    const { params } = JSON.parse(text);
+    assert.equal(params.timer.babyName, "Ma\uFFFDya");
+    assert.equal(params.timer.note, "\uFFFD");
+    assert.deepEqual(params.timer.details, { ["k\uFFFD"]: ["\uD83D\uDE00"] });
+    transport.reply(1, { timer: params.timer, native: { mirrored: false, reason: "not-sleep" } });
+    assert.equal((await call).timer.babyName, "Ma\uFFFDya");
   });
 });
 

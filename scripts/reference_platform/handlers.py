@@ -119,6 +119,10 @@ class ApiHandler(Handler):
         app: App = self.server.app
         arrival_ns = time.time_ns()
         target = urlsplit(self.path)
+        webapp_route = app.webapp.route(self.command, target.path) if app.webapp else None
+        if webapp_route is not None:
+            self.serve_webapp(app, webapp_route, arrival_ns)
+            return
         route, methods, path_id = match_api_route(target.path)
         body, body_error = self.read_body()
         entry = app.requests.start(self.command, self.path, "Authorization" in self.headers, body, arrival_ns)
@@ -150,6 +154,19 @@ class ApiHandler(Handler):
             return
         app.requests.finish(entry, reply.status, mode)
         self.log_line(target.path, reply.status if mode is None else f"{reply.status} ({mode})")
+        self.send_reply(reply)
+
+    def serve_webapp(self, app: App, handler, arrival_ns: int) -> None:
+        """A file or call of the demo web app (scripts/demo_webapp.py), logged like the API's."""
+        body, body_error = self.read_body()
+        entry = app.requests.start(self.command, self.path, "Authorization" in self.headers, body, arrival_ns)
+        if body_error is not None:
+            reply = body_error.reply()
+        else:
+            status, content_type, payload, headers = handler(body)
+            reply = Reply(status, payload, content_type or "application/json", tuple(headers))
+        app.requests.finish(entry, reply.status, None)
+        self.log_line(urlsplit(self.path).path, reply.status)
         self.send_reply(reply)
 
     def platform_reply(self, platform: Platform, methods: dict, path_id: str | None, query: str,

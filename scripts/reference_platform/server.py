@@ -16,8 +16,9 @@ import sys
 import threading
 from http.server import ThreadingHTTPServer
 
+from .access import users
 from .common import log
-from .fixtures import load_fixture_document, load_fixtures
+from .fixtures import DEMO_FIXTURES, load_fixture_document, load_fixtures
 from .handlers import ApiHandler, ControlHandler, Handler
 from .messages import ApiError
 from .state import App, Platform
@@ -72,6 +73,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--token-ttl", type=int, default=DEFAULT_TOKEN_TTL_SECONDS,
                         help="lifetime of native action tokens in seconds (default 43200)")
     parser.add_argument("--ready-file", help="also write the ready JSON line to this file (atomically)")
+    parser.add_argument("--webapp", help="also serve the demo web app from this directory (webapp/demo; "
+                                         "needs --fixtures demo)")
     args = parser.parse_args(argv)
     try:
         address = ipaddress.ip_address(args.host)
@@ -81,6 +84,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         parser.error("--tls-cert and --tls-key must be given together")
     if args.tls_cert is None and not address.is_loopback:
         parser.error("plain HTTP is only allowed on a loopback host; give --tls-cert and --tls-key")
+    if args.webapp is not None and args.fixtures != "demo":
+        parser.error("--webapp needs --fixtures demo: the demo web app signs in as the demo family's users")
     if args.token_ttl < 1:
         parser.error("--token-ttl must be at least 1 second")
     args.control_host = "::1" if address.version == 6 else "127.0.0.1"
@@ -101,6 +106,12 @@ def start(args: argparse.Namespace) -> tuple[Store, App, Server, Server]:
     if args.fixtures:
         load_fixtures(platform, load_fixture_document(args.fixtures))
     app = App(platform)
+    if args.webapp:
+        # scripts/, where demo_webapp.py is, is on sys.path: the launcher's directory.
+        from demo_webapp import DemoWebApp
+        client = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
+                              "Sources", "WebViewBridgeJS")
+        app.webapp = DemoWebApp(args.webapp, client, lambda: users(platform), DEMO_FIXTURES["families"][0])
     api = Server(args.host, args.port, ApiHandler, app)
     if args.tls_cert:
         api.socket = tls_context(args.tls_cert, args.tls_key).wrap_socket(

@@ -49,3 +49,5 @@ class App:
         self.faults = Faults()
         self.requests = RequestLog()
         self.stopping = threading.Event()
+        # The demo web app (scripts/demo_webapp.py), when --webapp is given.
+        self.webapp = None

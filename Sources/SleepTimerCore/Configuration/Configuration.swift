@@ -25,8 +25,10 @@ public enum IndicatorVisibility: String, Sendable, CaseIterable {
 /// allowed-origins=https://api.example.com;
 /// pinned-public-keys=sha256//…=;
 /// ca-file=/etc/ssl/private-ca.pem
+/// proxy=http://proxy.example.com:3128
 ///
 /// [app]
+/// web-origin=https://app.example.com
 /// deep-link-base=dreamsforlittles://
 /// url-opener=/usr/bin/xdg-open
 ///
@@ -52,11 +54,20 @@ public struct Configuration: Sendable, Equatable {
     /// A PEM file of certificate authorities to trust for the platform
     /// instead of the system's store: for a platform with a private CA.
     public var certificateAuthorities: String?
+    /// The proxy the platform is reached through, an http or https
+    /// origin; nil (the default): none. Only this setting chooses one: the
+    /// proxy variables of the environment are never read, since any
+    /// process of the user can set them for the whole session.
+    public var proxy: APIOrigin?
     public var liveElapsed: LiveElapsedMode = .auto
     public var indicator: IndicatorVisibility = .auto
     /// The program that opens deep links instead of xdg-open: an absolute
     /// path, called with the link as its one argument.
     public var urlOpener: String?
+    /// The origin of the web app: what the desktop app loads, and where a
+    /// link opens in the default browser when the app is not installed.
+    /// nil until configured.
+    public var webOrigin: APIOrigin?
     /// How long before a mirrored token expires the agent asks the app for
     /// a new one ([timers] renew-before-expiry-minutes).
     public var renewalLead: Int64 = 30 * Milliseconds.minute
@@ -111,8 +122,8 @@ public struct Configuration: Sendable, Equatable {
     }
 
     private static let knownKeys: [String: [String]] = [
-        "platform": ["allowed-origins", "pinned-public-keys", "ca-file"],
-        "app": ["deep-link-base", "url-opener"],
+        "platform": ["allowed-origins", "pinned-public-keys", "ca-file", "proxy"],
+        "app": ["web-origin", "deep-link-base", "url-opener"],
         "notifications": ["live-elapsed"],
         "indicator": ["show"],
         "timers": ["renew-before-expiry-minutes", "max-token-lifetime-hours"],
@@ -152,8 +163,27 @@ public struct Configuration: Sendable, Equatable {
             }
         case "url-opener":
             urlOpener = try value.absolutePath("the absolute path of a program")
+        case "web-origin":
+            let text = try value.single()
+            do {
+                webOrigin = try APIOrigin(parsing: text)
+            } catch {
+                throw value.fail("\(text) \(error.explanation)")
+            }
         case "ca-file":
             certificateAuthorities = try value.absolutePath("the absolute path of a PEM file of certificate authorities")
+        case "proxy":
+            let text = try value.single()
+            guard !text.isEmpty else {
+                proxy = nil
+                return
+            }
+            do {
+                proxy = try APIOrigin(parsing: text, plainHTTPAnywhere: true)
+            } catch {
+                // The value is not repeated: it may hold a password.
+                throw value.fail("must be a proxy of the form http://host:port or https://host:port, without a user name, password or path")
+            }
         case "live-elapsed":
             let text = try value.single()
             guard let mode = LiveElapsedMode(rawValue: text) else { throw value.fail("must be auto, on or off, not \(text)") }
@@ -272,6 +302,8 @@ extension Configuration {
             let data: [UInt8]?
             do {
                 data = try contents(path)
+            } catch let error as FileReadError {
+                throw ConfigurationError(file: path, line: nil, group: nil, key: nil, message: error.description)
             } catch {
                 throw ConfigurationError(
                     file: path, line: nil, group: nil, key: nil, message: "cannot be read (\(error))")
@@ -292,9 +324,10 @@ extension Configuration {
 
     /// A file's bytes, or nil when there is no file at `path`. A file larger
     /// than `maximumFileSize` is read only one byte beyond it, which is
-    /// enough for `load` to refuse it.
-    public static func readFile(_ path: String) throws(SystemError) -> [UInt8]? {
-        guard System.exists(path) else { return nil }
-        return try System.read(path, limit: maximumFileSize + 1)
+    /// enough for `load` to refuse it. The file must be a regular file at
+    /// the path itself: a symbolic link is refused, not followed, so that
+    /// what configures the agent is the file its directory holds.
+    public static func readFile(_ path: String) throws(FileReadError) -> [UInt8]? {
+        try System.readRegularFile(path, limit: maximumFileSize + 1)
     }
 }

@@ -1,6 +1,7 @@
 /// What a reloaded configuration changes, setting by setting: what the
 /// agent applies at once, and what only takes effect at its next start
-/// (the HTTP client's trust and the panel indicator are set up once).
+/// (the HTTP client's trust and proxy and the panel indicator are set up
+/// once).
 public struct ConfigurationChange: Sendable, Equatable {
     /// Settings changed that apply now, as "[group] key".
     public var applied: [String] = []
@@ -17,6 +18,7 @@ public struct ConfigurationChange: Sendable, Equatable {
         note(old.allowedOrigins != new.allowedOrigins, "[platform] allowed-origins")
         note(old.pinnedPublicKeys != new.pinnedPublicKeys, "[platform] pinned-public-keys", restart: true)
         note(old.certificateAuthorities != new.certificateAuthorities, "[platform] ca-file", restart: true)
+        note(old.proxy != new.proxy, "[platform] proxy", restart: true)
         note(old.deepLinkBase != new.deepLinkBase, "[app] deep-link-base")
         note(old.urlOpener != new.urlOpener, "[app] url-opener")
         note(old.liveElapsed != new.liveElapsed, "[notifications] live-elapsed")
@@ -29,6 +31,7 @@ public struct ConfigurationChange: Sendable, Equatable {
         known.allowedOrigins = old.allowedOrigins
         known.pinnedPublicKeys = old.pinnedPublicKeys
         known.certificateAuthorities = old.certificateAuthorities
+        known.proxy = old.proxy
         known.deepLinkBase = old.deepLinkBase
         known.urlOpener = old.urlOpener
         known.liveElapsed = old.liveElapsed

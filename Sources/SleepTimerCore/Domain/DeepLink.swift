@@ -36,6 +36,16 @@ public struct DeepLinkBase: Sendable, Equatable, CustomStringConvertible {
 
     private init(kind: Kind) { self.kind = kind }
 
+    /// The web app's origin as a base: where a link opens in the browser.
+    public init(webOrigin: APIOrigin) { kind = .webOrigin(webOrigin) }
+
+    /// Whether links begin with the app's own scheme, which only an
+    /// installed app handles.
+    public var isAppScheme: Bool {
+        if case .customScheme = kind { return true }
+        return false
+    }
+
     public init(parsing text: String) throws(Problem) {
         guard let separator = text.firstRange(of: "://") else { throw .malformed }
         let scheme = text[..<separator.lowerBound].lowercased()
@@ -67,9 +77,19 @@ public struct DeepLinkBase: Sendable, Equatable, CustomStringConvertible {
     }
 }
 
-/// A link that opens the app's Sleep tracker at one family, baby and timer.
+/// A link that opens the app's Sleep tracker at one family, baby and timer,
+/// or the app's start page.
 public struct DeepLink: Sendable, Equatable, CustomStringConvertible {
     public let url: String
+    public let base: DeepLinkBase
+    /// The Sleep tracker's family, baby and timer; nil for the start page.
+    let sleep: Sleep?
+
+    struct Sleep: Sendable, Equatable {
+        let familySubjectID: FamilySubjectID
+        let babyID: BabyID
+        let timerID: TimerID
+    }
 
     /// Built from validated ids only: the base is a checked scheme or
     /// origin and every other part is a canonical UUID, so no text from
@@ -77,6 +97,8 @@ public struct DeepLink: Sendable, Equatable, CustomStringConvertible {
     /// letter (never `-`, which a program receiving it could take for an
     /// option).
     public init(base: DeepLinkBase, familySubjectID: FamilySubjectID, babyID: BabyID, timerID: TimerID) {
+        self.base = base
+        sleep = Sleep(familySubjectID: familySubjectID, babyID: babyID, timerID: timerID)
         let path = "families/\(familySubjectID.string)/babies/\(babyID.string)/track/sleep?timer=\(timerID.string)"
         switch base.kind {
         case .customScheme(let scheme): url = "\(scheme)://\(path)"
@@ -88,10 +110,22 @@ public struct DeepLink: Sendable, Equatable, CustomStringConvertible {
     /// The app's start page, for "Open Dreams for Littles": the bare scheme
     /// (`dreamsforlittles://`) or the web app's origin with its root path.
     public init(appHomeAt base: DeepLinkBase) {
+        self.base = base
+        sleep = nil
         switch base.kind {
         case .customScheme(let scheme): url = "\(scheme)://"
         case .webOrigin(let origin): url = "\(origin.description)/"
         }
+    }
+
+    /// Whether this is the app's start page rather than a timer's tracker.
+    public var isAppHome: Bool { sleep == nil }
+
+    /// The same link on another base, e.g. the web app's origin when the
+    /// app is not installed.
+    public func rebased(on base: DeepLinkBase) -> DeepLink {
+        guard let sleep else { return DeepLink(appHomeAt: base) }
+        return DeepLink(base: base, familySubjectID: sleep.familySubjectID, babyID: sleep.babyID, timerID: sleep.timerID)
     }
 
     public var description: String { url }

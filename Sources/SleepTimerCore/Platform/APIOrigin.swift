@@ -53,6 +53,12 @@ public struct APIOrigin: Hashable, Sendable, CustomStringConvertible {
     }
 
     public init(parsing text: String) throws(Problem) {
+        try self.init(parsing: text, plainHTTPAnywhere: false)
+    }
+
+    /// `plainHTTPAnywhere` is for a proxy, which sees only a CONNECT to the
+    /// platform and the TLS inside it: plain http to it exposes no token.
+    init(parsing text: String, plainHTTPAnywhere: Bool) throws(Problem) {
         guard let separator = text.firstRange(of: "://") else { throw .malformed }
         let schemeText = text[..<separator.lowerBound].lowercased()
         let rest = text[separator.upperBound...]
@@ -79,7 +85,7 @@ public struct APIOrigin: Hashable, Sendable, CustomStringConvertible {
         }
         if rest.contains("@") { throw .hasUserInfo }
         let (host, port) = try Self.splitHostAndPort(rest)
-        if scheme == .http && !Self.isLoopbackHost(host) { throw .plainHTTPNotLoopback }
+        if scheme == .http && !plainHTTPAnywhere && !Self.isLoopbackHost(host) { throw .plainHTTPNotLoopback }
         self.scheme = scheme
         self.host = host
         let defaultPort: UInt16 = scheme == .https ? 443 : 80

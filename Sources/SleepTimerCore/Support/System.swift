@@ -12,13 +12,6 @@ enum System {
         return Int64(time.tv_sec) &* 1000 &+ Int64(time.tv_nsec) / 1_000_000
     }
 
-    /// Whether anything is at `path` (following symbolic links); false when
-    /// it cannot be told, as when a directory on the way may not be searched.
-    static func exists(_ path: String) -> Bool {
-        var status = stat()
-        return stat(path, &status) == 0
-    }
-
     /// The first `limit` bytes of the file at `path`, read to the end or to
     /// the limit, whichever comes first: a caller that asks for one byte
     /// more than it accepts learns that a file is too large without reading
@@ -27,6 +20,39 @@ enum System {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY)
         guard descriptor >= 0 else { throw SystemError(errno: errno) }
         defer { close(descriptor) }
+        return try read(descriptor, limit: limit)
+    }
+
+    /// Like `read(_:limit:)`, for a file someone else may have put in the
+    /// way: a symbolic link at `path` is not followed and anything but a
+    /// regular file is not read (a FIFO would block, a device never end),
+    /// both told apart by `fstat` on what was opened, not by a look before.
+    /// Nil when nothing is at `path`, or when that cannot be told (a
+    /// directory on the way may not be searched).
+    static func readRegularFile(_ path: String, limit: Int) throws(FileReadError) -> [UInt8]? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW | O_NONBLOCK)
+        guard descriptor >= 0 else {
+            let error = errno
+            var status = stat()
+            guard lstat(path, &status) == 0 else { return nil }
+            switch status.st_mode & S_IFMT {
+            case S_IFLNK: throw .symbolicLink
+            case S_IFREG: throw .system(SystemError(errno: error))
+            default: throw .notRegularFile
+            }
+        }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { throw .system(SystemError(errno: errno)) }
+        guard status.st_mode & S_IFMT == S_IFREG else { throw .notRegularFile }
+        do {
+            return try read(descriptor, limit: limit)
+        } catch {
+            throw .system(error)
+        }
+    }
+
+    private static func read(_ descriptor: Int32, limit: Int) throws(SystemError) -> [UInt8] {
         var bytes = [UInt8](repeating: 0, count: limit)
         var count = 0
         while count < limit {
@@ -52,6 +78,21 @@ enum System {
             entry = current + 1
         }
         return result
+    }
+}
+
+/// Why a file that is there was not read, in words that follow its path.
+public enum FileReadError: Error, Sendable, Equatable, CustomStringConvertible {
+    case symbolicLink
+    case notRegularFile
+    case system(SystemError)
+
+    public var description: String {
+        switch self {
+        case .symbolicLink: "is a symbolic link, which is not followed; put the file itself there"
+        case .notRegularFile: "is not a regular file"
+        case .system(let error): "cannot be read (\(error))"
+        }
     }
 }
 

@@ -1,32 +1,31 @@
-/// How the locale writes the time of day.
-public enum HourCycle: Sendable, Equatable {
-    /// 9:41 PM
-    case twelveHour
-    /// 21:41
-    case twentyFourHour
-}
-
-/// The words a parent reads on the notification.
+/// The words a parent reads on the notification, the panel and the
+/// command line: whole sentences with named placeholders, translated
+/// before they are filled.
 public enum DisplayText {
     /// "Asleep since 9:41 PM", in the timer's own time zone.
-    public static func asleepSince(_ start: Instant, rules: TimeZoneRules, hourCycle: HourCycle) -> String {
-        "Asleep since \(timeOfDay(start, rules: rules, hourCycle: hourCycle))"
+    public static func asleepSince(_ start: Instant, rules: TimeZoneRules, timeFormat: TimeFormat) -> String {
+        // TRANSLATORS: The body of a running sleep's notification. {time} is
+        // when the baby fell asleep ("9:41 PM", "21:41"). We do not know
+        // whether the baby is a girl or a boy: prefer a phrasing without
+        // gender ("Schläft seit …", "Dort depuis …").
+        tr("Asleep since {time}").filling(["time": timeOfDay(start, rules: rules, timeFormat: timeFormat)])
     }
 
     /// "9:41 PM" or "21:41".
-    public static func timeOfDay(_ instant: Instant, rules: TimeZoneRules, hourCycle: HourCycle) -> String {
+    public static func timeOfDay(_ instant: Instant, rules: TimeZoneRules, timeFormat: TimeFormat) -> String {
         let seconds = CivilTime.floorDivide(instant.millisecondsSince1970, 1000)
         let local = seconds + Int64(rules.utcOffset(atSecondsSince1970: seconds))
         let secondOfDay = local - CivilTime.floorDivide(local, 86400) * 86400
         let hour = Int(secondOfDay / 3600)
         let minute = Int(secondOfDay / 60 % 60)
         let minuteText = minute < 10 ? "0\(minute)" : "\(minute)"
-        switch hourCycle {
+        switch timeFormat.hourCycle {
         case .twentyFourHour:
             return "\(hour < 10 ? "0\(hour)" : "\(hour)"):\(minuteText)"
         case .twelveHour:
             let twelve = hour % 12 == 0 ? 12 : hour % 12
-            return "\(twelve):\(minuteText) \(hour < 12 ? "AM" : "PM")"
+            let symbol = hour < 12 ? timeFormat.amSymbol : timeFormat.pmSymbol
+            return timeFormat.symbolFirst ? "\(symbol) \(twelve):\(minuteText)" : "\(twelve):\(minuteText) \(symbol)"
         }
     }
 
@@ -37,17 +36,30 @@ public enum DisplayText {
         return duration(minutes: minutes)
     }
 
+    /// A duration in hours and minutes, each with the plural form its
+    /// number needs in the reader's language.
     public static func duration(minutes: Int64) -> String {
         let hours = minutes / 60
         let rest = minutes % 60
-        if hours == 0 { return "\(rest) min" }
-        if rest == 0 { return "\(hours) h" }
-        return "\(hours) h \(rest) min"
+        // TRANSLATORS: Whole hours of a duration ("2 h", or "1 h" followed
+        // by the minutes). Words are welcome where they fit ("2 Stunden").
+        let hoursText = trn("{count} h", "{count} h", count: Int(hours)).filling(["count": String(hours)])
+        // TRANSLATORS: Minutes of a duration ("23 min"); words are welcome
+        // ("23 Minuten").
+        let minutesText = trn("{count} min", "{count} min", count: Int(rest)).filling(["count": String(rest)])
+        if hours == 0 { return minutesText }
+        if rest == 0 { return hoursText }
+        // TRANSLATORS: A duration of hours and minutes: "1 h 23 min".
+        return tr("{hours} {minutes}").filling(["hours": hoursText, "minutes": minutesText])
     }
 
     /// "Asleep since 9:41 PM · 1 h 23 min".
-    public static func runningBody(start: Instant, now: Instant, rules: TimeZoneRules, hourCycle: HourCycle) -> String {
-        "\(asleepSince(start, rules: rules, hourCycle: hourCycle)) · \(elapsed(from: start, to: now))"
+    public static func runningBody(start: Instant, now: Instant, rules: TimeZoneRules, timeFormat: TimeFormat) -> String {
+        // TRANSLATORS: The body of a running sleep's notification, updated
+        // every minute: {time} is when the baby fell asleep, {elapsed} how
+        // long ago ("1 h 23 min").
+        tr("Asleep since {time} · {elapsed}").filling(
+            ["time": timeOfDay(start, rules: rules, timeFormat: timeFormat), "elapsed": elapsed(from: start, to: now)])
     }
 
     /// The day a start fell on, seen from `now` in the same zone.
@@ -72,17 +84,21 @@ public enum DisplayText {
         }
     }
 
-    static let weekdays = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"]
-
     /// What stays true of a running sleep whose text is not updated: "Asleep
     /// since 9:41 PM", "Asleep since yesterday, 9:41 PM", "Asleep since
     /// Monday, 9:41 PM"; no elapsed time, which would go stale.
-    public static func staticRunningBody(start: Instant, now: Instant, rules: TimeZoneRules, hourCycle: HourCycle) -> String {
-        let time = timeOfDay(start, rules: rules, hourCycle: hourCycle)
+    public static func staticRunningBody(start: Instant, now: Instant, rules: TimeZoneRules, timeFormat: TimeFormat) -> String {
+        let time = timeOfDay(start, rules: rules, timeFormat: timeFormat)
         switch startDay(start, now: now, rules: rules) {
-        case .today: return "Asleep since \(time)"
-        case .yesterday: return "Asleep since yesterday, \(time)"
-        case .earlier(let weekday): return "Asleep since \(weekdays[weekday]), \(time)"
+        case .today:
+            return asleepSince(start, rules: rules, timeFormat: timeFormat)
+        case .yesterday:
+            // TRANSLATORS: A sleep that began yesterday, at {time}.
+            return tr("Asleep since yesterday, {time}").filling(["time": time])
+        case .earlier(let weekday):
+            // TRANSLATORS: A sleep that began on {weekday} (the locale's
+            // name of the day, "Monday"), at {time}.
+            return tr("Asleep since {weekday}, {time}").filling(["weekday": timeFormat.weekdays[weekday], "time": time])
         }
     }
 
@@ -103,16 +119,5 @@ public enum DisplayText {
             }
         }
         return escaped
-    }
-}
-
-extension HourCycle {
-    /// The hour cycle of a locale's time format as glibc's
-    /// nl_langinfo(T_FMT) gives it: `%r`, `%I` or `%l` mean a twelve-hour
-    /// clock (en_US: "%r"), anything else twenty-four hours (de_DE, en_GB,
-    /// C: "%T" or "%H:%M:%S").
-    public init(posixTimeFormat format: String) {
-        let twelveHour = ["%r", "%I", "%l", "%p"].contains { format.contains($0) }
-        self = twelveHour ? .twelveHour : .twentyFourHour
     }
 }

@@ -58,8 +58,12 @@ public enum NotificationAction: String, Sendable, CaseIterable {
 
     public var label: String {
         switch self {
-        case .open: return "Open"
-        case .complete: return "Complete"
+        // TRANSLATORS: A notification's action (a click on it, or a button
+        // on servers that draw one): opens the app at the sleep.
+        case .open: return trc("notification action", "Open")
+        // TRANSLATORS: The button of a running sleep's notification: ends
+        // the sleep now and saves it.
+        case .complete: return trc("notification action", "Complete")
         }
     }
 }
@@ -110,34 +114,46 @@ public struct NotificationContent: Sendable, Equatable {
     /// wrong a minute later, only what stays true.
     public static func make(
         babyName: BabyName, phase: NotificationPhase, startedAt: Instant, now: Instant, rules: TimeZoneRules,
-        hourCycle: HourCycle, server: NotificationServerTraits, liveElapsed: Bool
+        timeFormat: TimeFormat, server: NotificationServerTraits, liveElapsed: Bool
     ) -> NotificationContent {
-        let name = babyName.text
+        let name = ["name": babyName.text]
+        // TRANSLATORS: The title of a notification about a sleep that is
+        // over or being saved; {name} is the baby's name.
+        let sleepOf = tr("{name}'s sleep").filling(name)
         var content: NotificationContent
         switch phase {
         case .running(let canComplete):
             var body = liveElapsed
-                ? DisplayText.runningBody(start: startedAt, now: now, rules: rules, hourCycle: hourCycle)
-                : DisplayText.staticRunningBody(start: startedAt, now: now, rules: rules, hourCycle: hourCycle)
+                ? DisplayText.runningBody(start: startedAt, now: now, rules: rules, timeFormat: timeFormat)
+                : DisplayText.staticRunningBody(start: startedAt, now: now, rules: rules, timeFormat: timeFormat)
             var actions: [NotificationAction] = [.open]
             if canComplete && server.actions {
                 actions.append(.complete)
             } else {
-                body += canComplete ? "\nOpen the app to complete it." : "\nOpen the app to finish it."
+                // TRANSLATORS: Added on a line of its own where the server
+                // shows no buttons: the sleep can be ended in the app.
+                body += "\n" + (canComplete ? tr("Open the app to complete it.") : tr("Open the app to finish it."))
             }
-            content = NotificationContent(summary: "\(name) is asleep", body: body, actions: actions, persistent: true)
+            // TRANSLATORS: The title of a running sleep's notification;
+            // {name} is the baby's name. Prefer a phrasing without gender.
+            let asleep = tr("{name} is asleep").filling(name)
+            content = NotificationContent(summary: asleep, body: body, actions: actions, persistent: true)
         case .saving(let waitingForNetwork):
             content = NotificationContent(
-                summary: "\(name)'s sleep",
-                body: waitingForNetwork ? "Saving… It will save when you are back online." : "Saving…",
+                summary: sleepOf,
+                // TRANSLATORS: A completed sleep is being sent to the app's server.
+                body: waitingForNetwork ? tr("Saving… It will save when you are back online.") : tr("Saving…"),
                 actions: [], persistent: true)
         case .saved(let minutes):
-            content = NotificationContent(
-                summary: "\(name)'s sleep", body: "Sleep saved · \(DisplayText.duration(minutes: minutes))",
-                actions: [], persistent: false)
+            // TRANSLATORS: The app's server has saved the sleep; {duration} is
+            // how long it lasted ("1 h 23 min").
+            let saved = tr("Sleep saved · {duration}").filling(["duration": DisplayText.duration(minutes: minutes)])
+            content = NotificationContent(summary: sleepOf, body: saved, actions: [], persistent: false)
         case .failed:
             content = NotificationContent(
-                summary: "\(name)'s sleep", body: "Couldn't save. Open the app to finish", actions: [.open],
+                // TRANSLATORS: The sleep cannot be saved from the desktop; the
+                // parent has to finish it in the app.
+                summary: sleepOf, body: tr("Couldn't save. Open the app to finish"), actions: [.open],
                 persistent: true)
         }
         if !server.actions { content.actions = [] }

@@ -12,8 +12,9 @@ import Testing
         new.renewalLead = 10 * Milliseconds.minute
         new.certificateAuthorities = "/etc/ssl/ca.pem"
         new.indicator = .never
+        new.proxy = try! APIOrigin(parsing: "https://proxy.example:3128")
         let change = ConfigurationChange(from: Configuration(), to: new)
         #expect(change.applied == ["[notifications] live-elapsed", "[timers] renew-before-expiry-minutes"])
-        #expect(change.needsRestart == ["[platform] ca-file", "[indicator] show"])
+        #expect(change.needsRestart == ["[platform] ca-file", "[platform] proxy", "[indicator] show"])
     }
 }

@@ -1,4 +1,5 @@
-import FoundationEssentials
+import DFLTestSupport
+import Foundation
 import Testing
 import SleepTimerCore
 
@@ -25,6 +26,7 @@ import SleepTimerCore
             allowed-origins = https://api.dreamsforlittles.example;http://127.0.0.1:8443;
             pinned-public-keys=\(Self.pin)
             ca-file=/etc/dreamsforlittles/ca.pem
+            proxy=http://Proxy.Example.com:3128
 
             [app]
             deep-link-base=https://app.dreamsforlittles.example
@@ -44,6 +46,7 @@ import SleepTimerCore
             == ["https://api.dreamsforlittles.example", "http://127.0.0.1:8443"])
         #expect(configuration.pinnedPublicKeys == [Self.pin])
         #expect(configuration.certificateAuthorities == "/etc/dreamsforlittles/ca.pem")
+        #expect(configuration.proxy?.description == "http://proxy.example.com:3128")
         #expect(configuration.deepLinkBase.description == "https://app.dreamsforlittles.example")
         #expect(configuration.liveElapsed == .off)
         #expect(configuration.urlOpener == "/usr/local/bin/open-in-app")
@@ -108,6 +111,13 @@ import SleepTimerCore
         #expect(configuration.maximumTokenLifetime == 24 * Milliseconds.hour)
         #expect(configuration.liveElapsed == .auto)
         #expect(!configuration.allowedOrigins.origins.isEmpty)
+        #expect(configuration.proxy?.description == "http://proxy.example.com:3128")
+    }
+
+    @Test func theWebOriginIsReadNormalisedAndUnsetByDefault() throws {
+        let configuration = try parse("[app]\nweb-origin=HTTPS://App.Example:443\n")
+        #expect(configuration.webOrigin?.description == "https://app.example")
+        #expect(Configuration().webOrigin == nil)
     }
 
     @Test func anEmptyFileKeepsTheDefaults() throws {
@@ -117,6 +127,21 @@ import SleepTimerCore
         #expect(configuration.liveElapsed == .auto)
         #expect(configuration.indicator == .auto)
         #expect(configuration.allowedOrigins.origins.isEmpty)
+        #expect(configuration.proxy == nil)
+    }
+
+    @Test func aProxyIsAnHTTPOrHTTPSOriginAndAnEmptyOneIsNone() throws {
+        #expect(try parse("[platform]\nproxy=https://proxy.example:443\n").proxy?.description == "https://proxy.example")
+        #expect(try parse("[platform]\nproxy=http://10.0.0.1:8080\n").proxy?.description == "http://10.0.0.1:8080")
+        #expect(try parse("[platform]\nproxy=\n").proxy == nil)
+        let error = try #require(failure("[platform]\nproxy=socks5://proxy.example:1080\n"))
+        #expect(error.description.hasSuffix(
+            "[platform] proxy: must be a proxy of the form http://host:port or https://host:port, without a user name, password or path"))
+    }
+
+    @Test func aProxyWithAPasswordIsRefusedWithoutRepeatingIt() throws {
+        let error = try #require(failure("[platform]\nproxy=http://user:s3cret@proxy.example:3128\n"))
+        #expect(!error.description.contains("s3cret"))
     }
 
     @Test func errorsNameTheFileTheLineAndTheKey() throws {
@@ -145,8 +170,13 @@ import SleepTimerCore
         ("[platform]\nallowed-origins=https://a.example\\q\n", 2, "allowed-origins"),
         ("[app]\nurl-opener=xdg-open\n", 2, "url-opener"),
         ("[platform]\nca-file=ca.pem\n", 2, "ca-file"),
+        ("[app]\nweb-origin=https://app.example/sign-in\n", 2, "web-origin"),
+        ("[app]\nweb-origin=http://app.example\n", 2, "web-origin"),
+        ("[app]\nweb-origin=dreamsforlittles://\n", 2, "web-origin"),
         ("[indicator]\nshow=yes\n", 2, "show"),
         ("[indicator]\nshow=auto\nhide=always\n", 3, "hide"),
+        ("[platform]\nproxy=http://proxy.example:3128/path\n", 2, "proxy"),
+        ("[platform]\nproxy=proxy.example:3128\n", 2, "proxy"),
     ] as [(String, Int, String?)])
     func badValuesAreRefusedAtTheirLine(_ text: String, _ line: Int, _ key: String?) throws {
         let error = try #require(failure(text))
@@ -193,6 +223,41 @@ import SleepTimerCore
         let none = try Configuration.load(environment: ["HOME": "/home/p"]) { _ in nil }
         #expect(none.file == nil)
         #expect(none.configuration == Configuration())
+    }
+
+    @Test func aSymbolicallyLinkedFileIsRefusedInWords() throws {
+        let directory = TemporaryDirectory()
+        let target = "\(directory.path)/real.conf"
+        try Data("[notifications]\nlive-elapsed=on\n".utf8).write(to: URL(filePath: target))
+        try FileManager.default.createDirectory(atPath: "\(directory.path)/dreamsforlittles", withIntermediateDirectories: true)
+        let path = "\(directory.path)/dreamsforlittles/sleep-agent.conf"
+        try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: target)
+        do {
+            _ = try Configuration.load(environment: ["HOME": "/h", "XDG_CONFIG_HOME": directory.path])
+            Issue.record("a symbolic link was followed")
+        } catch {
+            #expect(error.description == "\(path): is a symbolic link, which is not followed; put the file itself there")
+        }
+    }
+
+    @Test func aFileOfTwoHundredMegabytesIsRefusedAfterReadingJustPastTheLimit() throws {
+        let directory = TemporaryDirectory()
+        try FileManager.default.createDirectory(atPath: "\(directory.path)/dreamsforlittles", withIntermediateDirectories: true)
+        let path = "\(directory.path)/dreamsforlittles/sleep-agent.conf"
+        #expect(FileManager.default.createFile(atPath: path, contents: nil))
+        #expect(truncate(path, 200 << 20) == 0)
+        var largest = 0
+        do {
+            _ = try Configuration.load(environment: ["HOME": "/h", "XDG_CONFIG_HOME": directory.path]) { path in
+                let bytes = try Configuration.readFile(path)
+                largest = max(largest, bytes?.count ?? 0)
+                return bytes
+            }
+            Issue.record("an oversized file was accepted")
+        } catch {
+            #expect(error.message.contains("larger than 64 KiB"))
+        }
+        #expect(largest == Configuration.maximumFileSize + 1)
     }
 
     @Test func unreadableOversizedAndNonUTF8FilesNameTheFile() {

@@ -51,3 +51,22 @@ import SleepTimerCore
         #expect(mirrored.deepLink(base: .default) == DeepLink(base: .default, familySubjectID: family, babyID: baby, timerID: timer))
     }
 }
+
+@Suite struct DeepLinkRebasingTests {
+    @Test func aSchemeLinkRebasedOnTheWebOriginKeepsItsIdsAndRoute() throws {
+        let link = DeepLink(
+            base: .default, familySubjectID: FamilySubjectID("c56a4180-65aa-42ec-a945-5fd21dec0538")!,
+            babyID: BabyID("7d444840-9dc0-11d1-b245-5ffdce74fad2")!, timerID: TimerID("3f2504e0-4f89-41d3-9a0c-0305e82c3301")!)
+        #expect(link.base.isAppScheme)
+        let web = link.rebased(on: DeepLinkBase(webOrigin: try APIOrigin(parsing: "https://app.example")))
+        #expect(!web.base.isAppScheme)
+        #expect(web.url == "https://app.example/families/c56a4180-65aa-42ec-a945-5fd21dec0538/babies/7d444840-9dc0-11d1-b245-5ffdce74fad2/track/sleep?timer=3f2504e0-4f89-41d3-9a0c-0305e82c3301")
+        #expect(!web.isAppHome)
+    }
+
+    @Test func theAppsStartPageRebasedIsTheWebAppsStartPage() throws {
+        let home = DeepLink(appHomeAt: .default)
+        #expect(home.isAppHome)
+        #expect(home.rebased(on: DeepLinkBase(webOrigin: try APIOrigin(parsing: "https://app.example"))).url == "https://app.example/")
+    }
+}

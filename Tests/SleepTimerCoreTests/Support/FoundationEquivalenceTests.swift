@@ -134,8 +134,8 @@ import Testing
         #expect(try System.read(path, limit: 10) == Array(bytes.prefix(10)))
     }
 
-    @Test func aMissingFileIsNoneAndADirectoryIsUnreadable() throws {
+    @Test func aMissingFileIsNoneAndADirectoryIsNotRead() throws {
         #expect(try Configuration.readFile("/nonexistent/dreamsforlittles/sleep-agent.conf") == nil)
-        #expect(throws: SystemError(errno: EISDIR)) { try Configuration.readFile(NSTemporaryDirectory()) }
+        #expect(throws: FileReadError.notRegularFile) { try Configuration.readFile(NSTemporaryDirectory()) }
     }
 }

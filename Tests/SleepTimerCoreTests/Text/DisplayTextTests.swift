@@ -1,4 +1,5 @@
 import Testing
+import DFLTestSupport
 import SleepTimerCore
 
 @Suite struct DisplayTextTests {
@@ -12,12 +13,12 @@ import SleepTimerCore
     }
 
     @Test func showsTheStartInTheTimersOwnZone() throws {
-        #expect(DisplayText.asleepSince(start, rules: try rules("Etc/UTC"), hourCycle: .twelveHour) == "Asleep since 9:41 PM")
-        #expect(DisplayText.asleepSince(start, rules: try rules("America/New_York"), hourCycle: .twelveHour)
+        #expect(DisplayText.asleepSince(start, rules: try rules("Etc/UTC"), timeFormat: .twelveHour) == "Asleep since 9:41 PM")
+        #expect(DisplayText.asleepSince(start, rules: try rules("America/New_York"), timeFormat: .twelveHour)
             == "Asleep since 4:41 PM")
-        #expect(DisplayText.asleepSince(start, rules: try rules("Europe/Berlin"), hourCycle: .twentyFourHour)
+        #expect(DisplayText.asleepSince(start, rules: try rules("Europe/Berlin"), timeFormat: .twentyFourHour)
             == "Asleep since 22:41")
-        #expect(DisplayText.asleepSince(start, rules: try rules("Asia/Kolkata"), hourCycle: .twentyFourHour)
+        #expect(DisplayText.asleepSince(start, rules: try rules("Asia/Kolkata"), timeFormat: .twentyFourHour)
             == "Asleep since 03:11")
     }
 
@@ -25,15 +26,15 @@ import SleepTimerCore
         let utc = TimeZoneRules(fixedOffsetSeconds: 0)
         let midnight = Instant(secondsSince1970: 1_795_910_400 + 5 * 60)
         let noon = Instant(secondsSince1970: 1_795_910_400 + 12 * 3600)
-        #expect(DisplayText.timeOfDay(midnight, rules: utc, hourCycle: .twelveHour) == "12:05 AM")
-        #expect(DisplayText.timeOfDay(midnight, rules: utc, hourCycle: .twentyFourHour) == "00:05")
-        #expect(DisplayText.timeOfDay(noon, rules: utc, hourCycle: .twelveHour) == "12:00 PM")
-        #expect(DisplayText.timeOfDay(noon, rules: utc, hourCycle: .twentyFourHour) == "12:00")
+        #expect(DisplayText.timeOfDay(midnight, rules: utc, timeFormat: .twelveHour) == "12:05 AM")
+        #expect(DisplayText.timeOfDay(midnight, rules: utc, timeFormat: .twentyFourHour) == "00:05")
+        #expect(DisplayText.timeOfDay(noon, rules: utc, timeFormat: .twelveHour) == "12:00 PM")
+        #expect(DisplayText.timeOfDay(noon, rules: utc, timeFormat: .twentyFourHour) == "12:00")
     }
 
     @Test func timesBeforeTheEpochStillReadCorrectly() {
         let utc = TimeZoneRules(fixedOffsetSeconds: 0)
-        #expect(DisplayText.timeOfDay(Instant(millisecondsSince1970: -1), rules: utc, hourCycle: .twentyFourHour) == "23:59")
+        #expect(DisplayText.timeOfDay(Instant(millisecondsSince1970: -1), rules: utc, timeFormat: .twentyFourHour) == "23:59")
     }
 
     @Test func elapsedTimeIsInWholeMinutes() {
@@ -44,10 +45,33 @@ import SleepTimerCore
         #expect(DisplayText.elapsed(from: start, to: start.adding(milliseconds: -90_000)) == "0 min")
     }
 
+    @Test func durationsTakeThePluralFormOfEachNumber() {
+        let german = { (minutes: Int64) in
+            Localization.$scoped.withValue(DictionaryTranslator.german) { DisplayText.duration(minutes: minutes) }
+        }
+        #expect(german(1) == "1 Minute")
+        #expect(german(2) == "2 Minuten")
+        #expect(german(61) == "1 Stunde 1 Minute")
+        #expect(german(122) == "2 Stunden 2 Minuten")
+        #expect(german(120) == "2 Stunden")
+        #expect(DisplayText.duration(minutes: 61) == "1 h 1 min")
+    }
+
+    @Test func anEarlierDayIsNamedAsTheLocaleNamesIt() {
+        let format = TimeFormat(hourCycle: .twentyFourHour,
+                                weekdays: ["Sonntag", "Montag", "Dienstag", "Mittwoch", "Donnerstag", "Freitag", "Samstag"])
+        // 2026-11-29 was a Sunday; three days later it is Wednesday.
+        let body = Localization.$scoped.withValue(DictionaryTranslator.german) {
+            DisplayText.staticRunningBody(start: start, now: start.adding(milliseconds: 3 * 86_400_000),
+                                          rules: TimeZoneRules(fixedOffsetSeconds: 0), timeFormat: format)
+        }
+        #expect(body == "Schläft seit Sonntag, 21:41")
+    }
+
     @Test func theBodyJoinsStartAndElapsed() {
         let body = DisplayText.runningBody(
             start: start, now: start.adding(milliseconds: 83 * 60_000), rules: TimeZoneRules(fixedOffsetSeconds: 0),
-            hourCycle: .twelveHour)
+            timeFormat: .twelveHour)
         #expect(body == "Asleep since 9:41 PM · 1 h 23 min")
     }
 
@@ -56,13 +80,5 @@ import SleepTimerCore
             == "&lt;b&gt;Leo&lt;/b&gt; &amp; &quot;Mia&#39;s&quot;")
         #expect(DisplayText.escapeMarkup("Zoë 👶") == "Zoë 👶")
         #expect(DisplayText.escapeMarkup("&amp;") == "&amp;amp;")
-    }
-}
-
-@Suite struct HourCycleTests {
-    @Test(arguments: [("%r", HourCycle.twelveHour), ("%I:%M:%S %p", .twelveHour), ("%l:%M %p", .twelveHour),
-                      ("%T", .twentyFourHour), ("%H:%M:%S", .twentyFourHour), ("", .twentyFourHour)])
-    func followsTheLocalesTimeFormat(_ format: String, _ expected: HourCycle) {
-        #expect(HourCycle(posixTimeFormat: format) == expected)
     }
 }

@@ -13,7 +13,7 @@ import SleepTimerCore
     ) -> NotificationContent {
         NotificationContent.make(
             babyName: try! BabyName(validating: name), phase: phase, startedAt: start,
-            now: start.adding(milliseconds: milliseconds), rules: utc, hourCycle: .twelveHour, server: server ?? xfce,
+            now: start.adding(milliseconds: milliseconds), rules: utc, timeFormat: .twelveHour, server: server ?? xfce,
             liveElapsed: live)
     }
 

@@ -1,0 +1,80 @@
+import CDFLLinux
+import Glibc
+import SleepTimerCore
+
+/// A program's language and clock, taken from its environment once, first
+/// thing in `main`.
+///
+/// glibc decides, as it would after `setlocale(LC_ALL, "")`: messages follow
+/// LANGUAGE (a list such as "de:fr"), then LC_ALL, LC_MESSAGES and LANG;
+/// times follow LC_TIME. LANGUAGE is ignored while the messages' locale is
+/// "C" (or "POSIX"), but not under "C.UTF-8". A locale that is not
+/// installed leaves the program in English.
+///
+/// The process's own locale stays "C": the words a person reads are looked
+/// up through a locale object, while strerror, libdbus and GLib keep writing
+/// the journal and D-Bus errors in English, and no C library reads numbers
+/// with a decimal comma.
+public struct ProgramLocale: @unchecked Sendable {
+    /// Where the compiled catalogs are when the program runs from the build
+    /// tree (`make` builds them into build/locale).
+    public static let directoryVariable = "DFL_LOCALEDIR"
+    /// Where the package installs them:
+    /// /usr/share/locale/<lang>/LC_MESSAGES/dreamsforlittles.mo.
+    public static let installedDirectory = "/usr/share/locale"
+
+    /// Never changed nor freed (see GettextTranslator).
+    private let locale: locale_t
+    /// The catalogs' directory in use.
+    public let directory: String
+    /// The environment named a locale glibc does not have: the program
+    /// speaks English, with the C locale's clock.
+    public let localeMissing: Bool
+
+    /// The "C" locale, and catalogs nowhere: English, as the tests of other
+    /// parts expect.
+    public init() {
+        locale = dfl_c_locale()
+        directory = Self.installedDirectory
+        localeMissing = false
+    }
+
+    private init(locale: locale_t?, directory: String) {
+        self.locale = locale ?? dfl_c_locale()
+        self.directory = directory
+        localeMissing = locale == nil
+    }
+
+    /// Takes the locale the environment names, binds the text domain to its
+    /// catalogs (as UTF-8, whatever the locale's charset) and installs the
+    /// gettext translator. Call once, before any thread starts.
+    public static func start(environment: [String: String]) -> ProgramLocale {
+        let program = ProgramLocale(locale: dfl_environment_locale(), directory: catalogDirectory(environment: environment))
+        _ = dfl_bindtextdomain(GettextTranslator.domain, program.directory)
+        _ = dfl_bind_textdomain_codeset(GettextTranslator.domain, "UTF-8")
+        _ = dfl_textdomain(GettextTranslator.domain)
+        Localization.install(GettextTranslator(locale: program.locale))
+        return program
+    }
+
+    /// DFL_LOCALEDIR when it is an absolute path, else the installed
+    /// catalogs.
+    public static func catalogDirectory(environment: [String: String]) -> String {
+        if let directory = environment[directoryVariable], directory.hasPrefix("/") { return directory }
+        return installedDirectory
+    }
+
+    /// How LC_TIME writes a time of day and names the weekdays;
+    /// `clockFormat`, the desktop's own 12/24-hour setting, wins where
+    /// there is one. Text that is not UTF-8 (a locale in another charset)
+    /// is left out, so that English stands in for it.
+    public func timeFormat(clockFormat: HourCycle? = nil) -> TimeFormat {
+        func item(_ item: Int) -> String {
+            guard let text = dfl_langinfo_l(locale, nl_item(item)) else { return "" }
+            return String(validatingCString: text) ?? ""
+        }
+        return TimeFormat.locale(
+            timeFormat: item(Int(T_FMT)), twelveHourFormat: item(Int(T_FMT_AMPM)), am: item(Int(AM_STR)),
+            pm: item(Int(PM_STR)), weekdays: (0..<7).map { item(Int(DAY_1) + $0) }, clockFormat: clockFormat)
+    }
+}

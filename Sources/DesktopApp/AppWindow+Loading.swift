@@ -1,0 +1,227 @@
+import CDFLWebKitGTK
+import DesktopAppCore
+import Glibc
+import SleepTimerCore
+
+/// What the window loads, what it refuses, and how it recovers.
+extension AppWindow {
+    func configureView() {
+        let settings = webkit_web_view_get_settings(webView)
+        webkit_settings_set_enable_developer_extras(settings, 0)
+        webkit_settings_set_javascript_can_open_windows_automatically(settings, 0)
+        webkit_settings_set_user_agent_with_application_details(settings, "DreamsForLittlesDesktop", "0.1.0")
+        dfl_connect_policy(webView, "decide-policy", { _, decision, type, data in
+            from(data, as: AppWindow.self).decide(decision!, type: type)
+        }, unretained(self), nil)
+        dfl_connect_int(webView, "load-changed", { _, event, data in
+            from(data, as: AppWindow.self).loadChanged(event)
+        }, unretained(self), nil)
+        dfl_connect_load_failed(webView, "load-failed", { _, _, uri, error, data in
+            from(data, as: AppWindow.self).loadFailed(uri.map { String(cString: $0) }, error)
+        }, unretained(self), nil)
+        dfl_connect_tls_failed(webView, "load-failed-with-tls-errors", { _, uri, certificate, _, data in
+            from(data, as: AppWindow.self).tlsFailed(uri.map { String(cString: $0) } ?? "", certificate)
+        }, unretained(self), nil)
+        dfl_connect_bool_pointer(webView, "permission-request", { _, request, data in
+            // The web app needs no camera, location or notification
+            // permission; a page that asks is told no.
+            webkit_permission_request_deny(dfl_permission_request(request))
+            AppLog.log(.notice, AppLogText.permissionDenied)
+            return 1
+        }, unretained(self), nil)
+        dfl_connect_int(webView, "web-process-terminated", { _, reason, data in
+            from(data, as: AppWindow.self).webProcessEnded(reason)
+        }, unretained(self), nil)
+        dfl_connect_pointer(webView, "notify::uri", { _, _, data in
+            from(data, as: AppWindow.self).updateBackButton()
+        }, unretained(self), nil)
+        dfl_connect_int(raw(g_network_monitor_get_default()), "network-changed", { _, available, data in
+            if available != 0 { from(data, as: AppWindow.self).retryNowIfWaiting() }
+        }, unretained(self), nil)
+    }
+
+    /// The first page: the web app, or the app's own page saying what is
+    /// missing.
+    func showStart() {
+        switch setup {
+        case .configured(let origin, _):
+            load(origin.description + "/")
+        case .notConfigured(let searchPaths):
+            webkit_web_view_load_html(webView, AppPages.notConfigured(searchPaths: searchPaths), nil)
+        case .invalid(let description):
+            webkit_web_view_load_html(webView, AppPages.configurationError(description), nil)
+        }
+    }
+
+    /// Opens a link's route in the window.
+    func open(_ link: AppDeepLink) {
+        guard case .configured(let origin, _) = setup else {
+            AppLog.log(.notice, AppLogText.refusedLink(AppText.linkRefusedNotConfigured))
+            showNotice(AppText.linkRefusedNotConfigured)
+            return
+        }
+        let url = link.webURL(origin: origin)
+        load(url)
+        AppLog.log(.info, AppLogText.openedLink(url))
+    }
+
+    func load(_ url: String) {
+        target = url
+        cancelRetry()
+        showingOwnPage = false
+        AppLog.log(.info, AppLogText.loading(url))
+        webkit_web_view_load_uri(webView, url)
+    }
+
+    func reload() {
+        if showingOwnPage, let target {
+            load(target)
+        } else {
+            webkit_web_view_reload(webView)
+        }
+    }
+
+    func goBack() {
+        if webkit_web_view_can_go_back(webView) != 0 { webkit_web_view_go_back(webView) }
+    }
+
+    func updateBackButton() {
+        gtk_widget_set_sensitive(backButton, webkit_web_view_can_go_back(webView))
+    }
+
+    var currentURI: String? { webkit_web_view_get_uri(webView).map { String(cString: $0) } }
+
+    // MARK: Navigation policy
+
+    /// Only the web app shows in the window (NavigationPolicy); anything
+    /// else a person opens from it goes to the default browser.
+    private func decide(_ decision: gpointer, type: gint) -> gboolean {
+        guard let policy else { return 0 }
+        let moment: NavigationMoment
+        let url: String
+        switch WebKitPolicyDecisionType(rawValue: UInt32(type)) {
+        case WEBKIT_POLICY_DECISION_TYPE_NAVIGATION_ACTION, WEBKIT_POLICY_DECISION_TYPE_NEW_WINDOW_ACTION:
+            let action = webkit_navigation_policy_decision_get_navigation_action(dfl_navigation_decision(decision))
+            url = webkit_uri_request_get_uri(webkit_navigation_action_get_request(action)).map { String(cString: $0) } ?? ""
+            moment = type == Int32(WEBKIT_POLICY_DECISION_TYPE_NEW_WINDOW_ACTION.rawValue)
+                ? .newWindow : .navigation(userGesture: webkit_navigation_action_is_user_gesture(action) != 0)
+        case WEBKIT_POLICY_DECISION_TYPE_RESPONSE:
+            let response = OpaquePointer(decision)
+            guard webkit_response_policy_decision_is_main_frame_main_resource(response) != 0 else { return 0 }
+            url = webkit_uri_request_get_uri(webkit_response_policy_decision_get_request(response)).map { String(cString: $0) } ?? ""
+            moment = .mainFrameResponse
+        default:
+            return 0
+        }
+        return apply(policy.decide(url, at: moment), to: decision) ? 1 : 0
+    }
+
+    /// Performs a decision; true when it was taken here (WebKit must not
+    /// decide by itself).
+    private func apply(_ decision: NavigationDecision, to policyDecision: gpointer) -> Bool {
+        switch decision {
+        case .load:
+            return false
+        case .loadInWindow(let url):
+            webkit_policy_decision_ignore(dfl_policy_decision(policyDecision))
+            load(url)
+        case .openOutside(let url):
+            webkit_policy_decision_ignore(dfl_policy_decision(policyDecision))
+            opener.open(url)
+        case .openLink(let link):
+            webkit_policy_decision_ignore(dfl_policy_decision(policyDecision))
+            open(link)
+        case .refuse(let scheme):
+            webkit_policy_decision_ignore(dfl_policy_decision(policyDecision))
+            AppLog.log(.notice, AppLogText.refusedNavigation(scheme))
+        }
+        return true
+    }
+
+    // MARK: Loading, failing, trying again
+
+    private func loadChanged(_ event: gint) {
+        switch WebKitLoadEvent(rawValue: UInt32(event)) {
+        case WEBKIT_LOAD_STARTED:
+            currentLoadFailed = false
+        case WEBKIT_LOAD_FINISHED:
+            updateBackButton()
+            if !showingOwnPage && !currentLoadFailed && policy?.isWebApp(currentURI) == true { retry.reset() }
+        default:
+            break
+        }
+    }
+
+    private func loadFailed(_ uri: String?, _ error: UnsafeMutablePointer<GError>?) -> gboolean {
+        currentLoadFailed = true
+        guard let error, let policy, let uri else { return 0 }
+        // Another origin that failed before its response could be turned
+        // away: no error page of it either; the web app stays.
+        guard policy.isWebApp(uri) else { return 1 }
+        // A load replaced by another, or stopped by the policy, is no failure.
+        if error.pointee.domain == webkit_network_error_quark() && error.pointee.code == Int32(WEBKIT_NETWORK_ERROR_CANCELLED.rawValue) {
+            return 0
+        }
+        if error.pointee.domain == webkit_policy_error_quark() { return 0 }
+        let message = error.pointee.message.map { String(cString: $0) } ?? "unknown error"
+        AppLog.log(.warning, AppLogText.pageFailed(uri, message))
+        let delay = scheduleRetry()
+        showOwnPage(AppPages.offline(origin: policy.webOrigin.description, retryURL: target ?? uri, retrySeconds: delay), at: uri)
+        return 1
+    }
+
+    private func tlsFailed(_ uri: String, _ certificate: UnsafeMutablePointer<GTlsCertificate>?) -> gboolean {
+        currentLoadFailed = true
+        guard let policy, let certificate else { return 0 }
+        // Another origin's page is never shown, its error page neither.
+        guard policy.isWebApp(uri) else { return 1 }
+        let host = policy.webOrigin.host
+        if !acceptedCertificateForHosts.contains(host),
+            website.acceptWithConfiguredAuthorities(
+                certificate, host: host, port: policy.webOrigin.port ?? (policy.webOrigin.scheme == .https ? 443 : 80))
+        {
+            acceptedCertificateForHosts.insert(host)
+            load(target ?? uri)
+            return 1
+        }
+        AppLog.log(.warning, AppLogText.pageFailed(uri, "certificate not trusted"))
+        let delay = scheduleRetry()
+        showOwnPage(AppPages.insecure(origin: policy.webOrigin.description, retrySeconds: delay), at: uri)
+        return 1
+    }
+
+    private func webProcessEnded(_ reason: gint) {
+        AppLog.log(.warning, AppLogText.webProcessEnded(reason == Int32(WEBKIT_WEB_PROCESS_CRASHED.rawValue) ? "crashed" : "ended"))
+        if let target { load(target) } else { showStart() }
+    }
+
+    private func showOwnPage(_ html: String, at uri: String) {
+        showingOwnPage = true
+        webkit_web_view_load_alternate_html(webView, html, uri, nil)
+    }
+
+    /// Schedules the next attempt; returns its delay in seconds.
+    private func scheduleRetry() -> Int {
+        cancelRetry()
+        let delay = retry.nextDelay()
+        AppLog.log(.info, AppLogText.retryIn(delay))
+        retrySource = g_timeout_add_seconds(guint(delay), { data in
+            let window = from(data, as: AppWindow.self)
+            window.retrySource = 0
+            if let target = window.target { window.load(target) }
+            return 0
+        }, unretained(self))
+        return delay
+    }
+
+    private func cancelRetry() {
+        if retrySource != 0 { g_source_remove(retrySource) }
+        retrySource = 0
+    }
+
+    /// The network came back while the offline page waited: try now.
+    private func retryNowIfWaiting() {
+        guard retrySource != 0, let target else { return }
+        load(target)
+    }
+}

@@ -1,0 +1,210 @@
+import CDFLWebKitGTK
+import DesktopAppCore
+import Glibc
+import SleepTimerCore
+
+/// What the app knows of its configuration when the window opens.
+enum AppSetup {
+    /// The web app's origin, and a private CA to trust for it, if any.
+    case configured(APIOrigin, certificateAuthorities: String?)
+    /// No web-origin: the window explains what to set, and where.
+    case notConfigured(searchPaths: [String])
+    /// A configuration that cannot be used: the window names the mistake.
+    case invalid(String)
+}
+
+/// The one window: a header bar with Back and Reload, a notice bar for
+/// refused links, and the web view showing the web app.
+final class AppWindow {
+    let window: UnsafeMutablePointer<GtkWindow>
+    let webView: UnsafeMutablePointer<WebKitWebView>
+    let setup: AppSetup
+    let paths: AppPaths
+    let policy: NavigationPolicy?
+    let relay: BridgeRelay?
+    let website: WebsiteSession
+    let opener: ExternalOpener
+    var bridge: BridgeChild?
+    var backButton: UnsafeMutablePointer<GtkWidget>!
+    var notice: UnsafeMutablePointer<GtkWidget>!
+    var noticeLabel: UnsafeMutablePointer<GtkWidget>!
+    var noticeSource: guint = 0
+
+    /// What the window means to show: the web app's start, or a link's
+    /// route. A failed load tries this again.
+    var target: String?
+    var retry = RetrySchedule()
+    var retrySource: guint = 0
+    /// The page shown is one of the app's own (offline, insecure), whose
+    /// loading says nothing about the web app.
+    var showingOwnPage = false
+    var currentLoadFailed = false
+    var acceptedCertificateForHosts: Set<String> = []
+
+    init(application: UnsafeMutablePointer<GtkApplication>, setup: AppSetup, paths: AppPaths, automation: Bool,
+         bridgeProgram: String)
+    {
+        self.setup = setup
+        self.paths = paths
+        var certificateAuthorities: String?
+        if case .configured(let origin, let authorities) = setup {
+            policy = NavigationPolicy(webOrigin: origin)
+            relay = BridgeRelay(policy: NavigationPolicy(webOrigin: origin))
+            certificateAuthorities = authorities
+        } else {
+            policy = nil
+            relay = nil
+        }
+        website = WebsiteSession(paths: paths, certificateAuthorities: certificateAuthorities)
+        opener = ExternalOpener()
+        let content = webkit_user_content_manager_new()!
+        let context = webkit_web_context_get_default()!
+        window = dfl_gtk_window(gtk_application_window_new(application))
+        webView = dfl_web_view_new(website.session, content, context, automation ? 1 : 0)
+        g_object_unref(raw(content))
+        website.use(webkit_web_view_get_network_session(webView))
+        buildChrome()
+        configureView()
+        if let relay, case .configured(let origin, _) = setup {
+            installBridge(relay: relay, origin: origin, content: content, program: bridgeProgram)
+        }
+        restoreState()
+        showStart()
+    }
+
+    // MARK: Chrome
+
+    private func buildChrome() {
+        gtk_window_set_title(window, AppText.applicationName)
+        gtk_window_set_icon_name(window, "com.dreamsforlittles.App")
+        let header = gtk_header_bar_new()!
+        backButton = button(icon: "go-previous-symbolic", tooltip: AppText.backTooltip) { $0.goBack() }
+        gtk_widget_set_sensitive(backButton, 0)
+        let reload = button(icon: "view-refresh-symbolic", tooltip: AppText.reloadTooltip) { $0.reload() }
+        gtk_header_bar_pack_start(dfl_gtk_header_bar(header), backButton)
+        gtk_header_bar_pack_start(dfl_gtk_header_bar(header), reload)
+        gtk_window_set_titlebar(window, header)
+
+        noticeLabel = gtk_label_new(nil)
+        gtk_label_set_wrap(dfl_gtk_label(noticeLabel), 1)
+        gtk_widget_set_hexpand(noticeLabel, 1)
+        gtk_label_set_xalign(dfl_gtk_label(noticeLabel), 0)
+        let dismiss = button(icon: "window-close-symbolic", tooltip: AppText.dismissTooltip) { $0.hideNotice() }
+        let noticeBox = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 12)!
+        gtk_widget_add_css_class(noticeBox, "toolbar")
+        gtk_box_append(dfl_gtk_box(noticeBox), noticeLabel)
+        gtk_box_append(dfl_gtk_box(noticeBox), dismiss)
+        notice = gtk_revealer_new()
+        gtk_revealer_set_child(dfl_gtk_revealer(notice), noticeBox)
+
+        let column = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)!
+        gtk_box_append(dfl_gtk_box(column), notice)
+        let view = dfl_gtk_widget(webView)
+        gtk_widget_set_vexpand(view, 1)
+        gtk_box_append(dfl_gtk_box(column), view)
+        gtk_window_set_child(window, column)
+        // The keyboard goes to the page first, not to the header's buttons.
+        gtk_window_set_focus(window, view)
+
+        dfl_connect_bool_void(window, "close-request", { _, data in
+            from(data, as: AppWindow.self).saveState()
+            return 0
+        }, unretained(self), nil)
+        addAction("reload", accelerators: ["<Control>r", "F5"]) { $0.reload() }
+        addAction("back", accelerators: ["<Alt>Left"]) { $0.goBack() }
+    }
+
+    /// A flat icon button whose click runs `action` on this window.
+    private func button(icon: String, tooltip: String, _ action: @escaping (AppWindow) -> Void)
+        -> UnsafeMutablePointer<GtkWidget>
+    {
+        let widget = gtk_button_new_from_icon_name(icon)!
+        gtk_widget_set_tooltip_text(widget, tooltip)
+        dfl_connect_void(widget, "clicked", { _, data in
+            let handler = from(data, as: Handler.self)
+            handler.action(handler.window!)
+        }, retained(Handler(window: self, action: action)), { data, _ in
+            Unmanaged<Handler>.fromOpaque(data!).release()
+        })
+        return widget
+    }
+
+    /// A window action (`win.NAME`) with its keyboard shortcuts.
+    private func addAction(_ name: String, accelerators: [String], _ action: @escaping (AppWindow) -> Void) {
+        let simple = g_simple_action_new(name, nil)!
+        dfl_connect_pointer(raw(simple), "activate", { _, _, data in
+            let handler = from(data, as: Handler.self)
+            handler.action(handler.window!)
+        }, retained(Handler(window: self, action: action)), { data, _ in
+            Unmanaged<Handler>.fromOpaque(data!).release()
+        })
+        g_action_map_add_action(dfl_g_action_map(window), simple)
+        g_object_unref(raw(simple))
+        let application = gtk_window_get_application(window)
+        withCStringArray(accelerators) { gtk_application_set_accels_for_action(application, "win." + name, $0) }
+    }
+
+    /// The data of a button's or action's handler: the window, weakly (the
+    /// widget and its handler go with the window), and what to do.
+    private final class Handler {
+        weak var window: AppWindow?
+        let action: (AppWindow) -> Void
+        init(window: AppWindow, action: @escaping (AppWindow) -> Void) {
+            self.window = window
+            self.action = action
+        }
+    }
+
+    func present(activationToken: String? = nil) {
+        if let activationToken { gtk_window_set_startup_id(window, activationToken) }
+        gtk_window_present(window)
+    }
+
+    func close() { gtk_window_close(window) }
+
+    // MARK: Notices
+
+    /// A line above the page, for a link that was refused; it goes by
+    /// itself after a while.
+    func showNotice(_ text: String) {
+        gtk_label_set_text(dfl_gtk_label(noticeLabel), text)
+        gtk_revealer_set_reveal_child(dfl_gtk_revealer(notice), 1)
+        if noticeSource != 0 { g_source_remove(noticeSource) }
+        noticeSource = g_timeout_add_seconds(15, { data in
+            let window = from(data, as: AppWindow.self)
+            window.noticeSource = 0
+            window.hideNotice()
+            return 0
+        }, unretained(self))
+    }
+
+    func hideNotice() {
+        gtk_revealer_set_reveal_child(dfl_gtk_revealer(notice), 0)
+    }
+
+    // MARK: The window's size, kept between runs
+
+    private func restoreState() {
+        var contents: UnsafeMutablePointer<gchar>?
+        var length: gsize = 0
+        var state = WindowState.standard
+        if g_file_get_contents(paths.windowState, &contents, &length, nil) != 0, let contents {
+            state = WindowState(parsing: String(cString: contents))
+            g_free(contents)
+        }
+        gtk_window_set_default_size(window, gint(state.width), gint(state.height))
+        if state.maximized { gtk_window_maximize(window) }
+    }
+
+    func saveState() {
+        var width: gint = 0
+        var height: gint = 0
+        gtk_window_get_default_size(window, &width, &height)
+        let state = WindowState(width: Int(width), height: Int(height), maximized: gtk_window_is_maximized(window) != 0)
+        g_mkdir_with_parents(paths.state, 0o700)
+        var error: UnsafeMutablePointer<GError>?
+        if g_file_set_contents(paths.windowState, state.serialized, -1, &error) == 0 {
+            AppLog.log(.warning, AppLogText.windowStateNotSaved(paths.windowState, takeGError(error)))
+        }
+    }
+}

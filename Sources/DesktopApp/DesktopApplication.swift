@@ -1,0 +1,197 @@
+import CDFLWebKitGTK
+import DesktopAppCore
+import Glibc
+import SleepTimerCore
+
+/// The dreamsforlittles process: one GtkApplication, com.dreamsforlittles.App,
+/// unique on the session bus. A second launch (a link from `xdg-open`, the
+/// command line) hands its arguments to the running instance and exits; the
+/// desktop portal, the agent's opener and D-Bus activation call
+/// org.freedesktop.Application.Open (or Activate) on it. There is one
+/// window, whichever way the app was reached; the activation token of the
+/// launch comes as platform data, and GTK uses it when the window is
+/// presented.
+public final class DesktopApplication {
+    public static let applicationID = "com.dreamsforlittles.App"
+
+    let application: UnsafeMutablePointer<GtkApplication>
+    let environment: [String: String]
+    let paths: AppPaths
+    let executable: String
+    var setup: AppSetup?
+    var window: AppWindow?
+    var automation = false
+
+    public init(environment: [String: String], executable: String) {
+        self.environment = environment
+        self.executable = executable
+        paths = AppPaths(environment: environment)
+        let flags = GApplicationFlags(rawValue: G_APPLICATION_HANDLES_OPEN.rawValue | G_APPLICATION_HANDLES_COMMAND_LINE.rawValue)
+        application = gtk_application_new(Self.applicationID, flags)
+    }
+
+    public func run(arguments: [String]) -> Int32 {
+        // Help needs neither the display nor the running instance.
+        if AppCommandLine(arguments: arguments).request == .help {
+            print(AppText.usage)
+            return 0
+        }
+        // A write to a bridge that has just ended must fail with EPIPE, not
+        // end the app.
+        signal(SIGPIPE, SIG_IGN)
+        g_set_application_name(AppText.applicationName)
+        dfl_connect_void(application, "startup", { _, data in
+            from(data, as: DesktopApplication.self).startup()
+        }, unretained(self), nil)
+        dfl_connect_void(application, "activate", { _, data in
+            from(data, as: DesktopApplication.self).presentWindow()
+        }, unretained(self), nil)
+        dfl_connect_open(application, "open", { _, files, count, _, data in
+            let uris = (0..<Int(count)).compactMap { takeGString(g_file_get_uri(files![$0])) }
+            from(data, as: DesktopApplication.self).open(uris)
+        }, unretained(self), nil)
+        dfl_connect_command_line(application, "command-line", { _, commandLine, data in
+            from(data, as: DesktopApplication.self).commandLine(commandLine!)
+        }, unretained(self), nil)
+        for signalNumber in [SIGTERM, SIGINT] {
+            g_unix_signal_add(signalNumber, { data in
+                from(data, as: DesktopApplication.self).quit()
+                return 1
+            }, unretained(self))
+        }
+        // This launch's activation token (xdg-activation, or the X11 startup
+        // id) travels with its command line to the running instance, which
+        // raises its window with it. GDK takes the variables out of the
+        // environment before GLib would send them, so they are read here.
+        var forwarded = arguments
+        if let token = AppCommandLine.activationToken(environment: environment) {
+            forwarded.insert(AppCommandLine.activationTokenOption + token, at: min(1, forwarded.count))
+        }
+        let status = withArgumentVector(forwarded) { argv in
+            g_application_run(dfl_g_application(application), gint(forwarded.count), argv)
+        }
+        window?.bridge?.stop()
+        g_object_unref(application)
+        return status
+    }
+
+    /// Reads the configuration once, in the instance that runs the window.
+    private func startup() {
+        do {
+            let (configuration, file) = try Configuration.load(environment: environment)
+            AppLog.log(.info, file.map(AppLogText.configuration) ?? AppLogText.noConfiguration)
+            if let origin = configuration.webOrigin {
+                setup = .configured(origin, certificateAuthorities: configuration.certificateAuthorities)
+            } else {
+                AppLog.log(.warning, AppLogText.webOriginMissing)
+                setup = .notConfigured(searchPaths: Configuration.searchPaths(environment: environment))
+            }
+        } catch {
+            AppLog.log(.error, AppLogText.configurationError(error.description))
+            setup = .invalid(error.description)
+        }
+    }
+
+    /// Shows the window, raised with the launch's activation token when
+    /// there is one (GTK takes the token of a D-Bus Open or Activate from
+    /// its platform data itself).
+    @discardableResult
+    private func presentWindow(activationToken: String? = nil) -> AppWindow {
+        if let window {
+            window.present(activationToken: activationToken)
+            return window
+        }
+        if automation {
+            // Before the view exists: WebKit gives a view that automation
+            // controls only to a context that allows automation.
+            AppLog.log(.notice, AppLogText.automationOn)
+            webkit_web_context_set_automation_allowed(webkit_web_context_get_default(), 1)
+        }
+        let window = AppWindow(
+            application: application, setup: setup ?? .notConfigured(searchPaths: []), paths: paths,
+            automation: automation,
+            bridgeProgram: AppPaths.bridgeProgram(environment: environment, executable: executable))
+        self.window = window
+        if automation { enableAutomation(for: window) }
+        window.present(activationToken: activationToken)
+        return window
+    }
+
+    /// Links from org.freedesktop.Application.Open: the first good one opens;
+    /// the others are refused with a notice, and navigate nowhere.
+    private func open(_ uris: [String]) {
+        var opened = false
+        for uri in uris {
+            if AppDeepLink.isAppHome(uri) {
+                presentWindow()
+                continue
+            }
+            do {
+                let link = try AppDeepLink(parsing: uri)
+                if !opened { presentWindow().open(link) }
+                opened = true
+            } catch {
+                AppLog.log(.notice, AppLogText.refusedLink(error.reason))
+                window?.showNotice(AppText.linkRefused(error.reason))
+            }
+        }
+    }
+
+    private func commandLine(_ commandLine: UnsafeMutablePointer<GApplicationCommandLine>) -> gint {
+        var count: gint = 0
+        let argv = g_application_command_line_get_arguments(commandLine, &count)
+        let arguments = (0..<Int(count)).map { String(cString: argv![$0]!) }
+        g_strfreev(argv)
+        let parsed = AppCommandLine(arguments: arguments)
+        if parsed.automation {
+            // Only the instance that starts with it, before its window
+            // exists: a forwarded command line cannot turn it on.
+            if g_application_command_line_get_is_remote(commandLine) == 0 && window == nil {
+                automation = true
+            } else {
+                AppLog.log(.warning, AppLogText.automationIgnored)
+            }
+        }
+        let token = parsed.activationToken
+        switch parsed.request {
+        case .help:
+            dfl_command_line_print(commandLine, AppText.usage)
+            return 0
+        case .refuse(let message, let reason):
+            dfl_command_line_printerr(commandLine, message)
+            if let reason {
+                AppLog.log(.notice, AppLogText.refusedLink(reason))
+                window?.showNotice(AppText.linkRefused(reason))
+            }
+            return 2
+        case .show:
+            presentWindow(activationToken: token)
+            return 0
+        case .open(let link):
+            presentWindow(activationToken: token).open(link)
+            return 0
+        }
+    }
+
+    private func quit() {
+        if let window {
+            window.close()
+        } else {
+            g_application_quit(dfl_g_application(application))
+        }
+    }
+
+    /// WebKitWebDriver's session drives the one window (see docs/SECURITY.md).
+    private func enableAutomation(for window: AppWindow) {
+        dfl_connect_pointer(raw(webkit_web_context_get_default()), "automation-started", { _, session, data in
+            let info = webkit_application_info_new()
+            webkit_application_info_set_name(info, "dreamsforlittles")
+            webkit_application_info_set_version(info, 0, 1, 0)
+            webkit_automation_session_set_application_info(OpaquePointer(session), info)
+            webkit_application_info_unref(info)
+            dfl_connect_create_view(session, "create-web-view", { _, data in
+                from(data, as: AppWindow.self).webView
+            }, data, nil)
+        }, unretained(window), nil)
+    }
+}

@@ -1,0 +1,86 @@
+import CDFLWebKitGTK
+import DesktopAppCore
+import Glibc
+
+/// Hands a link that does not belong in the window to the desktop: the
+/// desktop portal's OpenURI when org.freedesktop.portal.Desktop is on the
+/// session bus, else `xdg-open`, started with an argument vector (never a
+/// shell). The links come from the navigation policy: http, https and
+/// mailto only, so none starts with `-`.
+final class ExternalOpener {
+    static let portal = "org.freedesktop.portal.Desktop"
+    private let connection: OpaquePointer?
+
+    init() {
+        var error: UnsafeMutablePointer<GError>?
+        connection = g_bus_get_sync(G_BUS_TYPE_SESSION, nil, &error)
+        if connection == nil { _ = takeGError(error) }
+    }
+
+    func open(_ url: String) {
+        AppLog.log(.info, AppLogText.openingOutside(url))
+        guard let connection else { return spawnXDGOpen(url) }
+        let request = Request(opener: self, url: url)
+        let arguments = g_variant_new_tuple([g_variant_new_string(Self.portal)], 1)
+        g_dbus_connection_call(
+            connection, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "NameHasOwner",
+            arguments, nil, G_DBUS_CALL_FLAGS_NONE, 5000, nil,
+            { source, result, data in
+                let request = taken(data, as: Request.self)
+                var error: UnsafeMutablePointer<GError>?
+                let reply = g_dbus_connection_call_finish(OpaquePointer(source), result, &error)
+                var present = false
+                if let reply {
+                    let child = g_variant_get_child_value(reply, 0)
+                    present = g_variant_get_boolean(child) != 0
+                    g_variant_unref(child)
+                    g_variant_unref(reply)
+                } else {
+                    _ = takeGError(error)
+                }
+                if present { request.opener.openThroughPortal(request.url) } else { request.opener.spawnXDGOpen(request.url) }
+            }, retained(request))
+    }
+
+    private final class Request {
+        let opener: ExternalOpener
+        let url: String
+        init(opener: ExternalOpener, url: String) {
+            self.opener = opener
+            self.url = url
+        }
+    }
+
+    private func openThroughPortal(_ url: String) {
+        guard let connection else { return spawnXDGOpen(url) }
+        let entryType = g_variant_type_new("{sv}")
+        defer { g_variant_type_free(entryType) }
+        let options = g_variant_new_array(entryType, nil, 0)
+        let children: [OpaquePointer?] = [g_variant_new_string(""), g_variant_new_string(url), options]
+        let arguments = children.withUnsafeBufferPointer { g_variant_new_tuple($0.baseAddress, 3) }
+        g_dbus_connection_call(
+            connection, Self.portal, "/org/freedesktop/portal/desktop", "org.freedesktop.portal.OpenURI", "OpenURI",
+            arguments, nil, G_DBUS_CALL_FLAGS_NONE, 30_000, nil,
+            { source, result, data in
+                let request = taken(data, as: Request.self)
+                var error: UnsafeMutablePointer<GError>?
+                if let reply = g_dbus_connection_call_finish(OpaquePointer(source), result, &error) {
+                    g_variant_unref(reply)
+                } else {
+                    AppLog.log(.notice, AppLogText.openerFailed(ExternalOpener.portal, takeGError(error)))
+                    request.opener.spawnXDGOpen(request.url)
+                }
+            }, retained(Request(opener: self, url: url)))
+    }
+
+    private func spawnXDGOpen(_ url: String) {
+        var error: UnsafeMutablePointer<GError>?
+        let argv = [strdup("xdg-open"), strdup(url), nil]
+        defer { argv.forEach { free($0) } }
+        var mutableArgv = argv
+        let spawned = mutableArgv.withUnsafeMutableBufferPointer {
+            g_spawn_async(nil, $0.baseAddress, nil, G_SPAWN_SEARCH_PATH, nil, nil, nil, &error)
+        }
+        if spawned == 0 { AppLog.log(.warning, AppLogText.openerFailed("xdg-open", takeGError(error))) }
+    }
+}

@@ -1,0 +1,81 @@
+import CDFLWebKitGTK
+import Glibc
+import SleepTimerCore
+
+/// The app's log: one line per message on stderr, with the priority prefix
+/// journald reads. Messages come from AppLogText: ids, origins and reasons,
+/// never the text of a message between the page and the bridge.
+enum AppLog {
+    static func log(_ priority: LogPriority, _ message: String) {
+        var line = Array((JournalLine.format(priority, "dreamsforlittles: " + message) + "\n").utf8)
+        var offset = 0
+        while offset < line.count {
+            let written = line.withUnsafeMutableBytes { write(2, $0.baseAddress! + offset, $0.count - offset) }
+            if written < 0 && errno == EINTR { continue }
+            guard written > 0 else { return }
+            offset += written
+        }
+    }
+}
+
+/// A Swift object as the data of a GLib callback. The objects that connect
+/// signals own the widgets they connect to and live as long as the app, so
+/// they pass themselves unretained.
+@inline(__always) func unretained(_ object: AnyObject) -> gpointer {
+    Unmanaged.passUnretained(object).toOpaque()
+}
+
+@inline(__always) func from<T: AnyObject>(_ data: gpointer?, as type: T.Type = T.self) -> T {
+    Unmanaged<T>.fromOpaque(data!).takeUnretainedValue()
+}
+
+/// A one-shot callback's data: retained until the callback takes it back
+/// once.
+@inline(__always) func retained(_ object: AnyObject) -> gpointer {
+    Unmanaged.passRetained(object).toOpaque()
+}
+
+@inline(__always) func taken<T: AnyObject>(_ data: gpointer?, as type: T.Type = T.self) -> T {
+    Unmanaged<T>.fromOpaque(data!).takeRetainedValue()
+}
+
+/// An opaque GLib object pointer as the untyped pointer GObject calls take.
+@inline(__always) func raw(_ pointer: OpaquePointer?) -> gpointer? { UnsafeMutableRawPointer(pointer) }
+
+/// A string GLib allocated, freed once copied.
+func takeGString(_ pointer: UnsafeMutablePointer<gchar>?) -> String? {
+    guard let pointer else { return nil }
+    defer { g_free(pointer) }
+    return String(cString: pointer)
+}
+
+/// A GError's message, the error freed.
+func takeGError(_ error: UnsafeMutablePointer<GError>?) -> String {
+    guard let error else { return "unknown error" }
+    defer { g_error_free(error) }
+    return error.pointee.message.map { String(cString: $0) } ?? "unknown error"
+}
+
+/// A NULL-terminated argument vector for the duration of `body`.
+func withArgumentVector<R>(_ strings: [String], _ body: (UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> R) -> R {
+    var array: [UnsafeMutablePointer<CChar>?] = strings.map { strdup($0) }
+    array.append(nil)
+    defer { array.forEach { free($0) } }
+    return array.withUnsafeMutableBufferPointer { body($0.baseAddress!) }
+}
+
+/// A NULL-terminated array of C strings for the duration of `body`.
+func withCStringArray<R>(_ strings: [String], _ body: (UnsafePointer<UnsafePointer<CChar>?>) -> R) -> R {
+    let copies = strings.map { strdup($0) }
+    defer { copies.forEach { free($0) } }
+    var array: [UnsafePointer<CChar>?] = copies.map { UnsafePointer($0) }
+    array.append(nil)
+    return array.withUnsafeBufferPointer { body($0.baseAddress!) }
+}
+
+/// Casts a GObject pointer of one GLib type to another through a raw
+/// pointer, for the types whose checked-cast macro has a shim already
+/// applied (or a plain upcast to GObject).
+@inline(__always) func gobject(_ pointer: UnsafeMutableRawPointer?) -> UnsafeMutablePointer<GObject> {
+    pointer!.assumingMemoryBound(to: GObject.self)
+}

@@ -1,0 +1,75 @@
+import CDFLWebKitGTK
+import DesktopAppCore
+import Glibc
+
+/// Where the web app's website data lives, and the TLS trust it gets.
+///
+/// Website data (the web app's sign-in, its local storage and outbox,
+/// cookies) persists under `$XDG_DATA_HOME/dreamsforlittles/`, the HTTP
+/// cache under `$XDG_CACHE_HOME/dreamsforlittles/`. Third-party cookies are
+/// never accepted. Certificates are verified by the system's authorities;
+/// when the configuration names a `ca-file` (a platform with a private CA),
+/// a certificate of the web app's own host that the system refused is
+/// accepted if it verifies against that file, and only then.
+///
+/// Under WebDriver (--automation), WebKit gives the view an ephemeral
+/// session of its own instead, as WebDriver expects a fresh profile; the
+/// same policies apply to it, and nothing is kept.
+final class WebsiteSession {
+    /// The session the view uses.
+    private(set) var session: OpaquePointer
+    private let certificateAuthorities: String?
+
+    init(paths: AppPaths, certificateAuthorities: String?) {
+        g_mkdir_with_parents(paths.websiteData, 0o700)
+        g_mkdir_with_parents(paths.cache, 0o700)
+        session = webkit_network_session_new(paths.websiteData, paths.cache)
+        self.certificateAuthorities = certificateAuthorities
+        webkit_cookie_manager_set_persistent_storage(
+            webkit_network_session_get_cookie_manager(session), paths.websiteData + "/cookies.sqlite",
+            WEBKIT_COOKIE_PERSISTENT_STORAGE_SQLITE)
+        use(session)
+    }
+
+    /// Applies the policies to the session the view ended up with.
+    func use(_ viewSession: OpaquePointer?) {
+        guard let viewSession else { return }
+        session = viewSession
+        webkit_network_session_set_tls_errors_policy(session, WEBKIT_TLS_ERRORS_POLICY_FAIL)
+        webkit_cookie_manager_set_accept_policy(
+            webkit_network_session_get_cookie_manager(session), WEBKIT_COOKIE_POLICY_ACCEPT_NO_THIRD_PARTY)
+    }
+
+    /// Accepts `certificate` for `host` when it verifies against the
+    /// configured ca-file for that host name. Returns whether it did; the
+    /// reason is logged either way.
+    func acceptWithConfiguredAuthorities(_ certificate: UnsafeMutablePointer<GTlsCertificate>, host: String, port: UInt16)
+        -> Bool
+    {
+        guard let certificateAuthorities else { return false }
+        var error: UnsafeMutablePointer<GError>?
+        guard let database = g_tls_file_database_new(certificateAuthorities, &error) else {
+            AppLog.log(.warning, AppLogText.certificateRefused(host, takeGError(error)))
+            return false
+        }
+        defer { g_object_unref(UnsafeMutableRawPointer(database)) }
+        // The host as a certificate names it: an IPv6 address without brackets.
+        let bare = host.hasPrefix("[") ? String(host.dropFirst().dropLast()) : host
+        let identity = g_network_address_new(bare, port)
+        defer { g_object_unref(UnsafeMutableRawPointer(identity)) }
+        let flags = g_tls_database_verify_chain(
+            UnsafeMutableRawPointer(database).assumingMemoryBound(to: GTlsDatabase.self), certificate,
+            "1.3.6.1.5.5.7.3.1", identity, nil, G_TLS_DATABASE_VERIFY_NONE, nil, &error)
+        if let error {
+            AppLog.log(.warning, AppLogText.certificateRefused(host, takeGError(error)))
+            return false
+        }
+        guard flags.rawValue == 0 else {
+            AppLog.log(.warning, AppLogText.certificateRefused(host, "verification flags \(flags.rawValue)"))
+            return false
+        }
+        webkit_network_session_allow_tls_certificate_for_host(session, certificate, bare)
+        AppLog.log(.info, AppLogText.certificateAccepted(host))
+        return true
+    }
+}

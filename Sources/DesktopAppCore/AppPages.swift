@@ -1,0 +1,93 @@
+/// The pages the app shows itself, when the web app cannot be shown: not
+/// configured, a configuration mistake, offline, an unverified certificate.
+/// Self-contained HTML without scripts; every text is escaped.
+public enum AppPages {
+    public static func notConfigured(searchPaths: [String]) -> String {
+        let files = searchPaths.map { "<li><code>\(escape($0))</code></li>" }.joined()
+        return page(AppText.notConfiguredTitle, """
+            <p>\(escape(AppText.notConfiguredExplanation()))</p>
+            <ol>\(files)</ol>
+            <p>\(escape(AppText.notConfiguredFileExplanation(searchPaths.first ?? "")))</p>
+            <p>\(escape(AppText.notConfiguredExample))</p>
+            <pre>[app]\nweb-origin=https://app.dreamsforlittles.example</pre>
+            """)
+    }
+
+    public static func configurationError(_ description: String) -> String {
+        page(AppText.configurationErrorTitle, "<p>\(escape(AppText.configurationErrorExplanation(description)))</p>")
+    }
+
+    /// Shown in place of the web app while it cannot be reached; the app
+    /// loads the web app again by itself after `retrySeconds`, and the link
+    /// does it at once.
+    public static func offline(origin: String, retryURL: String, retrySeconds: Int) -> String {
+        page(AppText.offlineTitle, """
+            <p>\(escape(AppText.offlineExplanation(origin)))</p>
+            <p id="retry">\(escape(AppText.offlineRetry(seconds: retrySeconds)))</p>
+            <p><a href="\(escape(retryURL))">\(escape(AppText.offlineRetryNow))</a></p>
+            """)
+    }
+
+    public static func insecure(origin: String, retrySeconds: Int) -> String {
+        page(AppText.insecureTitle, """
+            <p>\(escape(AppText.insecureExplanation(origin)))</p>
+            <p id="retry">\(escape(AppText.offlineRetry(seconds: retrySeconds)))</p>
+            """)
+    }
+
+    public static func crashed() -> String {
+        page(AppText.crashedTitle, "<p>\(escape(AppText.crashedExplanation))</p>")
+    }
+
+    static func page(_ title: String, _ body: String) -> String {
+        """
+        <!DOCTYPE html>
+        <html><head><meta charset="utf-8"><meta name="color-scheme" content="light dark">
+        <title>\(escape(title))</title>
+        <style>
+        body { font: 15px/1.5 system-ui, sans-serif; max-width: 38em; margin: 4em auto; padding: 0 1.5em; }
+        h1 { font-size: 1.4em; } code, pre { font-size: 0.95em; } pre { padding: 0.8em; background: rgba(127,127,127,0.15); }
+        </style></head>
+        <body><h1>\(escape(title))</h1>
+        \(body)
+        </body></html>
+        """
+    }
+
+    /// Text as HTML: the five characters with a meaning in markup escaped.
+    public static func escape(_ text: String) -> String {
+        var escaped = ""
+        escaped.reserveCapacity(text.utf8.count)
+        for character in text {
+            switch character {
+            case "&": escaped += "&amp;"
+            case "<": escaped += "&lt;"
+            case ">": escaped += "&gt;"
+            case "\"": escaped += "&quot;"
+            case "'": escaped += "&#39;"
+            default: escaped.append(character)
+            }
+        }
+        return escaped
+    }
+}
+
+/// How long the app waits before loading the web app again after a failed
+/// load: soon at first, then less and less often, never more than a minute.
+/// A change of the network state tries again at once.
+public struct RetrySchedule: Sendable, Equatable {
+    static let delays = [2, 4, 8, 15, 30, 60]
+    private var failures = 0
+
+    public init() {}
+
+    /// The delay in seconds after one more failure.
+    public mutating func nextDelay() -> Int {
+        let delay = Self.delays[min(failures, Self.delays.count - 1)]
+        failures += 1
+        return delay
+    }
+
+    /// After a successful load.
+    public mutating func reset() { failures = 0 }
+}

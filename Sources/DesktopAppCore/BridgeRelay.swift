@@ -1,0 +1,103 @@
+/// The rules of the relay between the page and `dfl-webview-bridge`, which
+/// the app starts as its child and speaks to in newline-delimited JSON-RPC:
+/// each text from the page becomes one line on the bridge's stdin, each line
+/// the bridge writes becomes one text for the page.
+///
+/// Decided here, performed by the app: which messages pass, the script that
+/// hands a line to the page, and when a bridge that ended starts again.
+/// The content of a message is never logged: a `session.set` carries the
+/// family's sign-in token.
+public struct BridgeRelay: Sendable {
+    /// The bridge refuses longer lines (JSONRPCServer.maximumMessageBytes);
+    /// the relay drops them before they reach it.
+    public static let maximumMessageBytes = 1 << 20
+
+    public let policy: NavigationPolicy
+
+    public init(policy: NavigationPolicy) { self.policy = policy }
+
+    public enum Drop: Error, Sendable, Equatable {
+        /// The window's page is not the web app (its origin is named).
+        case notTheWebApp(String)
+        case notText
+        case lineBreak
+        case tooLong(Int)
+        case noBridge
+
+        public var reason: String {
+            switch self {
+            case .notTheWebApp(let origin): return AppLogText.dropNotTheWebApp(origin)
+            case .notText: return AppLogText.dropNotText
+            case .lineBreak: return AppLogText.dropLineBreak
+            case .tooLong(let bytes): return AppLogText.dropTooLong(bytes, BridgeRelay.maximumMessageBytes)
+            case .noBridge: return AppLogText.dropNoBridge
+            }
+        }
+    }
+
+    /// The line to write to the bridge's stdin (newline included) for a
+    /// message the page posted, or why it is dropped. `pageURL` is the
+    /// window's page when the message arrived: only the web app's top frame
+    /// has the handler at all (its script world and scripts are the top
+    /// frame's), and this check holds even if that ever changed.
+    public func line(forMessage text: String?, pageURL: String?) -> Result<[UInt8], Drop> {
+        guard policy.isWebApp(pageURL) else {
+            return .failure(.notTheWebApp(Self.originForLog(pageURL)))
+        }
+        guard let text else { return .failure(.notText) }
+        var bytes = Array(text.utf8)
+        guard !bytes.contains(UInt8(ascii: "\n")), !bytes.contains(UInt8(ascii: "\r")) else {
+            return .failure(.lineBreak)
+        }
+        guard bytes.count <= Self.maximumMessageBytes else { return .failure(.tooLong(bytes.count)) }
+        bytes.append(UInt8(ascii: "\n"))
+        return .success(bytes)
+    }
+
+    /// The script (run in the bridge's isolated world of the top frame) that
+    /// hands one line of the bridge to the page, or why it is dropped.
+    public func script(forLine line: [UInt8], pageURL: String?) -> Result<String, Drop> {
+        guard policy.isWebApp(pageURL) else {
+            return .failure(.notTheWebApp(Self.originForLog(pageURL)))
+        }
+        var text = String(decoding: line, as: UTF8.self)
+        if text.hasSuffix("\r") { text.removeLast() }
+        return .success(BridgeScripts.dispatch(BridgeScripts.messageEvent, detail: text))
+    }
+
+    /// The script that tells the page the bridge ended.
+    public static let closeScript = BridgeScripts.dispatch(BridgeScripts.closeEvent, detail: nil)
+
+    /// Only the origin of a page that is not the web app is logged, never
+    /// its path or query.
+    static func originForLog(_ url: String?) -> String {
+        guard let url, let parsed = WebURL(url) else { return "none" }
+        return parsed.origin?.description ?? parsed.scheme + ":"
+    }
+}
+
+/// When a bridge that ended starts again. A bridge that ran for a while is
+/// restarted at once; one that keeps ending soon after its start waits
+/// longer each time (doubling up to half a minute), so a bridge that cannot
+/// run does not spin.
+public struct BridgeRestartPolicy: Sendable, Equatable {
+    /// A run at least this long counts as healthy.
+    public static let healthyRunMilliseconds: Int64 = 30_000
+    public static let firstDelayMilliseconds = 250
+    public static let maximumDelayMilliseconds = 30_000
+
+    private var nextDelay = 0
+
+    public init() {}
+
+    /// The delay before the next start, given how long the run that just
+    /// ended lasted.
+    public mutating func delayAfterRun(ofMilliseconds run: Int64) -> Int {
+        if run >= Self.healthyRunMilliseconds {
+            nextDelay = 0
+        }
+        let delay = nextDelay
+        nextDelay = delay == 0 ? Self.firstDelayMilliseconds : min(delay * 2, Self.maximumDelayMilliseconds)
+        return delay
+    }
+}

@@ -1,0 +1,56 @@
+import DesktopAppCore
+import Testing
+
+@Suite struct AppPagesTests {
+    @Test func theNotConfiguredPageNamesTheSettingAndTheFiles() {
+        let page = AppPages.notConfigured(searchPaths: ["/home/p/.config/dreamsforlittles/sleep-agent.conf", "/etc/xdg/dreamsforlittles/sleep-agent.conf"])
+        #expect(page.contains("web-origin"))
+        #expect(page.contains("[app]"))
+        #expect(page.contains("/home/p/.config/dreamsforlittles/sleep-agent.conf"))
+        #expect(page.contains("/etc/xdg/dreamsforlittles/sleep-agent.conf"))
+        #expect(!page.contains("<script"))
+    }
+
+    @Test func textsAreEscaped() {
+        let page = AppPages.configurationError("/x.conf:2: [app] web-origin: <script>alert(1)</script> is not an origin")
+        #expect(!page.contains("<script>alert"))
+        #expect(page.contains("&lt;script&gt;"))
+        #expect(AppPages.escape(#"a&b<c>"d'"#) == "a&amp;b&lt;c&gt;&quot;d&#39;")
+    }
+
+    @Test func theOfflinePageSaysWhenItTriesAgainAndLinksToTheWebApp() {
+        let page = AppPages.offline(origin: "https://app.example", retryURL: "https://app.example/", retrySeconds: 4)
+        #expect(page.contains("Trying again in 4 seconds."))
+        #expect(page.contains(#"href="https://app.example/""#))
+    }
+
+    @Test func retriesBackOffToAMinuteAndStartOverAfterASuccess() {
+        var schedule = RetrySchedule()
+        #expect((0..<8).map { _ in schedule.nextDelay() } == [2, 4, 8, 15, 30, 60, 60, 60])
+        schedule.reset()
+        #expect(schedule.nextDelay() == 2)
+    }
+}
+
+@Suite struct AppPathsTests {
+    @Test func websiteDataCacheAndStateFollowXDG() {
+        let paths = AppPaths(environment: ["HOME": "/home/p", "XDG_DATA_HOME": "/d", "XDG_STATE_HOME": "relative"])
+        #expect(paths.websiteData == "/d/dreamsforlittles")
+        #expect(paths.cache == "/home/p/.cache/dreamsforlittles")
+        #expect(paths.state == "/home/p/.local/state/dreamsforlittles")
+        #expect(paths.windowState == "/home/p/.local/state/dreamsforlittles/window.conf")
+    }
+
+    @Test func theBridgeIsBesideTheAppUnlessSet() {
+        #expect(AppPaths.bridgeProgram(environment: [:], executable: "/usr/bin/dreamsforlittles") == "/usr/bin/dfl-webview-bridge")
+        #expect(AppPaths.bridgeProgram(environment: ["DFL_WEBVIEW_BRIDGE": "/opt/b"], executable: "/usr/bin/x") == "/opt/b")
+        #expect(AppPaths.bridgeProgram(environment: ["DFL_WEBVIEW_BRIDGE": "b"], executable: "/usr/bin/x") == "/usr/bin/dfl-webview-bridge")
+    }
+
+    @Test func theWindowStateRoundTripsAndUnreadableFilesGiveTheStandardSize() {
+        let state = WindowState(width: 800, height: 600, maximized: true)
+        #expect(WindowState(parsing: state.serialized) == state)
+        #expect(WindowState(parsing: "garbage") == .standard)
+        #expect(WindowState(parsing: "[window]\nwidth=5\nheight=999999\n") == WindowState(width: 360, height: 16_384, maximized: false))
+    }
+}

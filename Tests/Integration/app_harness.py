@@ -1,0 +1,126 @@
+"""The desktop app (dreamsforlittles) under Xvfb, driven as a person would:
+WebKitWebDriver finds the demo page's buttons and reads its DOM back, and
+clicks are real X pointer events (webdriver.py says how and why). Without
+--automation (the runs that check what the app keeps between starts) only
+real X input is used, and what happened is read from the platform's request
+log.
+
+The rest is real: a private session bus, the agent, the bridge the app
+starts, the reference platform over TLS (with the demo web app), and
+xfce4-notifyd.
+"""
+
+import os
+import shutil
+import signal
+import unittest
+import uuid
+
+from desktop import Display, XfceNotifyd, xdotool
+from harness import BUILD, REPO, AgentProcess, Platform, Session, stop
+from webdriver import AppDriver
+
+APP = os.path.join(BUILD, "dreamsforlittles")
+BRIDGE = os.path.join(BUILD, "dfl-webview-bridge")
+WEBAPP = os.path.join(REPO, "webapp", "demo")
+DESKTOP_FILE = os.path.join(REPO, "packaging", "desktop", "com.dreamsforlittles.App.desktop")
+
+
+def require_tool(name, package):
+    if shutil.which(name) is None:
+        raise AssertionError("%s is missing: install the Debian package %s" % (name, package))
+
+
+class App(AppDriver):
+    """The app through WebDriver (its DOM) and the X server (input)."""
+
+    def __init__(self, session, app_args=()):
+        self.session = session
+        super().__init__(APP, session.env, os.path.join(session.root, "app-%s.log" % uuid.uuid4().hex[:6]), app_args)
+        session.processes.append(self.process)
+
+    def text(self, element_id):
+        return self.js("const e = document.getElementById(arguments[0]); return e ? e.textContent : null", element_id)
+
+    def wait_for_page(self):
+        return self.wait("return document.body && document.body.dataset.loaded === 'true' && "
+                         "document.getElementById('desktop-status').textContent.startsWith('On the desktop')",
+                         "the demo page to load, with the desktop's bridge")
+
+    def windows(self):
+        return app_windows(self.session, self.pid)
+
+    def close(self):
+        super().close()
+        stop(self.process)
+        try:
+            os.kill(self.pid, signal.SIGTERM)
+        except ProcessLookupError:
+            pass
+
+
+def app_windows(session, pid):
+    """The app's visible top-level windows."""
+    return xdotool(session, "search", "--onlyvisible", "--pid", str(pid), "--name", "Dreams for Littles").stdout.split()
+
+
+def bridge_children(pid):
+    """The bridge processes the app started (its children running dfl-webview-bridge)."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open("/proc/%s/stat" % entry) as handle:
+                parent = int(handle.read().rsplit(")", 1)[1].split()[1])
+            if parent == pid and os.readlink("/proc/%s/exe" % entry) == os.path.realpath(BRIDGE):
+                found.append(int(entry))
+        except (OSError, ValueError, IndexError):
+            continue
+    return found
+
+
+class AppTestCase(unittest.TestCase):
+    """Xvfb, the platform serving the demo web app over TLS, the agent,
+    xfce4-notifyd, and the app configured for that platform."""
+
+    notification_server = True
+    web_origin = True
+
+    def setUp(self):
+        require_tool("xdotool", "xdotool")
+        self.session_setup()
+        self.display = Display(self.session)
+        self.session.env.update(GTK_A11Y="none", NO_AT_BRIDGE="1",
+                                PATH=BUILD + os.pathsep + self.session.env["PATH"])
+        self.write_app_config()
+        if self.notification_server:
+            XfceNotifyd(self.session)
+        self.agent = AgentProcess(self.session)
+
+    def session_setup(self):
+        self.session = Session()
+        self.addCleanup(self.session.close)
+        self.platform = Platform(self.session, extra_args=("--webapp", WEBAPP))
+        self.addCleanup(self.platform.stop)
+
+    def write_app_config(self, extra=""):
+        origin = self.platform.origin
+        web = "web-origin=%s\n" % origin if self.web_origin else ""
+        self.session.write_config("[platform]\nallowed-origins=%s\nca-file=%s\n\n[app]\n%s%s" % (
+            origin, os.path.join(str(self.platform.certs), "ca.pem"), web, extra))
+
+    def start_app(self, *args):
+        app = App(self.session, args)
+        self.addCleanup(app.close)
+        return app
+
+    def signed_in(self, app, as_who="parent"):
+        app.wait_for_page()
+        app.click("#sign-in-%s" % as_who)
+        app.wait("return !document.getElementById('family').hidden", "the family to show")
+        return app
+
+    def requests(self, method=None, path_prefix=""):
+        return [r for r in self.platform.requests()
+                if (method is None or r["method"] == method) and r["path"].startswith(path_prefix)]

@@ -1,0 +1,533 @@
+"""The desktop app end to end: the real app (GTK 4, WebKitGTK 6.0) under
+Xvfb on a private session bus, with the real agent, the bridge the app
+starts, the reference platform over TLS serving the demo web app, and
+xfce4-notifyd. The demo page is driven through its buttons with real X
+clicks and read back from its DOM (see app_harness.py for how and why)."""
+
+import os
+import signal
+import subprocess
+import time
+import uuid
+
+from app_harness import (APP, BRIDGE, DESKTOP_FILE, WEBAPP, AppTestCase, Platform, app_windows,
+                         bridge_children)
+from dbus_client import Client
+from desktop import BusMonitor, xdotool
+from harness import DEMO_FAMILY, LEO, MAYA, PATIENCE, AgentProcess, eventually
+
+
+def sleep_link(timer_id, baby=MAYA, family=DEMO_FAMILY):
+    return "dreamsforlittles://families/%s/babies/%s/track/sleep?timer=%s" % (family, baby, timer_id)
+
+
+class EndToEndTests(AppTestCase):
+    def popups(self):
+        return xdotool(self.session, "search", "--onlyvisible", "--class", "xfce4-notifyd").stdout.split()
+
+    def press(self, window, tabs):
+        """The popup's buttons: the first has the focus, Tab moves on, Return invokes."""
+        xdotool(self.session, "windowfocus", "--sync", window)
+        for _ in range(tabs):
+            xdotool(self.session, "key", "--window", window, "Tab")
+        xdotool(self.session, "key", "--window", window, "Return")
+
+    def test_a_sleep_started_in_the_page_is_completed_from_the_notification_and_the_page_shows_it(self):
+        app = self.signed_in(self.start_app())
+        client = Client(self.session)
+        self.addCleanup(client.close)
+        app.click("#start-sleep-Maya")
+
+        # Token issued to the page's timer, mirrored to the agent, on a real server.
+        running = app.wait("return [...document.querySelectorAll('#running li')].map(li => li.dataset.timerId)",
+                           "the running timer in the page")
+        [timer_id] = running
+        [put] = self.requests("PUT", "/active-timers/" + timer_id)
+        self.assertEqual((put["status"], put["body"]["requestNativeActionToken"]), (201, True))
+        [platform_timer] = [t for t in self.platform.process.control_json("GET", "/control/timers")["timers"]
+                            if t["id"] == timer_id]
+        self.assertEqual(platform_timer["nativeActionTokensIssued"], 1)
+        eventually(lambda: any(t["timer_id"] == timer_id for t in client.list()), what="the agent's mirror")
+        eventually(lambda: len(self.popups()) == 1, what="the notification")
+
+        self.press(self.popups()[0], tabs=1)  # Complete
+
+        [activity] = self.platform.wait_for_activities(1)
+        self.assertEqual((activity["timerId"], activity["source"]), (timer_id, "native"))
+        saved = app.wait("const li = document.querySelector('#saved li[data-activity-id]');"
+                         "return li && [li.dataset.activityId, li.dataset.timerId, li.textContent]",
+                         "the page to show the saved sleep")
+        self.assertEqual(saved[:2], [activity["id"], timer_id])
+        self.assertTrue(saved[2].startswith("Saved from the desktop: Maya's sleep"), saved[2])
+        app.wait("return document.getElementById('running').children.length === 0", "the timer to leave the page")
+        time.sleep(1)
+        self.assertEqual(len(self.platform.activities()), 1)
+
+    def test_a_sleep_stopped_in_the_page_is_saved_by_the_app_and_leaves_the_desktop(self):
+        app = self.signed_in(self.start_app())
+        client = Client(self.session)
+        self.addCleanup(client.close)
+        app.click("#start-sleep-Leo")
+        [timer_id] = app.wait("return [...document.querySelectorAll('#running li')].map(li => li.dataset.timerId)",
+                              "the running timer in the page")
+        eventually(lambda: any(t["timer_id"] == timer_id for t in client.list()), what="the agent's mirror")
+        app.click("#running li[data-timer-id='%s'] button" % timer_id)
+        saved = app.wait("const li = document.querySelector('#saved li[data-activity-id]');"
+                         "return li && [li.dataset.activityId, li.textContent]", "the page to show the saved sleep")
+        [activity] = self.platform.activities()
+        self.assertEqual((saved[0], activity["timerId"], activity["source"]), (activity["id"], timer_id, "app"))
+        self.assertTrue(saved[1].startswith("Saved: Leo's sleep"), saved[1])
+        eventually(lambda: not any(t["timer_id"] == timer_id for t in client.list()), what="the timer to leave the desktop")
+
+    def test_a_coach_viewing_the_family_never_asks_for_a_token_and_nothing_is_mirrored(self):
+        monitor = BusMonitor(self.session)
+        self.addCleanup(monitor.stop)
+        app = self.signed_in(self.start_app(), as_who="coach")
+        self.assertIn("coach view-as", app.text("who"))
+        app.click("#start-sleep-Maya")
+        [timer_id] = app.wait("return [...document.querySelectorAll('#running li')].map(li => li.dataset.timerId)",
+                              "the running timer in the page")
+        self.assertIn("coach-view-as", app.text("message"))
+
+        puts = self.requests("PUT", "/active-timers/")
+        self.assertEqual([p["path"] for p in puts], ["/active-timers/" + timer_id])
+        self.assertEqual(puts[0]["status"], 201)
+        for request in self.platform.requests():
+            self.assertNotIn("requestNativeActionToken", request["body"] or {}, request["path"])
+        time.sleep(1)
+        members = [header for header, _ in monitor.messages() if "member=Mirror" in header]
+        self.assertEqual(members, [])
+        self.assertEqual(self.popups(), [])
+
+
+class DeepLinkTests(AppTestCase):
+    notification_server = False
+
+    def setUp(self):
+        super().setUp()
+        # The package's .desktop file, where xdg-open looks for the scheme's handler.
+        data = os.path.join(self.session.root, "xdg-data")
+        applications = os.path.join(data, "applications")
+        os.makedirs(applications)
+        with open(DESKTOP_FILE) as source, open(os.path.join(applications, os.path.basename(DESKTOP_FILE)), "w") as copy:
+            copy.write(source.read())
+        subprocess.run(["update-desktop-database", applications], check=True, timeout=PATIENCE)
+        self.session.env["XDG_DATA_DIRS"] = data + ":/usr/local/share:/usr/share"
+
+    def test_xdg_open_of_a_link_shows_that_timers_route_in_the_one_window(self):
+        app = self.start_app()
+        app.wait_for_page()
+        timer_id, _ = self.platform.start_sleep(baby=LEO)
+        query = subprocess.run(["xdg-mime", "query", "default", "x-scheme-handler/dreamsforlittles"],
+                               env=self.session.env, capture_output=True, text=True, timeout=PATIENCE)
+        self.assertEqual(query.stdout.strip(), "com.dreamsforlittles.App.desktop")
+
+        # The click's activation token (on X11, the startup id) goes along.
+        opened = subprocess.run(["xdg-open", sleep_link(timer_id, baby=LEO)],
+                                env=dict(self.session.env, DESKTOP_STARTUP_ID="dfl-click_TIME1001"),
+                                capture_output=True, text=True, timeout=PATIENCE)
+        self.assertEqual(opened.returncode, 0, opened.stderr)
+
+        route = "%s/families/%s/babies/%s/track/sleep?timer=%s" % (self.platform.origin, DEMO_FAMILY, LEO, timer_id)
+        eventually(lambda: app.url() == route, what="the window to show the route")
+        # Not signed in yet: the route shows once the family is.
+        app.wait_for_page()
+        app.click("#sign-in-parent")
+        shown = app.wait("const s = document.getElementById('sleep-route');"
+                         "return !s.hidden && [s.dataset.timerId, s.dataset.state, "
+                         "document.getElementById('sleep-route-baby').textContent]", "the Sleep route")
+        self.assertEqual(shown, [timer_id, "running", "Leo"])
+        self.assertEqual(len(app.windows()), 1)
+        self.assertEqual(self.app_processes(), [app.pid])
+        self.assertEqual(self.startup_id(app), "dfl-click_TIME1001")
+
+    def test_org_freedesktop_application_open_raises_the_window_with_the_token_it_was_given(self):
+        import dbus
+        app = self.start_app()
+        app.wait_for_page()
+        timer_id = str(uuid.uuid4())
+        dbus_application(self.session).Open([sleep_link(timer_id)], {
+            "activation-token": dbus.String("dfl-agent_TIME2002"), "desktop-startup-id": dbus.String("dfl-agent_TIME2002")})
+        eventually(lambda: app.url().endswith("?timer=" + timer_id), what="the route")
+        eventually(lambda: self.startup_id(app) == "dfl-agent_TIME2002", what="the window to take the token")
+        self.assertEqual(len(app.windows()), 1)
+
+    def test_back_and_reload_from_the_keyboard(self):
+        app = self.start_app()
+        app.wait_for_page()
+        start = app.url()
+        dbus_application(self.session).Open([sleep_link(str(uuid.uuid4()))], {})
+        eventually(lambda: app.url() != start, what="the route")
+        [window] = app.windows()
+        xdotool(self.session, "windowfocus", "--sync", window)
+        xdotool(self.session, "key", "--window", window, "alt+Left")
+        eventually(lambda: app.url() == start, what="Back to the start page")
+        loads = len([r for r in self.platform.requests() if r["path"] == "/demo/events"])
+        xdotool(self.session, "key", "--window", window, "ctrl+r")
+        eventually(lambda: len([r for r in self.platform.requests() if r["path"] == "/demo/events"]) == loads + 1,
+                   what="the page to load again")
+        self.assertEqual(app.url(), start)
+
+    def startup_id(self, app):
+        """The activation token GTK presented the window with, on X11 the
+        _NET_STARTUP_ID of the window (or, for a D-Bus launch, of the app's
+        client leader window)."""
+        [window] = app.windows()
+        leader = subprocess.run(["xprop", "-id", window, "WM_CLIENT_LEADER"], env=self.session.env,
+                                capture_output=True, text=True, timeout=PATIENCE).stdout.split()[-1]
+        for candidate in (window, leader):
+            value = subprocess.run(["xprop", "-id", candidate, "_NET_STARTUP_ID"], env=self.session.env,
+                                   capture_output=True, text=True, timeout=PATIENCE).stdout
+            if " = " in value:
+                return value.split(" = ", 1)[1].strip().strip('"')
+        return None
+
+    def test_malformed_links_navigate_nowhere(self):
+        app = self.start_app()
+        app.wait_for_page()
+        timer_id = str(uuid.uuid4())
+        good = sleep_link(timer_id)
+        bad = [
+            good.replace(MAYA, "not-a-uuid"),
+            good.replace(DEMO_FAMILY, DEMO_FAMILY[:-1] + "g"),
+            good.replace("dreamsforlittles://", "dreamsforlittles://evil.example/"),
+            good.replace("/track/sleep", "/track/sleep/extra"),
+            good.replace("?timer=", "/x?timer="),
+            "javascript:alert(document.cookie)",
+            good.replace("families/%s/" % DEMO_FAMILY, "families/%s%%2F..%%2F/" % DEMO_FAMILY),
+            good.replace(DEMO_FAMILY, "%2F" + DEMO_FAMILY[3:]),
+            good + "&next=https://evil.example/",
+        ]
+        before = app.url()
+        bus = dbus_application(self.session)
+        for link in bad:
+            # As xdg-open runs it (Exec=dreamsforlittles %u): refused in the caller's terminal.
+            launched = subprocess.run([APP, link], env=self.session.env, capture_output=True, text=True,
+                                      timeout=PATIENCE)
+            self.assertEqual(launched.returncode, 2, link)
+            self.assertIn("cannot be opened", launched.stderr)
+            # As the portal and the agent's opener call it.
+            bus.Open([link], {})
+        # The control: a good link, its scheme and ids in capitals, opens.
+        bus.Open([sleep_link(timer_id).replace("dreamsforlittles:", "DreamsForLittles:").replace(timer_id, timer_id.upper())], {})
+        eventually(lambda: app.url() != before, what="the control link to open")
+        self.assertEqual(app.url(), "%s/families/%s/babies/%s/track/sleep?timer=%s" % (
+            self.platform.origin, DEMO_FAMILY, MAYA, timer_id))
+        log = app.log()
+        self.assertEqual(log.count("Refused a link"), 2 * len(bad))
+        self.assertEqual(len(app.windows()), 1)
+        self.assertEqual(self.app_processes(), [app.pid])
+
+    def app_processes(self):
+        found = []
+        for entry in os.listdir("/proc"):
+            if entry.isdigit():
+                try:
+                    if os.readlink("/proc/%s/exe" % entry) == os.path.realpath(APP):
+                        found.append(int(entry))
+                except OSError:
+                    pass
+        return found
+
+
+def dbus_application(session):
+    """com.dreamsforlittles.App's org.freedesktop.Application, as the portal calls it."""
+    import dbus
+    bus = dbus.bus.BusConnection(session.env["DBUS_SESSION_BUS_ADDRESS"])
+    proxy = bus.get_object("com.dreamsforlittles.App", "/com/dreamsforlittles/App")
+    return dbus.Interface(proxy, "org.freedesktop.Application")
+
+
+class IsolationTests(AppTestCase):
+    notification_server = False
+
+    def test_a_frame_of_another_origin_cannot_reach_the_bridge(self):
+        tap = os.path.join(self.session.root, "bridge-stdin.log")
+        self.session.env.update(DFL_WEBVIEW_BRIDGE=os.path.join(os.path.dirname(__file__), "bridge_tap.py"),
+                                DFL_BRIDGE_TAP=tap, DFL_BRIDGE_TAP_BRIDGE=BRIDGE)
+        other = Platform(self.session, extra_args=("--webapp", WEBAPP), certs=self.platform.certs)
+        self.addCleanup(other.stop)
+        self.assertNotEqual(other.origin, self.platform.origin)
+        app = self.signed_in(self.start_app())
+        # The control: the tap records what the web app's own page sends.
+        eventually(lambda: b"session.set" in read(tap), what="the page's session.set in the bridge's stdin")
+        app.js("window.seen = []; window.dreamsForLittlesDesktop.transport.onMessage(t => window.seen.push(t));"
+               "const f = document.createElement('iframe'); f.id = 'probe'; f.src = arguments[0];"
+               "document.body.append(f);", other.origin + "/demo/probe/frame.html")
+
+        frame = app.command("POST", "/element", {"using": "css selector", "value": "#probe"})
+        app.command("POST", "/frame", {"id": frame})
+        app.wait("return document.body && document.body.dataset.done === 'true'", "the frame's attempts")
+        self.assertEqual(app.js("return location.origin"), other.origin)
+        attempts = app.js("return Object.fromEntries([...document.querySelectorAll('li')]"
+                          ".map(li => [li.dataset.attempt, li.textContent.split(': ')[1]]))")
+        app.command("POST", "/frame/parent", {})
+
+        self.assertEqual(attempts["handler"], "absent")
+        self.assertEqual(attempts["transport"], "absent")
+        self.assertTrue(attempts["top-event"].startswith("threw"), attempts)
+        # A round trip of the page's own after the frame's attempts: anything
+        # the frame got through would have reached the bridge before it.
+        app.js("window.dreamsForLittlesDesktop.transport.send(JSON.stringify("
+               "{jsonrpc: '2.0', id: 'after-the-frame', method: 'bridge.getCapabilities'}))")
+        app.wait("return window.seen.some(t => t.includes('after-the-frame'))", "the page's own call to be answered")
+        self.assertNotIn(b"frame-probe", read(tap))
+        self.assertFalse(app.js("return window.seen.some(t => t.includes('frame-probe'))"))
+
+    def test_links_to_other_origins_open_in_the_default_browser_never_in_the_window(self):
+        opened = self.register_browser()
+        other = Platform(self.session, extra_args=("--webapp", WEBAPP), certs=self.platform.certs)
+        self.addCleanup(other.stop)
+        app = self.start_app()
+        app.wait_for_page()
+        page = app.url()
+        elsewhere = self.platform.origin.replace("127.0.0.1", "localhost") + "/demo/probe/frame.html"
+        app.js("for (const [id, target] of [['elsewhere', ''], ['new-window', '_blank']]) {"
+               "  const a = document.createElement('a'); a.id = id; a.href = arguments[0] + '?' + id;"
+               "  a.target = target; a.textContent = id; a.style.display = 'block'; document.body.prepend(a); }",
+               elsewhere)
+        app.click("#elsewhere")
+        eventually(lambda: read_lines(opened) == [elsewhere + "?elsewhere"], what="the browser to get the link")
+        app.click("#new-window")
+        eventually(lambda: len(read_lines(opened)) == 2, what="the browser to get the new window's link")
+        # Not clicked: the page itself goes to another origin (one with a
+        # certificate the app accepts), and is stopped at the response.
+        scripted = other.origin + "/demo/probe/frame.html?scripted"
+        app.js("location.href = arguments[0]", scripted)
+        eventually(lambda: len(read_lines(opened)) == 3, what="the browser to get the scripted navigation")
+        self.assertEqual(read_lines(opened), [elsewhere + "?elsewhere", elsewhere + "?new-window", scripted])
+        self.assertEqual(app.url(), page)
+        self.assertEqual(len(app.windows()), 1)
+        self.assertTrue(app.js("return document.getElementById('sign-in') !== null"))
+
+    def register_browser(self):
+        """The default browser of the test's desktop: a .desktop file whose Exec records the URL."""
+        data = os.path.join(self.session.root, "xdg-data")
+        os.makedirs(os.path.join(data, "applications"))
+        opened = os.path.join(self.session.root, "browser-opened")
+        recorder = os.path.join(self.session.root, "browser")
+        with open(recorder, "w") as handle:
+            handle.write('#!/bin/sh\nprintf "%%s\\n" "$1" >> "%s"\n' % opened)
+        os.chmod(recorder, 0o755)
+        with open(os.path.join(data, "applications", "test-browser.desktop"), "w") as handle:
+            handle.write("[Desktop Entry]\nType=Application\nName=Test browser\nExec=%s %%u\n"
+                         "MimeType=x-scheme-handler/http;x-scheme-handler/https;\n" % recorder)
+        subprocess.run(["update-desktop-database", os.path.join(data, "applications")], check=True, timeout=PATIENCE)
+        config = self.session.env["XDG_CONFIG_HOME"]
+        with open(os.path.join(config, "mimeapps.list"), "w") as handle:
+            handle.write("[Default Applications]\nx-scheme-handler/https=test-browser.desktop\n"
+                         "x-scheme-handler/http=test-browser.desktop\n")
+        self.session.env["XDG_DATA_DIRS"] = data + ":/usr/local/share:/usr/share"
+        return opened
+
+
+class BridgeLifeTests(AppTestCase):
+    notification_server = False
+
+    def test_a_killed_bridge_rejects_the_pending_call_is_restarted_and_the_next_upsert_works(self):
+        app = self.signed_in(self.start_app())
+        [first] = bridge_children(app.pid)
+        self.platform.fault(route="upsert", mode="latency", ms=15_000, count=1)
+        app.click("#start-sleep-Maya")
+        eventually(lambda: self.requests("PUT", "/active-timers/"), what="the upsert to reach the platform")
+
+        os.kill(first, signal.SIGKILL)
+
+        message = app.wait("const m = document.getElementById('message').textContent;"
+                           "return m.startsWith('Could not start') && m", "the pending call to be rejected")
+        self.assertIn("(-31002)", message)
+        eventually(lambda: [pid for pid in bridge_children(app.pid) if pid != first], what="a new bridge")
+        self.assertIn("The bridge ended (signal 9)", app.log())
+        self.platform.clear_faults()
+        app.click("#start-sleep-Leo")
+        app.wait("return document.getElementById('message').textContent === "
+                 "\"Leo's sleep started; it is on the desktop too.\"", "the next upsert, mirrored")
+
+    def test_the_offline_page_loads_the_web_app_by_itself_once_it_can_be_reached(self):
+        self.platform.stop()
+        app = self.start_app()
+        app.wait("return document.querySelector('h1') && "
+                 "document.querySelector('h1').textContent === 'Dreams for Littles cannot be reached'",
+                 "the offline page")
+        self.assertIn("Trying again in", app.text("retry"))
+        self.platform.start_again()
+        app.wait_for_page()
+        self.assertEqual(app.url(), self.platform.origin + "/")
+
+
+class NotConfiguredTests(AppTestCase):
+    notification_server = False
+    web_origin = False
+
+    def test_without_a_web_origin_the_window_says_what_to_set_and_where(self):
+        app = self.start_app()
+        text = app.wait("return document.querySelector('h1') && document.body.innerText", "the page")
+        self.assertIn("Dreams for Littles is not set up yet", text)
+        self.assertIn("web-origin", text)
+        self.assertIn(os.path.join(self.session.env["XDG_CONFIG_HOME"], "dreamsforlittles", "sleep-agent.conf"), text)
+        self.assertEqual(bridge_children(app.pid), [])
+
+
+def read(path):
+    try:
+        with open(path, "rb") as handle:
+            return handle.read()
+    except FileNotFoundError:
+        return b""
+
+
+def read_lines(path):
+    return read(path).decode().split()
+
+
+class KeptBetweenStartsTests(AppTestCase):
+    """Without --automation (WebKit gives WebDriver a fresh, ephemeral
+    profile): real keyboard input only, and the platform's request log to
+    see what the page did."""
+
+    notification_server = False
+
+    def start_plain_app(self):
+        log = open(os.path.join(self.session.root, "plain-app-%s.log" % uuid.uuid4().hex[:6]), "w")
+        self.addCleanup(log.close)
+        process = subprocess.Popen([APP], env=self.session.env, stdout=log, stderr=log)
+        self.session.processes.append(process)
+        eventually(lambda: len(app_windows(self.session, process.pid)) == 1, what="the window")
+        return process, app_windows(self.session, process.pid)[0]
+
+    def loads(self):
+        return len(self.requests("POST", "/demo/events"))
+
+    def signed_in_fetches(self):
+        return [r for r in self.requests("GET", "/active-timers?familySubjectId=") if r["hasAuthorization"]]
+
+    def geometry(self, window):
+        shell = xdotool(self.session, "getwindowgeometry", "--shell", window).stdout.split()
+        values = dict(line.split("=") for line in shell)
+        return int(values["WIDTH"]), int(values["HEIGHT"])
+
+    def test_the_sign_in_and_the_window_size_are_kept_between_starts(self):
+        process, window = self.start_plain_app()
+        eventually(lambda: self.loads() == 1, what="the page to load")
+        # The keyboard goes to the page: Tab reaches its first button (Sign
+        # in as Sam), Return presses it.
+        xdotool(self.session, "windowfocus", "--sync", window)
+        xdotool(self.session, "key", "--window", window, "Tab")
+        xdotool(self.session, "key", "--window", window, "Return")
+        eventually(lambda: len(self.signed_in_fetches()) == 1, what="the page to fetch the family's timers signed in")
+        xdotool(self.session, "windowsize", "--sync", window, "900", "700")
+        size = self.geometry(window)
+        self.assertEqual(size, (900, 700))
+        time.sleep(1)  # GTK takes the new size from the X server's configure event
+        process.send_signal(signal.SIGTERM)
+        self.assertEqual(process.wait(PATIENCE), 0)
+        state = os.path.join(self.session.env["XDG_STATE_HOME"], "dreamsforlittles", "window.conf")
+        self.assertTrue(os.path.exists(state))
+        data = os.path.join(self.session.env["XDG_DATA_HOME"], "dreamsforlittles")
+        self.assertTrue(os.listdir(data))
+
+        # No input at all this time: the page finds its sign-in in its website data.
+        process, window = self.start_plain_app()
+        eventually(lambda: self.loads() == 2, what="the page to load again")
+        eventually(lambda: len(self.signed_in_fetches()) == 2, what="the page to fetch signed in by itself")
+        self.assertEqual(self.geometry(window), size)
+        process.send_signal(signal.SIGTERM)
+        self.assertEqual(process.wait(PATIENCE), 0)
+
+
+class AgentOpensTheAppTests(AppTestCase):
+    """The agent's opener: org.freedesktop.Application.Open on the app,
+    D-Bus activation when it does not run, the web app in the default
+    browser when it is not installed."""
+
+    def mirrored_timer(self, baby=MAYA):
+        client = Client(self.session)
+        self.addCleanup(client.close)
+        timer_id, reply = self.platform.start_sleep(baby=baby)
+        self.platform.mirror(client, timer_id, reply, baby=baby)
+        return timer_id
+
+    def route(self, timer_id, baby=MAYA):
+        return "%s/families/%s/babies/%s/track/sleep?timer=%s" % (self.platform.origin, DEMO_FAMILY, baby, timer_id)
+
+    def sleepctl_open(self, timer_id):
+        from harness import sleepctl
+        result = sleepctl(self.session, "open", timer_id)
+        self.assertEqual(result.returncode, 0, result.stderr)
+
+    def test_the_notifications_open_and_dfl_sleepctl_open_reach_the_running_app(self):
+        app = self.start_app()
+        app.wait_for_page()
+        timer_id = self.mirrored_timer()
+        popups = lambda: xdotool(self.session, "search", "--onlyvisible", "--class", "xfce4-notifyd").stdout.split()
+        eventually(lambda: len(popups()) == 1, what="the notification")
+        [popup] = popups()
+        xdotool(self.session, "windowfocus", "--sync", popup)
+        xdotool(self.session, "key", "--window", popup, "Return")  # the default action: Open
+        eventually(lambda: app.url() == self.route(timer_id), what="the window to show the timer's route")
+
+        other = self.mirrored_timer(baby=LEO)
+        self.sleepctl_open(other)
+        eventually(lambda: app.url() == self.route(other, baby=LEO), what="the window to show the second route")
+        self.assertEqual(len(app.windows()), 1)
+        self.assertIn("through com.dreamsforlittles.App", self.agent.log())
+
+    def test_d_bus_activation_starts_the_app_at_the_timers_route(self):
+        with open(os.path.join(os.path.dirname(DESKTOP_FILE), "..", "dbus", "com.dreamsforlittles.App.service")) as source:
+            service = source.read().replace("/usr/bin/dreamsforlittles", APP)
+        with open(os.path.join(self.session.services, "com.dreamsforlittles.App.service"), "w") as handle:
+            handle.write(service)
+        # As a desktop session does at login: what D-Bus-activated programs get.
+        subprocess.run(["dbus-update-activation-environment", "DISPLAY", "PATH", "GTK_A11Y", "NO_AT_BRIDGE",
+                        "XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME", "HOME"],
+                       env=self.session.env, check=True, timeout=PATIENCE)
+        timer_id = self.mirrored_timer()
+        self.sleepctl_open(timer_id)
+        path = self.route(timer_id)[len(self.platform.origin):]
+        eventually(lambda: self.requests("GET", path), what="the activated app to load the route")
+        [pid] = [int(p) for p in os.listdir("/proc") if p.isdigit() and exe(p) == os.path.realpath(APP)]
+        self.session.processes.append(ProcessHandle(pid))
+        with open("/proc/%d/environ" % pid, "rb") as handle:
+            self.assertIn(b"DBUS_STARTER_BUS_TYPE=session", handle.read().split(b"\0"))
+        self.assertEqual(len(app_windows(self.session, pid)), 1)
+
+    def test_without_the_app_a_link_opens_the_web_app_in_the_default_browser(self):
+        self.agent.terminate()
+        opened = IsolationTests.register_browser(self)
+        self.agent = AgentProcess(self.session)
+        timer_id = self.mirrored_timer()
+        self.sleepctl_open(timer_id)
+        eventually(lambda: read_lines(opened), what="the default browser to get the link")
+        self.assertEqual(read_lines(opened), [self.route(timer_id)])
+        self.assertIn("The app is not installed", self.agent.log())
+
+
+def exe(pid):
+    try:
+        return os.readlink("/proc/%s/exe" % pid)
+    except OSError:
+        return None
+
+
+class ProcessHandle:
+    """A process the test did not start (D-Bus did), stopped with the session."""
+
+    def __init__(self, pid):
+        self.pid = pid
+        self.stdout = self.stderr = self.stdin = None
+
+    def poll(self):
+        return None if os.path.exists("/proc/%d" % self.pid) else 0
+
+    def send_signal(self, sig):
+        try:
+            os.kill(self.pid, sig)
+        except ProcessLookupError:
+            pass
+
+    def wait(self, timeout=None):
+        eventually(lambda: self.poll() is not None, timeout=timeout or PATIENCE, what="process %d to end" % self.pid)
+        return 0
+
+    def kill(self):
+        self.send_signal(signal.SIGKILL)

@@ -39,8 +39,10 @@ extension Benchmark {
         measured.add(.librariesAgent, agentMap.map { Double($0.librariesKiB) } ?? .nan)
         measured.add(.librariesFloor, floorMap.map { Double($0.librariesKiB) } ?? .nan)
         if let agentMap, let floorMap {
-            let own = agentMap.libraries.filter { floorMap.libraries[$0.key] == nil }.values.reduce(0, +)
-            measured.add(.librariesOnlyAgent, Double(own))
+            let own = agentMap.libraries.filter { floorMap.libraries[$0.key] == nil }
+            measured.add(.librariesOnlyAgent, Double(own.values.reduce(0, +)))
+            agentOnlyLibraries = own
+            agentLibraries = agentMap.libraries
         } else {
             measured.add(.librariesOnlyAgent, .nan)
         }

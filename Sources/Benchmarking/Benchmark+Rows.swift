@@ -48,10 +48,24 @@ extension Benchmark {
         ]
     }
 
+    /// `a - b`, round by round.
+    private static func difference(_ a: [Double], _ b: [Double]) -> [Double] {
+        zip(a, b).map { $0 - $1 }
+    }
+
     private static func startupRows(_ m: Measurements) -> [Row] {
         [
             Row("Start to bus name", unit: "ms", rounds: m[.startAgent], floorName: "C process, same libraries",
                 floors: m[.startFloor], goal: .atMost(1.30)),
+            Row("… loading: spawn to the exit of --version (process, libraries, runtime)", unit: "ms",
+                rounds: m[.loadAgent], floorName: "C process", floors: m[.loadFloor]),
+            Row("… the rest: libraries' set-up, configuration, bus connection, name request", unit: "ms",
+                rounds: difference(m[.startAgent], m[.loadAgent]), floorName: "C process",
+                floors: difference(m[.startFloor], m[.loadFloor])),
+            Row("Name to the first call answered (store, notifications, panel, system bus; the floor: Peer.Ping)",
+                unit: "ms", rounds: difference(m[.firstAnswerAgent], m[.startAgent]), floorName: "C process",
+                floors: difference(m[.firstAnswerFloor], m[.startFloor])),
+            Row("… of which opening the store (schema, WAL, quick_check), timed alone", unit: "ms", rounds: m[.storeOpen]),
             Row("Start to the first call answered (List; the floor: Peer.Ping)", unit: "ms", rounds: m[.firstAnswerAgent],
                 floorName: "C process, same libraries", floors: m[.firstAnswerFloor]),
         ]

@@ -22,7 +22,7 @@ enum Quantity: Hashable {
     // Complete → POST
     case reusedPostMedian, newPostMedian, completeToPostMedian
     // Start-up
-    case startFloor, startAgent, firstAnswerFloor, firstAnswerAgent
+    case startFloor, startAgent, firstAnswerFloor, firstAnswerAgent, loadFloor, loadAgent, storeOpen
     // Memory after start, and where it lies
     case residentFloor, residentAgent, anonymousFloor, anonymousAgent
     case executableAgent, executableFloor, librariesAgent, librariesFloor, librariesOnlyAgent
@@ -75,6 +75,10 @@ final class Benchmark {
     var scalePoints: [String: [(n: Double, cost: Double)]] = [:]
     var recorderLog = ""
     var recorder: Child?
+    /// Resident KiB of each library of the agent after start, and of those
+    /// the C process does not load, in the last round.
+    var agentLibraries: [String: Int] = [:]
+    var agentOnlyLibraries: [String: Int] = [:]
     /// The display and MiniBrowser of the app section, made in its first round.
     var appCost: AppCost?
     /// The round being measured, from 1; each round's agents get state
@@ -134,11 +138,21 @@ final class Benchmark {
         return counts.sections == Set(Section.allCases) ? all : all.filter { !$0.rounds.isEmpty }
     }
 
+    /// The largest libraries by resident KiB, as "name size" phrases.
+    private static func largest(_ libraries: [String: Int], count: Int = 8) -> String {
+        libraries.sorted { $0.value > $1.value }.prefix(count)
+            .map { "\($0.key.split(separator: "/").last ?? "") \($0.value) KiB" }.joined(separator: ", ")
+    }
+
     var notes: [String] {
-        [
+        var notes = [String]()
+        if !agentLibraries.isEmpty {
+            notes.append("The agent's largest libraries after start (resident, last round): \(Self.largest(agentLibraries)). Of those the C process does not load: \(agentOnlyLibraries.isEmpty ? "none" : Self.largest(agentOnlyLibraries)).")
+        }
+        return notes + [
             "The wake-ups are counted over \(counts.idleSeconds) s, as voluntary context switches of all the process's threads (a switch is a sleep, so something woke it); the floor runs in the same \(counts.idleSeconds) s as the agent. With three running timers the agent's timers and the floor's three notifications share one minute boundary inside the window.",
             "RSS after start is split by where the pages come from: the executable's own file, the shared libraries' files, and anonymous memory (heap, stacks, and the private copies of relocated data).",
-            "The desktop app and MiniBrowser (WebKitGTK's own, libwebkitgtk-6.0-4) start in turns, \(counts.appStarts) times each per round, under one Xvfb, and load the demo web app's start page from the reference platform over TLS; the time runs from the start to the page's load event reaching the platform, the memory is the proportional set size of the whole process tree \(AppCost.settleMicroseconds / 1_000_000) s later (the app's includes dfl-webview-bridge). MiniBrowser ignores the test CA's certificate (--ignore-tls-errors); the app verifies it against the configured ca-file after its first attempt fails, and loads again.",
+            "The desktop app and MiniBrowser (WebKitGTK's own, libwebkitgtk-6.0-4) start in turns (\(counts.appStarts) of each per round) under one Xvfb and load the demo web app's start page from the reference platform over TLS; the time runs from the start to the page's load event reaching the platform, the memory is the proportional set size of the whole process tree \(AppCost.settleMicroseconds / 1_000_000) s later (the app's includes dfl-webview-bridge). MiniBrowser ignores the test CA's certificate (--ignore-tls-errors); the app verifies it against the configured ca-file after its first attempt fails, and loads again.",
             "The agent holds at most 64 timers; the scale figures run up to that many, in a store filled directly (the limit is Mirror's). The exponent is the slope of log(cost) against log(rows); 1.1 is accepted as linear, since fixed costs and noise bend small sizes.",
         ]
     }

@@ -250,3 +250,26 @@ final class LogCounter {
         carry = Array(bytes[max(index, bytes.count - (phrase.count - 1))...])
     }
 }
+
+/// Milliseconds from spawning a program to its exit, its output thrown
+/// away: posix_spawn and waitpid, so that nothing but the program itself
+/// (no run loop, no output reader) stands between the two readings.
+func timeToExit(_ executable: String, _ arguments: [String], environment: [String: String]) throws -> Double {
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+    let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+    let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+    defer { (argv + envp).forEach { free($0) } }
+    var pid: pid_t = 0
+    let before = Clock.monotonicNanoseconds()
+    let spawned = posix_spawn(&pid, executable, &actions, nil, argv, envp)
+    guard spawned == 0 else { throw BenchmarkError("cannot start \(executable): \(String(cString: strerror(spawned)))") }
+    var status: Int32 = 0
+    while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+    let after = Clock.monotonicNanoseconds()
+    guard status == 0 else { throw BenchmarkError("\(executable) \(arguments.joined(separator: " ")) failed with status \(status)") }
+    return Double(after - before) / 1e6
+}

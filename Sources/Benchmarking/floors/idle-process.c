@@ -53,6 +53,9 @@ int main(int argc, char **argv) {
     int fd = -1;
     dbus_connection_get_unix_fd(connection, &fd);
     g_unix_fd_add(fd, G_IO_IN | G_IO_HUP | G_IO_ERR, readable, connection);
+    /* A call that came while the name was requested is already read and
+     * queued: the descriptor will not say so again. */
+    dispatch(connection);
     GMainLoop *loop = g_main_loop_new(NULL, FALSE);
     g_main_loop_run(loop);
     curl_multi_cleanup(multi);

@@ -57,11 +57,8 @@ extension Benchmark {
         [
             Row("Start to bus name", unit: "ms", rounds: m[.startAgent], floorName: "C process, same libraries",
                 floors: m[.startFloor], goal: .atMost(1.30)),
-            Row("… loading: spawn to the exit of --version (process, libraries, runtime)", unit: "ms",
+            Row("… loading alone: spawn to the exit of --version (process, libraries, runtime; and the exit)", unit: "ms",
                 rounds: m[.loadAgent], floorName: "C process", floors: m[.loadFloor]),
-            Row("… the rest: libraries' set-up, configuration, bus connection, name request", unit: "ms",
-                rounds: difference(m[.startAgent], m[.loadAgent]), floorName: "C process",
-                floors: difference(m[.startFloor], m[.loadFloor])),
             Row("Name to the first call answered (store, notifications, panel, system bus; the floor: Peer.Ping)",
                 unit: "ms", rounds: difference(m[.firstAnswerAgent], m[.startAgent]), floorName: "C process",
                 floors: difference(m[.firstAnswerFloor], m[.startFloor])),

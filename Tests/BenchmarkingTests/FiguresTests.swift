@@ -35,4 +35,29 @@ import Testing
         let row = Row("x", unit: "KiB", rounds: [10, 12, .nan], floors: [5, 0, 5], goal: .atMost(2))
         #expect(row.ratios == [2])
     }
+
+    @Test func whatFollowsTheNameIsMeasuredFromTheNameRoundByRound() {
+        var measured = Measurements()
+        for (named, answered, floorNamed, floorAnswered) in [(18.0, 23.0, 13.0, 13.5), (20.0, 26.0, 14.0, 14.25)] {
+            measured.add(.startAgent, named)
+            measured.add(.firstAnswerAgent, answered)
+            measured.add(.startFloor, floorNamed)
+            measured.add(.firstAnswerFloor, floorAnswered)
+        }
+        let rows = Benchmark.rows(measured, scale: [:], counts: Benchmark.Counts())
+        let afterName = rows.first { $0.figure.hasPrefix("Name to the first call answered") }
+        #expect(afterName?.rounds == [5, 6])
+        #expect(afterName?.floors == [0.5, 0.25])
+    }
+
+    @Test func theDesktopAppIsJudgedAgainstMiniBrowserOfTheSameRound() {
+        var measured = Measurements()
+        for (app, browser) in [(950.0, 900.0), (1300.0, 1200.0), (980.0, 700.0)] {
+            measured.add(.pageLoadedApp, app)
+            measured.add(.pageLoadedBrowser, browser)
+        }
+        let row = Benchmark.rows(measured, scale: [:], counts: Benchmark.Counts())
+            .first { $0.figure == "Desktop app: start to the page's load event" }
+        #expect(row?.met == true)
+    }
 }

@@ -144,7 +144,15 @@ let package = Package(
                 "SleepTimerStore", "DFLDBus", "EventLoop", "DFLGettext", "CDFLLinux", "CDFLGio", "CDFLGLib",
             ]
         ),
-        .executableTarget(name: "dfl-sleep-agent", dependencies: ["SleepAgentDaemon", "SleepTimerCore"]),
+        /// Linked by lld with packed relative relocations (DT_RELR, glibc
+        /// 2.36): the statically linked Swift runtime's metadata needs about
+        /// 27,000 of them, 660 KiB as RELA records that every start pages in
+        /// and a few KiB as RELR; the agent stays resident all session.
+        .executableTarget(
+            name: "dfl-sleep-agent",
+            dependencies: ["SleepAgentDaemon", "SleepTimerCore"],
+            linkerSettings: [.unsafeFlags(["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs"])]
+        ),
 
         /// dfl-sleepctl: a client of the D-Bus API, as another app would be.
         .target(name: "SleepControl", dependencies: ["SleepTimersAPI", "SleepTimerCore", "DFLDBus", "EventLoop", "DFLGettext"]),

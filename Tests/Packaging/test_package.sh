@@ -230,6 +230,10 @@ check "dfl-sleep-agent --version prints 0.1.0" bash -c '[[ $(/usr/bin/dfl-sleep-
 check "dfl-webview-bridge --help answers" bash -c '/usr/bin/dfl-webview-bridge --help | grep -q "JSON-RPC 2.0"'
 check "dreamsforlittles --help answers without a display" bash -c 'env -u DISPLAY -u WAYLAND_DISPLAY /usr/bin/dreamsforlittles --help | grep -q "dreamsforlittles://families/"'
 check "appstreamcli validates the app's metainfo" appstreamcli validate --no-net /usr/share/metainfo/com.dreamsforlittles.App.metainfo.xml
+check "the app's metainfo carries its summary in every language of po/" \
+    bash -c 'for lang in de es fr it pt_BR; do
+                 grep -q "<summary xml:lang=\"$lang\">" /usr/share/metainfo/com.dreamsforlittles.App.metainfo.xml || exit 1
+             done'
 mime_home=$work/mime-home
 mkdir -p "$mime_home"
 handler=$(env -i HOME="$mime_home" PATH=/usr/bin:/bin XDG_DATA_DIRS=/usr/local/share:/usr/share xdg-mime query default x-scheme-handler/dreamsforlittles 2>&1)

@@ -188,7 +188,7 @@ let package = Package(
         /// D-Bus single instance: the shell around DesktopAppCore.
         .target(name: "DesktopApp", dependencies: ["DesktopAppCore", "SleepTimerCore", "CDFLWebKitGTK"]),
         /// dreamsforlittles, application id com.dreamsforlittles.App.
-        .executableTarget(name: "dreamsforlittles", dependencies: ["DesktopApp"]),
+        .executableTarget(name: "dreamsforlittles", dependencies: ["DesktopApp", "DFLGettext"]),
 
         // MARK: Tests
 
@@ -218,7 +218,7 @@ let package = Package(
         .testTarget(name: "SleepControlTests", dependencies: ["SleepControl"]),
         .testTarget(name: "WebViewBridgeTests", dependencies: ["WebViewBridge"]),
         .testTarget(name: "BenchmarkingTests", dependencies: ["Benchmarking"]),
-        .testTarget(name: "DesktopAppCoreTests", dependencies: ["DesktopAppCore", "SleepTimerCore"]),
+        .testTarget(name: "DesktopAppCoreTests", dependencies: ["DesktopAppCore", "SleepTimerCore", "DFLTestSupport"]),
         .testTarget(
             name: "SleepTimerStoreTests",
             dependencies: ["SleepTimerStore", "DFLTestSupport", "store-crash-child"]

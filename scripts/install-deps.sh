@@ -8,10 +8,10 @@ packages=(
     pkg-config libdbus-1-dev libglib2.0-dev libnotify-dev libsqlite3-dev libcurl4-openssl-dev
     # The zone database the display text reads, and the CA store libcurl uses.
     tzdata ca-certificates
-    # The translations: msgfmt and xgettext for the catalogs, and every
-    # locale (de_DE.UTF-8, fr_FR.UTF-8, ...) for the tests that run the
-    # programs in each language.
-    gettext locales-all
+    # The translations: msgfmt and xgettext for the catalogs, appstream's
+    # ITS rules for the metainfo's texts, and every locale (de_DE.UTF-8,
+    # fr_FR.UTF-8, ...) for the tests that run the programs in each language.
+    gettext appstream locales-all
     # GNOME's clock-format key, which the agent follows, and dconf, where
     # GNOME keeps it and the tests change it.
     gsettings-desktop-schemas dconf-service dconf-gsettings-backend

@@ -8,11 +8,13 @@ The translatable text of the sources is every string literal given to
 tr("…"), trn("…", "…", count:) and trc("context", "…") (SleepTimerCore's
 Localization.swift), and the Name, GenericName, Comment and Keywords of the
 desktop entries in packaging/desktop and packaging/autostart (which the
-package build merges back with msgfmt --desktop). xgettext has no Swift parser; its C parser reads
+package build merges back with msgfmt --desktop), and the texts of the
+AppStream metainfo in packaging/metainfo (merged back with msgfmt --xml).
+xgettext has no Swift parser; its C parser reads
 these calls correctly as long as each literal sits on one line, outside any
 string interpolation: Tests/Translations/test_catalogs.py checks that with a
 scan of its own. Also a module: the tests use `extract`, `read_po`,
-`swift_literals` and `desktop_literals`.
+`swift_literals`, `desktop_literals` and `metainfo_literals`.
 """
 
 import os
@@ -69,14 +71,29 @@ def desktop_files():
                   for name in os.listdir(os.path.join(REPO, directory)) if name.endswith(".desktop"))
 
 
+# The AppStream metainfo files the package installs, which the package
+# build merges back with msgfmt --xml.
+METAINFO_DIRECTORY = "packaging/metainfo"
+
+
+def metainfo_files():
+    """The AppStream metainfo files, relative to the repository."""
+    return sorted(os.path.join(METAINFO_DIRECTORY, name) for name in os.listdir(os.path.join(REPO, METAINFO_DIRECTORY))
+                  if name.endswith(".metainfo.xml"))
+
+
 def extract(output):
     """Runs xgettext over the sources that call a marking function, then
-    over the desktop entries, into one template."""
+    over the desktop entries and the metainfo, into one template."""
     marked = [path for path in sources() if swift_literals(path)[0]]
     subprocess.run(["xgettext", "--language=C", *KEYWORDS, *COMMON, "--output=" + output, *marked],
                    cwd=REPO, check=True)
     subprocess.run(["xgettext", "--language=Desktop", "--join-existing", *COMMON, "--output=" + output,
                     *desktop_files()], cwd=REPO, check=True)
+    # gettext's own ITS rules for AppStream (metainfo.its) say which
+    # elements are translated; translate="no" keeps the brand as it is.
+    subprocess.run(["xgettext", "--language=AppData", "--join-existing", *COMMON, "--output=" + output,
+                    *metainfo_files()], cwd=REPO, check=True)
 
 
 def desktop_literals(path):
@@ -88,6 +105,26 @@ def desktop_literals(path):
             key, equals, value = line.rstrip("\n").partition("=")
             if equals and key.strip() in DESKTOP_KEYS:
                 found.append((None, value.strip(), None))
+    return found
+
+
+# The elements of a metainfo file that gettext's metainfo.its translates.
+METAINFO_ELEMENTS = ("name", "summary", "developer_name", "description/p", "description/ul/li",
+                     "description/ol/li", "screenshots/screenshot/caption", "keywords/keyword",
+                     "releases/release/description/p", "releases/release/description/ul/li")
+
+
+def metainfo_literals(path):
+    """The (None, msgid, None) of every translatable text of a metainfo
+    file, read without xgettext: its white space collapsed, as the ITS
+    rules' default space handling does; translate="no" leaves it out."""
+    import xml.etree.ElementTree as ElementTree
+    root = ElementTree.parse(os.path.join(REPO, path)).getroot()
+    found = []
+    for element_path in METAINFO_ELEMENTS:
+        for element in root.findall("./" + element_path):
+            if element.get("translate") != "no":
+                found.append((None, " ".join("".join(element.itertext()).split()), None))
     return found
 
 

@@ -56,7 +56,7 @@ extension AppWindow {
     /// Opens a link's route in the window.
     func open(_ link: AppDeepLink) {
         guard case .configured(let origin, _) = setup else {
-            AppLog.log(.notice, AppLogText.refusedLink(AppText.linkRefusedNotConfigured))
+            AppLog.log(.notice, AppLogText.refusedLinkNotConfigured)
             showNotice(AppText.linkRefusedNotConfigured)
             return
         }

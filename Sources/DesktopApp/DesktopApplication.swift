@@ -21,10 +21,14 @@ public final class DesktopApplication {
     var setup: AppSetup?
     var window: AppWindow?
     var automation = false
+    /// The environment names a locale glibc does not have: said in the log
+    /// once, by the instance that runs the window.
+    let localeMissing: Bool
 
-    public init(environment: [String: String], executable: String) {
+    public init(environment: [String: String], executable: String, localeMissing: Bool = false) {
         self.environment = environment
         self.executable = executable
+        self.localeMissing = localeMissing
         paths = AppPaths(environment: environment)
         let flags = GApplicationFlags(rawValue: G_APPLICATION_HANDLES_OPEN.rawValue | G_APPLICATION_HANDLES_COMMAND_LINE.rawValue)
         application = gtk_application_new(Self.applicationID, flags)
@@ -77,6 +81,7 @@ public final class DesktopApplication {
 
     /// Reads the configuration once, in the instance that runs the window.
     private func startup() {
+        if localeMissing { AppLog.log(.warning, AppLogText.localeMissing) }
         do {
             let (configuration, file) = try Configuration.load(environment: environment)
             AppLog.log(.info, file.map(AppLogText.configuration) ?? AppLogText.noConfiguration)
@@ -131,8 +136,8 @@ public final class DesktopApplication {
                 if !opened { presentWindow().open(link) }
                 opened = true
             } catch {
-                AppLog.log(.notice, AppLogText.refusedLink(error.reason))
-                window?.showNotice(AppText.linkRefused(error.reason))
+                AppLog.log(.notice, AppLogText.refusedLink(error))
+                window?.showNotice(AppText.linkRefused(error))
             }
         }
     }
@@ -157,11 +162,11 @@ public final class DesktopApplication {
         case .help:
             dfl_command_line_print(commandLine, AppText.usage)
             return 0
-        case .refuse(let message, let reason):
+        case .refuse(let message, let refusal):
             dfl_command_line_printerr(commandLine, message)
-            if let reason {
-                AppLog.log(.notice, AppLogText.refusedLink(reason))
-                window?.showNotice(AppText.linkRefused(reason))
+            if let refusal {
+                AppLog.log(.notice, AppLogText.refusedLink(refusal))
+                window?.showNotice(AppText.linkRefused(refusal))
             }
             return 2
         case .show:

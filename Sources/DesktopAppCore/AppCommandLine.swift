@@ -7,9 +7,9 @@ public struct AppCommandLine: Sendable, Equatable {
         case open(AppDeepLink)
         case help
         /// Refused, with the message for the caller's terminal; the window
-        /// stays where it is. `reason`, for a link, is what the window and
-        /// the log say (never the caller's text itself).
-        case refuse(String, reason: String?)
+        /// stays where it is. `link`, for a refused link, is what the window
+        /// and the log say why with (never the caller's text itself).
+        case refuse(String, link: AppDeepLink.Refusal?)
     }
 
     public let request: Request
@@ -61,18 +61,18 @@ public struct AppCommandLine: Sendable, Equatable {
         self.automation = automation
         activationToken = token.flatMap { $0.isEmpty ? nil : $0 }
         if let unknown {
-            request = .refuse(AppText.commandLineUnknownOption(unknown), reason: nil)
+            request = .refuse(AppText.commandLineUnknownOption(unknown), link: nil)
         } else if help {
             request = .help
         } else if links.count > 1 {
-            request = .refuse(AppText.commandLineTooManyLinks(links.count), reason: nil)
+            request = .refuse(AppText.commandLineTooManyLinks(links.count), link: nil)
         } else if let text = links.first, AppDeepLink.isAppHome(text) {
             request = .show
         } else if let text = links.first {
             do {
                 request = .open(try AppDeepLink(parsing: text))
             } catch {
-                request = .refuse(AppText.commandLineLinkRefused(text, error.reason), reason: error.reason)
+                request = .refuse(AppText.commandLineLinkRefused(text, error), link: error)
             }
         } else {
             request = .show

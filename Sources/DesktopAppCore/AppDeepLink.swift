@@ -25,14 +25,15 @@ public struct AppDeepLink: Sendable, Equatable {
 
         public enum Part: Sendable, Equatable { case family, baby, timer }
 
-        /// Why, in words for the person who opened the link.
+        /// Why, in words for the person who opened the link, in their
+        /// language (AppLogText says it in English for the log).
         public var reason: String {
             switch self {
             case .notTheAppsScheme: return AppText.reasonNotTheAppsScheme
             case .notASleepLink: return AppText.reasonNotASleepLink
-            case .notAnIdentifier(.family): return AppText.reasonNotAnIdentifier(AppText.partFamily)
-            case .notAnIdentifier(.baby): return AppText.reasonNotAnIdentifier(AppText.partBaby)
-            case .notAnIdentifier(.timer): return AppText.reasonNotAnIdentifier(AppText.partTimer)
+            case .notAnIdentifier(.family): return AppText.reasonFamilyNotAnIdentifier
+            case .notAnIdentifier(.baby): return AppText.reasonBabyNotAnIdentifier
+            case .notAnIdentifier(.timer): return AppText.reasonTimerNotAnIdentifier
             }
         }
     }

@@ -1,20 +1,21 @@
 /// The pages the app shows itself, when the web app cannot be shown: not
 /// configured, a configuration mistake, offline, an unverified certificate.
-/// Self-contained HTML without scripts; every text is escaped.
+/// Self-contained HTML without scripts; every text is escaped, its
+/// translation included: a catalog is text from outside the program.
 public enum AppPages {
     public static func notConfigured(searchPaths: [String]) -> String {
         let files = searchPaths.map { "<li><code>\(escape($0))</code></li>" }.joined()
         return page(AppText.notConfiguredTitle, """
-            <p>\(escape(AppText.notConfiguredExplanation()))</p>
+            <p>\(escape(AppText.notConfiguredExplanation))</p>
             <ol>\(files)</ol>
-            <p>\(escape(AppText.notConfiguredFileExplanation(searchPaths.first ?? "")))</p>
+            <p>\(escape(AppText.notConfiguredFileExplanation(path: searchPaths.first ?? "")))</p>
             <p>\(escape(AppText.notConfiguredExample))</p>
             <pre>[app]\nweb-origin=https://app.dreamsforlittles.example</pre>
             """)
     }
 
     public static func configurationError(_ description: String) -> String {
-        page(AppText.configurationErrorTitle, "<p>\(escape(AppText.configurationErrorExplanation(description)))</p>")
+        page(AppText.configurationErrorTitle, "<p>\(escape(AppText.configurationErrorExplanation(error: description)))</p>")
     }
 
     /// Shown in place of the web app while it cannot be reached; the app
@@ -22,7 +23,7 @@ public enum AppPages {
     /// does it at once.
     public static func offline(origin: String, retryURL: String, retrySeconds: Int) -> String {
         page(AppText.offlineTitle, """
-            <p>\(escape(AppText.offlineExplanation(origin)))</p>
+            <p>\(escape(AppText.offlineExplanation(origin: origin)))</p>
             <p id="retry">\(escape(AppText.offlineRetry(seconds: retrySeconds)))</p>
             <p><a href="\(escape(retryURL))">\(escape(AppText.offlineRetryNow))</a></p>
             """)
@@ -30,7 +31,7 @@ public enum AppPages {
 
     public static func insecure(origin: String, retrySeconds: Int) -> String {
         page(AppText.insecureTitle, """
-            <p>\(escape(AppText.insecureExplanation(origin)))</p>
+            <p>\(escape(AppText.insecureExplanation(origin: origin)))</p>
             <p id="retry">\(escape(AppText.offlineRetry(seconds: retrySeconds)))</p>
             """)
     }

@@ -1,90 +1,140 @@
-/// Every word the desktop app shows or writes, in one place.
+import SleepTimerCore
+
+/// Every word the desktop app shows, in one place, in the reader's
+/// language.
 ///
-/// Each text is a whole sentence (or a whole label) with its variable parts
-/// as parameters, never glued together from fragments, so that a translation
-/// can put the parts in the order its language needs. Texts shown in a page
-/// are plain here; the pages escape them.
+/// Each text is a whole sentence (or a whole label) looked up with `tr`,
+/// `trn` or `trc`, its variable parts named placeholders filled after the
+/// translation, so that a translation puts them in the order its language
+/// needs. Texts shown in a page are plain here; the pages escape them, the
+/// translation included (a catalog is text from outside the program). The
+/// log's lines are AppLogText's, and stay English.
 public enum AppText {
     // MARK: The window
 
+    /// The app's name, a brand: the same in every language.
     public static let applicationName = "Dreams for Littles"
-    public static let backTooltip = "Back"
-    public static let reloadTooltip = "Reload"
-    public static let dismissTooltip = "Dismiss"
+
+    // TRANSLATORS: Tooltip of the window's button that goes back one page.
+    public static var backTooltip: String { trc("tooltip", "Back") }
+    // TRANSLATORS: Tooltip of the window's button that loads the page again.
+    public static var reloadTooltip: String { trc("tooltip", "Reload") }
+    // TRANSLATORS: Tooltip of the button that closes a notice at the top of the window.
+    public static var dismissTooltip: String { trc("tooltip", "Dismiss") }
 
     // MARK: Pages the app shows itself
 
-    public static let notConfiguredTitle = "Dreams for Littles is not set up yet"
-    public static func notConfiguredExplanation() -> String {
-        "The app does not know where the Dreams for Littles web app is. Set its address as web-origin in the [app] group of the configuration file, then start the app again."
+    // TRANSLATORS: Title of the page the app shows before it knows the web app's address.
+    public static var notConfiguredTitle: String { tr("Dreams for Littles is not set up yet") }
+    public static var notConfiguredExplanation: String {
+        // TRANSLATORS: Keep web-origin and [app] as they are: they are written in the file.
+        tr("The app does not know where the Dreams for Littles web app is. Set its address as web-origin in the [app] group of the configuration file, then start the app again.")
     }
-    public static func notConfiguredFileExplanation(_ path: String) -> String {
-        "The app reads the first of these files that exists; to set it for yourself only, create the first one: \(path)."
+    public static func notConfiguredFileExplanation(path: String) -> String {
+        // TRANSLATORS: Below a list of configuration files; {path} is the first of them.
+        tr("The app reads the first of these files that exists; to set it for yourself only, create the first one: {path}").filling(["path": path])
     }
-    public static let notConfiguredExample = "For example:"
+    // TRANSLATORS: Before an example of the configuration file.
+    public static var notConfiguredExample: String { tr("For example:") }
 
-    public static let configurationErrorTitle = "The configuration cannot be used"
-    public static func configurationErrorExplanation(_ error: String) -> String {
-        "Correct this mistake in the configuration file, then start the app again: \(error)"
+    // TRANSLATORS: Title of the page the app shows when its configuration file has a mistake.
+    public static var configurationErrorTitle: String { tr("The configuration cannot be used") }
+    public static func configurationErrorExplanation(error: String) -> String {
+        // TRANSLATORS: {error} names the file, the line and the mistake, in English.
+        tr("Correct this mistake in the configuration file, then start the app again: {error}").filling(["error": error])
     }
 
-    public static let offlineTitle = "Dreams for Littles cannot be reached"
-    public static func offlineExplanation(_ origin: String) -> String {
-        "The app could not connect to \(origin). Check that this computer is online; your timers keep running meanwhile."
+    // TRANSLATORS: Title of the page the app shows while the web app cannot be reached.
+    public static var offlineTitle: String { tr("Dreams for Littles cannot be reached") }
+    public static func offlineExplanation(origin: String) -> String {
+        // TRANSLATORS: {origin} is the web app's address, such as https://app.dreamsforlittles.example.
+        tr("The app could not connect to {origin}. Check that this computer is online; your timers keep running meanwhile.").filling(["origin": origin])
     }
     public static func offlineRetry(seconds: Int) -> String {
-        seconds == 1 ? "Trying again in 1 second." : "Trying again in \(seconds) seconds."
+        // TRANSLATORS: The app loads the web app again by itself after this many seconds.
+        trn("Trying again in {count} second.", "Trying again in {count} seconds.", count: seconds).filling(["count": String(seconds)])
     }
-    public static let offlineRetryNow = "Try again now"
+    // TRANSLATORS: A link on the offline page that loads the web app at once.
+    public static var offlineRetryNow: String { tr("Try again now") }
 
-    public static let insecureTitle = "The connection to Dreams for Littles is not secure"
-    public static func insecureExplanation(_ origin: String) -> String {
-        "The certificate of \(origin) could not be verified, so the app did not open it. It tries again by itself; if this lasts, ask whoever runs the server."
+    // TRANSLATORS: Title of the page the app shows when the server's certificate cannot be verified.
+    public static var insecureTitle: String { tr("The connection to Dreams for Littles is not secure") }
+    public static func insecureExplanation(origin: String) -> String {
+        // TRANSLATORS: {origin} is the web app's address, such as https://app.dreamsforlittles.example.
+        tr("The certificate of {origin} could not be verified, so the app did not open it. It tries again by itself; if this lasts, ask whoever runs the server.").filling(["origin": origin])
     }
 
-    public static let crashedTitle = "The page stopped unexpectedly"
-    public static let crashedExplanation = "The app is loading it again."
+    // TRANSLATORS: Title of the page shown for a moment when the web page has crashed.
+    public static var crashedTitle: String { tr("The page stopped unexpectedly") }
+    public static var crashedExplanation: String { tr("The app is loading it again.") }
 
     // MARK: Notices in the window
 
-    public static func linkRefused(_ reason: String) -> String {
-        "This link cannot be opened: \(reason)"
+    /// A link the app was given, refused: shown in a bar at the top of the
+    /// window.
+    public static func linkRefused(_ refusal: AppDeepLink.Refusal) -> String {
+        // TRANSLATORS: A notice at the top of the window; {reason} is one of the
+        // sentences that say why a link is refused ("The link does not start with …").
+        tr("This link cannot be opened. {reason}").filling(["reason": refusal.reason])
     }
-    public static let linkRefusedNotConfigured =
-        "This link cannot be opened until the app knows the web app's address (web-origin)."
+    public static var linkRefusedNotConfigured: String {
+        // TRANSLATORS: A notice at the top of the window. Keep web-origin as it is.
+        tr("This link cannot be opened until the app knows the web app's address (web-origin).")
+    }
 
     // MARK: The command line
 
-    public static let usage = """
-        Usage: dreamsforlittles [--help] [LINK]
+    static let paragraphWidth = 72
 
-        The Dreams for Littles desktop app. It shows the web app set as
-        web-origin in the [app] group of sleep-agent.conf, gives it the Sleep
-        timer bridge, and opens links of the form
-        dreamsforlittles://families/FAMILY/babies/BABY/track/sleep?timer=TIMER
-        in the window that is already open.
-        """
-    public static func commandLineLinkRefused(_ link: String, _ reason: String) -> String {
-        "dreamsforlittles: The link \(link) cannot be opened: \(reason)"
+    /// `dreamsforlittles --help`, in the reader's language.
+    public static var usage: String {
+        [
+            // TRANSLATORS: The first line of --help; {synopsis} is the command
+            // line as typed ("dfl-sleepctl COMMAND [OPTIONS]").
+            tr("Usage: {synopsis}").filling(["synopsis": "dreamsforlittles [--help] [LINK]"]),
+            "",
+            // TRANSLATORS: dreamsforlittles --help. Keep web-origin, [app] and sleep-agent.conf as they are.
+            TextLayout.wrap(tr("The Dreams for Littles desktop app. It shows the web app set as web-origin in the [app] group of sleep-agent.conf, and gives it the Sleep timer bridge."), width: paragraphWidth),
+            "",
+            // TRANSLATORS: dreamsforlittles --help, followed by the form of a link. Keep LINK as it is.
+            TextLayout.wrap(tr("A LINK opens its Sleep timer in the window that is already open. Its form is:"), width: paragraphWidth),
+            "  dreamsforlittles://families/FAMILY/babies/BABY/track/sleep?timer=TIMER",
+        ].joined(separator: "\n")
+    }
+    public static func commandLineLinkRefused(_ link: String, _ refusal: AppDeepLink.Refusal) -> String {
+        // TRANSLATORS: On the terminal; {link} is the link as given, {reason} one of the
+        // sentences that say why a link is refused ("The link does not start with …").
+        tr("dreamsforlittles: The link {link} cannot be opened. {reason}").filling(["link": link, "reason": refusal.reason])
     }
     public static func commandLineTooManyLinks(_ count: Int) -> String {
-        "dreamsforlittles: Give one link at most; \(count) were given."
+        // TRANSLATORS: On the terminal; {count} is 2 or more.
+        trn("dreamsforlittles: Give one link at most; {count} was given.", "dreamsforlittles: Give one link at most; {count} were given.", count: count).filling(["count": String(count)])
     }
     public static func commandLineUnknownOption(_ option: String) -> String {
-        "dreamsforlittles: Unknown option \(option).\n\(usage)"
+        // TRANSLATORS: On the terminal, before the --help text; {option} is the option as typed.
+        tr("dreamsforlittles: Unknown option {option}.").filling(["option": option]) + "\n" + usage
     }
 
     // MARK: Why a link is refused
 
-    public static let reasonNotTheAppsScheme = "it does not start with dreamsforlittles://."
-    public static let reasonNotASleepLink =
-        "it is not a link to a Sleep timer (dreamsforlittles://families/…/babies/…/track/sleep?timer=…)."
-    public static func reasonNotAnIdentifier(_ part: String) -> String {
-        "its \(part) is not an identifier of the form 01234567-89ab-cdef-0123-456789abcdef."
+    // TRANSLATORS: Why a link is refused; it follows "This link cannot be opened."
+    static var reasonNotTheAppsScheme: String { tr("The link does not start with dreamsforlittles://.") }
+    static var reasonNotASleepLink: String {
+        // TRANSLATORS: Why a link is refused; it follows "This link cannot be opened."
+        tr("The link does not lead to a Sleep timer (dreamsforlittles://families/…/babies/…/track/sleep?timer=…).")
     }
-    public static let partFamily = "family"
-    public static let partBaby = "baby"
-    public static let partTimer = "timer"
+    static var reasonFamilyNotAnIdentifier: String {
+        // TRANSLATORS: Why a link is refused; it follows "This link cannot be opened."
+        tr("The family's id in the link is not of the form 01234567-89ab-cdef-0123-456789abcdef.")
+    }
+    static var reasonBabyNotAnIdentifier: String {
+        // TRANSLATORS: Why a link is refused; it follows "This link cannot be opened."
+        tr("The baby's id in the link is not of the form 01234567-89ab-cdef-0123-456789abcdef.")
+    }
+    static var reasonTimerNotAnIdentifier: String {
+        // TRANSLATORS: Why a link is refused; it follows "This link cannot be opened."
+        tr("The timer's id in the link is not of the form 01234567-89ab-cdef-0123-456789abcdef.")
+    }
 }
 
 /// The app's log lines (on stderr, which the journal keeps). Whole sentences
@@ -93,11 +143,22 @@ public enum AppText {
 public enum AppLogText {
     public static func configuration(_ file: String) -> String { "Configuration from \(file)." }
     public static let noConfiguration = "No configuration file; web-origin is not set."
+    public static let localeMissing = "The locale the environment names (LANG, LC_ALL, LC_*) is not installed (locale -a lists "
+        + "those that are); the window speaks English."
     public static func configurationError(_ error: String) -> String { "The configuration cannot be used: \(error)" }
     public static let webOriginMissing = "web-origin is not set in the [app] group; the window explains what to set."
     public static func loading(_ url: String) -> String { "Loading \(url)." }
     public static func openedLink(_ url: String) -> String { "Opened the link at \(url)." }
-    public static func refusedLink(_ reason: String) -> String { "Refused a link: \(reason)" }
+    public static func refusedLink(_ refusal: AppDeepLink.Refusal) -> String {
+        switch refusal {
+        case .notTheAppsScheme: return "Refused a link: it does not start with dreamsforlittles://."
+        case .notASleepLink: return "Refused a link: it is not a link to a Sleep timer."
+        case .notAnIdentifier(.family): return "Refused a link: its family id is not a UUID."
+        case .notAnIdentifier(.baby): return "Refused a link: its baby id is not a UUID."
+        case .notAnIdentifier(.timer): return "Refused a link: its timer id is not a UUID."
+        }
+    }
+    public static let refusedLinkNotConfigured = "Refused a link: web-origin is not set."
     public static func openingOutside(_ url: String) -> String { "Opening \(url) in the default browser: it is not part of the web app." }
     public static func refusedNavigation(_ scheme: String) -> String {
         "Refused to open a link of the scheme \(scheme): the app opens only the web app and web links."

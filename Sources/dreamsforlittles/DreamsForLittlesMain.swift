@@ -1,3 +1,4 @@
+import DFLGettext
 import DesktopApp
 import Glibc
 
@@ -5,8 +6,14 @@ import Glibc
 @main
 struct DreamsForLittlesMain {
     static func main() {
+        let environment = startEnvironment()
+        // First, before GTK starts a thread: the words of the window, its
+        // pages and --help in the reader's language (LANGUAGE, LC_MESSAGES;
+        // DFL_LOCALEDIR for the catalogs of the build tree).
+        let locale = ProgramLocale.start(environment: environment)
         let executable = readLink("/proc/self/exe") ?? CommandLine.arguments[0]
-        exit(DesktopApplication(environment: startEnvironment(), executable: executable).run(arguments: CommandLine.arguments))
+        let application = DesktopApplication(environment: environment, executable: executable, localeMissing: locale.localeMissing)
+        exit(application.run(arguments: CommandLine.arguments))
     }
 
     /// The environment the process was started with. GDK takes the launch's

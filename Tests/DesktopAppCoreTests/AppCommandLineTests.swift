@@ -19,7 +19,7 @@ import Testing
     }
 
     @Test func aBadLinkIsRefusedNamingTheLinkAndWhy() {
-        guard case .refuse(let message, let reason) = AppCommandLine(arguments: ["dreamsforlittles", "javascript:alert(1)"]).request
+        guard case .refuse(let message, let refusal) = AppCommandLine(arguments: ["dreamsforlittles", "javascript:alert(1)"]).request
         else {
             Issue.record("not refused")
             return
@@ -27,12 +27,12 @@ import Testing
         #expect(message.contains("javascript:alert(1)"))
         #expect(message.contains("dreamsforlittles://"))
         // The window and the log say why, without the caller's text.
-        #expect(reason == AppDeepLink.Refusal.notTheAppsScheme.reason)
+        #expect(refusal == .notTheAppsScheme)
     }
 
     @Test func twoLinksAreRefused() {
         #expect(AppCommandLine(arguments: ["dreamsforlittles", link, link]).request
-            == .refuse(AppText.commandLineTooManyLinks(2), reason: nil))
+            == .refuse(AppText.commandLineTooManyLinks(2), link: nil))
     }
 
     @Test func automationIsAnOptionAndOnlyThat() {

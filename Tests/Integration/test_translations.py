@@ -1,7 +1,8 @@
-"""The agent and dfl-sleepctl in each language of po/, read where a person
-reads them: the notification as xfce4-notifyd shows it (its own log of the
-summary, body and button labels) or as a recording server received it, and
-dfl-sleepctl's output.
+"""The agent, dfl-sleepctl and the desktop app in each language of po/,
+read where a person reads them: the notification as xfce4-notifyd shows it
+(its own log of the summary, body and button labels) or as a recording
+server received it, dfl-sleepctl's output, and the page the app's window
+shows (through WebKitWebDriver) and what a second launch prints.
 
 glibc takes LANGUAGE only where the locale of the messages is not "C" (nor
 "POSIX"; "C.UTF-8" is fine), so each language runs under its own UTF-8
@@ -16,6 +17,7 @@ import subprocess
 import time
 import unittest
 
+from app_harness import APP, AppTestCase
 from dbus_client import Client
 from desktop import Display, RecordingServer, SpecPanel, XfceNotifyd
 from harness import (PATIENCE, REPO, SLEEPCTL, AgentProcess, Session, eventually, gdbus_call, now_ms,
@@ -363,6 +365,46 @@ class EnglishForDevelopersTests(unittest.TestCase):
         agent = AgentProcess(session.session)
         self.assertIn("is not installed", agent.log())
         self.assertEqual(session.sleepctl("bogus").stderr.splitlines()[0], 'dfl-sleepctl: unknown command "bogus"')
+
+
+class AppInGermanTests(AppTestCase):
+    """The real app under Xvfb with LANGUAGE=de: its own page, read from the
+    window's DOM, and the refusal a second launch prints, come from the
+    German catalog; the app's log stays English."""
+
+    notification_server = False
+    web_origin = False
+
+    def setUp(self):
+        require_catalogs()
+        require_locale("de_DE.UTF-8")
+        super().setUp()
+        self.session.env.update(LANG="de_DE.UTF-8", LANGUAGE="de", DFL_LOCALEDIR=CATALOGS)
+        self.session.env.pop("LC_ALL", None)
+        self.session.env.pop("LC_MESSAGES", None)
+
+    def test_the_not_configured_page_and_a_refused_link_speak_german_and_the_log_english(self):
+        app = self.start_app()
+        shown = app.wait("return document.querySelector('h1') && "
+                         "[document.title, document.querySelector('h1').textContent, document.body.innerText]",
+                         "the app's own page")
+        title, heading, text = shown
+        self.assertEqual(title, "Dreams for Littles ist noch nicht eingerichtet")
+        self.assertEqual(heading, "Dreams for Littles ist noch nicht eingerichtet")
+        self.assertIn("Die App weiß noch nicht, wo die Web-App von Dreams for Littles zu finden ist.", text)
+        self.assertIn("Zum Beispiel:", text)
+        self.assertIn("web-origin=https://app.dreamsforlittles.example", text)
+
+        # A second launch hands its link to the window's instance, which
+        # answers on the second launch's terminal, in German.
+        second = subprocess.run([APP, "javascript:alert(1)"], env=self.session.env, capture_output=True,
+                                text=True, timeout=PATIENCE)
+        self.assertEqual(second.returncode, 2, second.stderr)
+        self.assertIn("dreamsforlittles: Der Link javascript:alert(1) lässt sich nicht öffnen. "
+                      "Der Link beginnt nicht mit dreamsforlittles://.", second.stderr)
+        eventually(lambda: "Refused a link: it does not start with dreamsforlittles://." in app.log(),
+                   what="the refusal in the app's log, in English")
+        self.assertNotIn("Der Link", app.log())
 
 
 if __name__ == "__main__":

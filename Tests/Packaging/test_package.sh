@@ -230,6 +230,10 @@ check "dfl-sleep-agent --version prints 0.1.0" bash -c '[[ $(/usr/bin/dfl-sleep-
 check "dfl-webview-bridge --help answers" bash -c '/usr/bin/dfl-webview-bridge --help | grep -q "JSON-RPC 2.0"'
 check "dreamsforlittles --help answers without a display" bash -c 'env -u DISPLAY -u WAYLAND_DISPLAY /usr/bin/dreamsforlittles --help | grep -q "dreamsforlittles://families/"'
 check "appstreamcli validates the app's metainfo" appstreamcli validate --no-net /usr/share/metainfo/com.dreamsforlittles.App.metainfo.xml
+check "the app's metainfo carries its summary in every language of po/" \
+    bash -c 'for lang in de es fr it pt_BR; do
+                 grep -q "<summary xml:lang=\"$lang\">" /usr/share/metainfo/com.dreamsforlittles.App.metainfo.xml || exit 1
+             done'
 mime_home=$work/mime-home
 mkdir -p "$mime_home"
 handler=$(env -i HOME="$mime_home" PATH=/usr/bin:/bin XDG_DATA_DIRS=/usr/local/share:/usr/share xdg-mime query default x-scheme-handler/dreamsforlittles 2>&1)
@@ -238,11 +242,16 @@ check "after install, xdg-mime names the app the handler of dreamsforlittles:// 
 # The installed catalogs, found where the package put them (no DFL_LOCALEDIR).
 check "dfl-sleepctl --help speaks German from the installed catalog" \
     bash -c 'env -u DFL_LOCALEDIR LANG=de_DE.UTF-8 LANGUAGE=de /usr/bin/dfl-sleepctl --help | grep -q "^Aufruf: dfl-sleepctl"'
-check "the desktop entries name the agent in every language of po/" \
+check "dreamsforlittles --help speaks German from the installed catalog" \
+    bash -c 'env -u DFL_LOCALEDIR LANG=de_DE.UTF-8 LANGUAGE=de /usr/bin/dreamsforlittles --help | grep -q "^Aufruf: dreamsforlittles"'
+check "the desktop entries of the agent and the app are translated in every language of po/" \
     bash -c 'for entry in /usr/share/applications/com.dreamsforlittles.SleepAgent.desktop \
-                          /etc/xdg/autostart/com.dreamsforlittles.SleepAgent-autostart.desktop; do
+                          /etc/xdg/autostart/com.dreamsforlittles.SleepAgent-autostart.desktop \
+                          /usr/share/applications/com.dreamsforlittles.App.desktop; do
                  for lang in de es fr it pt_BR; do grep -q "^Name\[$lang\]=" "$entry" || exit 1; done
-             done'
+             done
+             grep -qxF "Comment[de]=Schlaf, Mahlzeiten und den Tag deines Babys festhalten – mit Schlaf-Timern auf deinem Desktop" \
+                 /usr/share/applications/com.dreamsforlittles.App.desktop'
 
 # --- D-Bus activation on a private session bus ----------------------------------
 

@@ -1,6 +1,6 @@
 """The translation template and catalogs in po/: each catalog compiles,
 is complete and keeps every placeholder; the template is what the sources
-mark (and what the desktop entries say), read both by xgettext and by a scan
+mark (and what the desktop entries and the metainfo say), read both by xgettext and by a scan
 of its own, so that a call xgettext cannot see (a literal split over lines,
 or inside a string interpolation) fails here instead of going
 untranslated."""
@@ -60,6 +60,24 @@ class CatalogTests(unittest.TestCase):
                     for language in catalogs():
                         self.assertIn("\nName[%s]=" % language, text)
                     result = subprocess.run(["desktop-file-validate", merged], capture_output=True, text=True)
+                    self.assertEqual(result.returncode, 0, result.stdout + result.stderr)
+
+    def test_the_metainfo_merges_every_language_and_still_validates(self):
+        with tempfile.TemporaryDirectory() as directory:
+            for metainfo in translations.metainfo_files():
+                with self.subTest(metainfo=metainfo):
+                    merged = os.path.join(directory, os.path.basename(metainfo))
+                    subprocess.run(["msgfmt", "--xml", "--template=" + os.path.join(REPO, metainfo), "-d",
+                                    translations.PO_DIR, "--output-file=" + merged], check=True)
+                    with open(merged, encoding="utf-8") as handle:
+                        text = handle.read()
+                    for language in catalogs():
+                        self.assertIn('<summary xml:lang="%s">' % language, text)
+                        self.assertIn('<p xml:lang="%s">' % language, text)
+                    # The brand stays as it is: no translated name at all.
+                    self.assertNotIn("<name xml:lang=", text)
+                    result = subprocess.run(["appstreamcli", "validate", "--no-net", merged],
+                                            capture_output=True, text=True)
                     self.assertEqual(result.returncode, 0, result.stdout + result.stderr)
 
     def test_every_catalog_compiles_with_msgfmt_check(self):
@@ -133,6 +151,8 @@ class TemplateTests(unittest.TestCase):
             marked.update(found)
         for path in translations.desktop_files():
             marked.update(translations.desktop_literals(path))
+        for path in translations.metainfo_files():
+            marked.update(translations.metainfo_literals(path))
         self.assertTrue(marked)
         self.assertEqual(marked - template, set(), "marked in the sources but missing from the template")
         self.assertEqual(template - marked, set(), "in the template but marked nowhere")

@@ -1,0 +1,90 @@
+import DFLTestSupport
+import DesktopAppCore
+import SleepTimerCore
+import Testing
+
+/// The app's words in another language: looked up whole, filled after the
+/// translation, escaped in the pages, and never in the log.
+@Suite struct AppTextTests {
+    static let german = DictionaryTranslator(
+        messages: [
+            "Dreams for Littles is not set up yet": "Dreams for Littles ist noch nicht eingerichtet",
+            "For example:": "Zum Beispiel:",
+            "Dreams for Littles cannot be reached": "Dreams for Littles ist nicht erreichbar",
+            "Try again now": "Jetzt erneut versuchen",
+            "tooltip\u{4}Back": "Zurück",
+            "The link does not start with dreamsforlittles://.": "Der Link beginnt nicht mit dreamsforlittles://.",
+            "This link cannot be opened. {reason}": "Dieser Link lässt sich nicht öffnen. {reason}",
+            "dreamsforlittles: The link {link} cannot be opened. {reason}":
+                "dreamsforlittles: Der Link {link} lässt sich nicht öffnen. {reason}",
+            "Usage: {synopsis}": "Aufruf: {synopsis}",
+            "dreamsforlittles: Unknown option {option}.": "dreamsforlittles: Unbekannte Option {option}.",
+        ],
+        plurals: [
+            "Trying again in {count} second.": ["Neuer Versuch in {count} Sekunde.", "Neuer Versuch in {count} Sekunden."],
+        ])
+
+    func inGerman<T>(_ body: () -> T) -> T { Localization.$scoped.withValue(Self.german, operation: body) }
+
+    @Test func theNotConfiguredPageSpeaksTheReadersLanguage() {
+        let page = inGerman { AppPages.notConfigured(searchPaths: ["/home/p/.config/dreamsforlittles/sleep-agent.conf"]) }
+        #expect(page.contains("<title>Dreams for Littles ist noch nicht eingerichtet</title>"))
+        #expect(page.contains("<h1>Dreams for Littles ist noch nicht eingerichtet</h1>"))
+        #expect(page.contains("<p>Zum Beispiel:</p>"))
+    }
+
+    @Test func theOfflinePageCountsSecondsInTheReadersPlural() {
+        let one = inGerman { AppPages.offline(origin: "https://app.example", retryURL: "https://app.example/", retrySeconds: 1) }
+        let many = inGerman { AppPages.offline(origin: "https://app.example", retryURL: "https://app.example/", retrySeconds: 15) }
+        #expect(one.contains("Neuer Versuch in 1 Sekunde."))
+        #expect(many.contains("Neuer Versuch in 15 Sekunden."))
+        #expect(many.contains(">Jetzt erneut versuchen</a>"))
+    }
+
+    @Test func aTranslationIsEscapedLikeAnyTextFromOutside() {
+        let hostile = DictionaryTranslator(messages: [
+            "Dreams for Littles cannot be reached": "<script>alert(1)</script> & \"nicht\"",
+            "Try again now": "<a href='javascript:x'>jetzt</a>",
+        ])
+        let page = Localization.$scoped.withValue(hostile) {
+            AppPages.offline(origin: "https://app.example", retryURL: "https://app.example/", retrySeconds: 2)
+        }
+        #expect(!page.contains("<script>"))
+        #expect(!page.contains("javascript:x'>"))
+        #expect(page.contains("<h1>&lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;nicht&quot;</h1>"))
+        #expect(page.contains("&lt;a href=&#39;javascript:x&#39;&gt;jetzt&lt;/a&gt;"))
+    }
+
+    @Test func aTranslationThatLosesAPlaceholderFallsBackToEnglish() {
+        let broken = DictionaryTranslator(messages: ["This link cannot be opened. {reason}": "Dieser Link geht nicht."])
+        let notice = Localization.$scoped.withValue(broken) { AppText.linkRefused(.notTheAppsScheme) }
+        #expect(notice == "This link cannot be opened. The link does not start with dreamsforlittles://.")
+    }
+
+    @Test func theHeaderBarsTooltipsAreLookedUpWithTheirContext() {
+        #expect(inGerman { AppText.backTooltip } == "Zurück")
+        #expect(AppText.backTooltip == "Back")
+    }
+
+    @Test func aRefusedLinkIsTranslatedWholeAndTheLinkIsNotFilledAgain() {
+        let notice = inGerman { AppText.linkRefused(.notTheAppsScheme) }
+        #expect(notice == "Dieser Link lässt sich nicht öffnen. Der Link beginnt nicht mit dreamsforlittles://.")
+        let line = inGerman { AppCommandLine(arguments: ["dreamsforlittles", "x:{reason}"]).request }
+        #expect(line == .refuse("dreamsforlittles: Der Link x:{reason} lässt sich nicht öffnen. "
+            + "Der Link beginnt nicht mit dreamsforlittles://.", link: .notTheAppsScheme))
+    }
+
+    @Test func theLogSaysWhyInEnglishWhateverTheReadersLanguage() {
+        let line = inGerman { AppLogText.refusedLink(.notTheAppsScheme) }
+        #expect(line == "Refused a link: it does not start with dreamsforlittles://.")
+    }
+
+    @Test func helpAndTheUnknownOptionSpeakTheReadersLanguageWithinSeventyTwoColumns() {
+        let help = inGerman { AppText.usage }
+        #expect(help.hasPrefix("Aufruf: dreamsforlittles [--help] [LINK]\n"))
+        #expect(help.contains("dreamsforlittles://families/FAMILY/babies/BABY/track/sleep?timer=TIMER"))
+        #expect(help.split(separator: "\n").allSatisfy { $0.count <= 72 })
+        let unknown = inGerman { AppCommandLine(arguments: ["dreamsforlittles", "--nope"]).request }
+        #expect(unknown == .refuse("dreamsforlittles: Unbekannte Option --nope.\n" + help, link: nil))
+    }
+}

@@ -9,7 +9,7 @@ import Testing
         let counter = LogCounter(path: path, phrase: "will be tried again")
         counter.readNew()
         #expect(counter.count == 0)
-        FileManager.default.createFile(atPath: path, contents: Data("a will be tried again\nb will be tri".utf8))
+        #expect(FileManager.default.createFile(atPath: path, contents: Data("a will be tried again\nb will be tri".utf8)))
         counter.readNew()
         #expect(counter.count == 1)
         let handle = try #require(FileHandle(forWritingAtPath: path))

@@ -425,8 +425,10 @@ class TokenRenewalTests(BridgeTestCase):
         self.bridge.result("sleepTimer.upsert", {"timer": timer})
         [first] = self.puts_of(timer["id"])
         first_expiry_ms = first["arrivalNs"] // 1_000_000 + self.TOKEN_SECONDS * 1000
-        eventually(lambda: len(self.puts_of(timer["id"])) >= 2, timeout=self.TOKEN_SECONDS + PATIENCE,
-                   what="the renewal")
+        # The platform logs a request when it arrives and its status when it
+        # has answered: wait for the answer too.
+        eventually(lambda: len(self.puts_of(timer["id"])) >= 2 and self.puts_of(timer["id"])[1]["status"] is not None,
+                   timeout=self.TOKEN_SECONDS + PATIENCE, what="the renewal and its answer")
         renewal = self.puts_of(timer["id"])[1]
         self.assertLess(renewal["arrivalNs"] // 1_000_000, first_expiry_ms, "renewed only after the token expired")
         self.assertEqual((renewal["status"], renewal["hasAuthorization"]), (200, True))

@@ -83,6 +83,38 @@ def voluntary_switches(pid, main_thread_only=False):
     return total
 
 
+def switches_by_thread(pid):
+    """The voluntary switches of each thread of a process, by "tid name":
+    which thread woke, when a count says one did."""
+    found = {}
+    for task in os.listdir("/proc/%d/task" % pid):
+        try:
+            with open("/proc/%d/task/%s/comm" % (pid, task)) as handle:
+                name = handle.read().strip()
+            with open("/proc/%d/task/%s/status" % (pid, task)) as handle:
+                for line in handle:
+                    if line.startswith("voluntary_ctxt_switches"):
+                        found["%s %s" % (task, name)] = int(line.split()[1])
+        except FileNotFoundError:
+            continue  # the thread ended meanwhile
+    return found
+
+
+def wait_until_settled(pid, quiet_s=5):
+    """Waits until no thread of the process has switched for `quiet_s`: the
+    end of its start-up, whose last steps (dconf's worker subscribing to
+    changes, say) may answer after READY=1 on a loaded machine."""
+    deadline = time.monotonic() + PATIENCE
+    seen = switches_by_thread(pid)
+    while time.monotonic() < deadline:
+        time.sleep(quiet_s)
+        now = switches_by_thread(pid)
+        if now == seen:
+            return
+        seen = now
+    raise AssertionError("the agent's threads kept switching for %d s after its start: %s" % (PATIENCE, seen))
+
+
 def cpu_seconds(pid):
     """CPU time a process has used: what a busy loop burns while it waits."""
     with open("/proc/%d/stat" % pid) as handle:

@@ -1,3 +1,5 @@
+import SleepTimerCore
+
 /// The pages the app shows itself, when the web app cannot be shown: not
 /// configured, a configuration mistake, offline, an unverified certificate.
 /// Self-contained HTML without scripts; every text is escaped, its
@@ -55,22 +57,9 @@ public enum AppPages {
         """
     }
 
-    /// Text as HTML: the five characters with a meaning in markup escaped.
-    public static func escape(_ text: String) -> String {
-        var escaped = ""
-        escaped.reserveCapacity(text.utf8.count)
-        for character in text {
-            switch character {
-            case "&": escaped += "&amp;"
-            case "<": escaped += "&lt;"
-            case ">": escaped += "&gt;"
-            case "\"": escaped += "&quot;"
-            case "'": escaped += "&#39;"
-            default: escaped.append(character)
-            }
-        }
-        return escaped
-    }
+    /// Text as HTML: the five characters with a meaning in markup escaped,
+    /// as the notification body escapes them.
+    public static func escape(_ text: String) -> String { DisplayText.escapeMarkup(text) }
 }
 
 /// How long the app waits before loading the web app again after a failed

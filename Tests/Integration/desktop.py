@@ -59,6 +59,7 @@ NOTIFYD_CHANNEL = """<?xml version="1.0" encoding="UTF-8"?>
   <property name="notification-log" type="bool" value="true"/>
   <property name="log-level" type="uint" value="1"/>
   <property name="log-level-apps" type="uint" value="0"/>
+  <property name="log-max-size" type="uint" value="100000"/>
 </channel>
 """
 

@@ -6,20 +6,10 @@ showed it, ns since 1970), `summary`, `body` and, for xfce4-notifyd, the
 actions' `keys` and the `labels` of its buttons."""
 
 import calendar
-import glob
 import os
 import time
 
 from desktop import Dunst, XfceNotifyd
-
-NOTIFYD_CHANNEL = """<?xml version="1.0" encoding="UTF-8"?>
-<channel name="xfce4-notifyd" version="1.0">
-  <property name="notification-log" type="bool" value="true"/>
-  <property name="log-level" type="uint" value="1"/>
-  <property name="log-level-apps" type="uint" value="0"/>
-  <property name="log-max-size" type="uint" value="100000"/>
-</channel>
-"""
 
 
 class LoggedXfceNotifyd(XfceNotifyd):
@@ -29,17 +19,8 @@ class LoggedXfceNotifyd(XfceNotifyd):
     xfconfd, which the private bus starts on demand."""
 
     def __init__(self, session):
-        [xfconfd] = glob.glob("/usr/lib/*/xfce4/xfconf/xfconfd") or [None]
-        if xfconfd is None:
-            raise AssertionError("xfconfd is needed for xfce4-notifyd's log: apt-get install xfconf")
-        with open(os.path.join(session.services, "org.xfce.Xfconf.service"), "w") as handle:
-            handle.write("[D-BUS Service]\nName=org.xfce.Xfconf\nExec=%s\n" % xfconfd)
-        channels = os.path.join(session.env["XDG_CONFIG_HOME"], "xfce4", "xfconf", "xfce-perchannel-xml")
-        os.makedirs(channels, exist_ok=True)
-        with open(os.path.join(channels, "xfce4-notifyd.xml"), "w") as handle:
-            handle.write(NOTIFYD_CHANNEL)
+        super().__init__(session, log=True)
         self.log_path = os.path.join(session.env["XDG_CACHE_HOME"], "xfce4", "notifyd", "log")
-        super().__init__(session)
 
     def records(self):
         """The log's entries, oldest first."""

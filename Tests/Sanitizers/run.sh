@@ -21,9 +21,15 @@ swift test --skip-build --sanitize="$sanitizer" --scratch-path "$scratch"
 
 # The integration tests, shortened where they repeat: the sanitizers look
 # for memory and thread errors, which a few runs find as well as many.
-modules=(test_agent_dbus test_sleepctl test_completion test_storage_faults test_webview_bridge)
+# Under ThreadSanitizer, the integration tests whose agent runs more than
+# one thread of its own work (the loop, libcurl's transfers, the store's
+# crash and fault paths); dfl-sleepctl and dfl-webview-bridge are
+# single-threaded programs, checked by AddressSanitizer here and by the
+# fuzzers, which keeps the test command within its time.
+modules=(test_agent_dbus test_completion test_storage_faults)
 if [[ $sanitizer == address ]]; then
-    modules+=(test_notifications test_indicator.PublishingTests test_indicator.SignalTests test_indicator.MenuActionTests)
+    modules+=(test_sleepctl test_webview_bridge test_notifications
+              test_indicator.PublishingTests test_indicator.SignalTests test_indicator.MenuActionTests)
 fi
 cd Tests/Integration
 DFL_BUILD_DIR="$here/$scratch/debug" DFL_CRASH_RUNS=3 DFL_OUTAGE_SECONDS=5 \

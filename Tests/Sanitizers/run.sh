@@ -21,11 +21,12 @@ swift test --skip-build --sanitize="$sanitizer" --scratch-path "$scratch"
 
 # The integration tests, shortened where they repeat: the sanitizers look
 # for memory and thread errors, which a few runs find as well as many.
-# Under ThreadSanitizer, the integration tests whose agent runs more than
-# one thread of its own work (the loop, libcurl's transfers, the store's
-# crash and fault paths); dfl-sleepctl and dfl-webview-bridge are
-# single-threaded programs, checked by AddressSanitizer here and by the
-# fuzzers, which keeps the test command within its time.
+# Under ThreadSanitizer, the agent's integration tests (its calls, its
+# completions through libcurl, the store's crash and fault paths); the
+# tests of dfl-sleepctl and dfl-webview-bridge, whose own code runs on one
+# thread (libcurl's resolver threads aside), run under AddressSanitizer and
+# the bridge's input under the fuzzers, which keeps the test command within
+# its time.
 modules=(test_agent_dbus test_completion test_storage_faults)
 if [[ $sanitizer == address ]]; then
     modules+=(test_sleepctl test_webview_bridge test_notifications

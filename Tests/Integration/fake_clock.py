@@ -39,14 +39,14 @@ class FakeClock:
     session."""
 
     def __init__(self, session, name="clock"):
-        self.library = library()
+        self.preload = library()
         self.path = os.path.join(session.root, "faketime-%s" % name)
         self.offset_s = 0
         self._write()
 
     def env(self):
         """The environment that puts a process on this clock."""
-        return {"LD_PRELOAD": self.library, "FAKETIME_TIMESTAMP_FILE": self.path, "FAKETIME_NO_CACHE": "1",
+        return {"LD_PRELOAD": self.preload, "FAKETIME_TIMESTAMP_FILE": self.path, "FAKETIME_NO_CACHE": "1",
                 "FAKETIME_DONT_FAKE_MONOTONIC": "1"}
 
     def move(self, seconds):

@@ -29,6 +29,21 @@ extension Agent {
         return change
     }
 
+    /// Where the desktop's own 12/24-hour choice is read, the first time a
+    /// timer is to be shown: reading it can load much (GSettings loads
+    /// dconf, its schemas and a thread), which an agent holding no timer
+    /// need not carry. Until then the format given at start stands.
+    public func readTimeFormatWhenNeeded(_ read: @escaping () -> TimeFormat) {
+        pendingTimeFormat = read
+    }
+
+    /// Reads the desktop's time format, once, when a timer is held.
+    func resolveTimeFormatIfNeeded() {
+        guard !timers.isEmpty, let read = pendingTimeFormat else { return }
+        pendingTimeFormat = nil
+        timeFormatChanged(read())
+    }
+
     /// The desktop's clock changed between 12 and 24 hours: every
     /// notification that shows a time of day is written again.
     public func timeFormatChanged(_ format: TimeFormat) {

@@ -45,6 +45,7 @@ extension Agent {
 
     /// Hands an event to the plan and carries out what it decides.
     func runPlan(_ event: NotificationPlan.Event) {
+        resolveTimeFormatIfNeeded()
         let commands = plan.handle(event)
         for command in commands { perform(command) }
         setWake(.notifications, at: plan.wakeAt)

@@ -66,6 +66,9 @@ public final class Agent {
     private var publishedProperties: AgentProperties
 
     var plan: NotificationPlan
+    /// Reads the desktop's time format; called once, when a timer is first
+    /// held (see `readTimeFormatWhenNeeded`).
+    var pendingTimeFormat: (() -> TimeFormat)?
     var surface: NotificationSurface?
     var flow: CompletionFlow
     var transport: CompletionTransport?

@@ -236,19 +236,17 @@ public final class AgentApp {
         if wallClock == nil {
             log.log(.warning, "No wall-clock timer could be made; waits run on the monotonic clock, and a set clock goes unnoticed until the next change.")
         }
-        let desktopClock = DesktopClock(environment: environment)
-        if desktopClock.dconfFlagReadOnly {
-            log.log(.info, "dconf cannot write its change flag in the runtime directory (read-only in the sandbox): GNOME's clock-format is read afresh each time, and dconf's warnings about the flag are left out.")
-        }
+        let desktopClock = DesktopClock(environment: environment, log: log)
         let agent = Agent(
             store: store, configuration: configuration, timeZones: ZoneInfoDirectory(environment: environment),
-            timeFormat: locale.timeFormat(clockFormat: desktopClock.hourCycle), clock: clock, log: log,
+            timeFormat: locale.timeFormat(), clock: clock, log: log,
             alarm: wallClock ?? LoopAlarm(loop: loop, clock: clock), opener: opener,
             crashPoints: CrashPoints(environment: environment))
         wallClock?.clockChanged = { [weak agent] in agent?.clockChanged(reason: "the clock was set") }
         desktopClock.changed = { [weak agent, locale] hourCycle in
             agent?.timeFormatChanged(locale.timeFormat(clockFormat: hourCycle))
         }
+        agent.readTimeFormatWhenNeeded { [locale] in locale.timeFormat(clockFormat: desktopClock.hourCycle) }
         let service = TimerService(connection: connection, agent: agent, log: log)
         agent.addObserver(service)
         service.register()

@@ -14,37 +14,52 @@ import SleepTimerCore
 /// shows its own clock), and the locale decides.
 ///
 /// Read through GSettings only when the schema is installed: g_settings_new
-/// aborts the process on a missing one. Changes arrive as the `changed`
+/// aborts the process on a missing one. Where dconf cannot write its change
+/// flag (the unit's sandbox keeps $XDG_RUNTIME_DIR read-only), it reads
+/// afresh each time, and its warnings about that are left out of the log. Changes arrive as the `changed`
 /// signal on the agent's loop (the thread-default context when this is
 /// made), so a switch in GNOME's settings reaches the notifications at once.
 final class DesktopClock {
     static let schema = "org.gnome.desktop.interface"
     static let key = "clock-format"
 
-    private let settings: UnsafeMutablePointer<GSettings>?
+    private var loaded = false
+    private var loadedSettings: UnsafeMutablePointer<GSettings>?
     private var handler: gulong = 0
     private let gnomeSession: Bool
     /// Called on the loop's thread with the new choice (nil: none made).
     var changed: ((HourCycle?) -> Void)?
 
-    /// dconf cannot write its change flag here (the unit's sandbox keeps
-    /// $XDG_RUNTIME_DIR read-only): it reads afresh each time, and its
-    /// warnings about that are left out of the log.
-    private(set) var dconfFlagReadOnly = false
+    private let environment: [String: String]
+    private let log: any LogSink
 
-    init(environment: [String: String]) {
+    /// Reads nothing yet: GSettings (dconf's module, the compiled schemas,
+    /// dconf's worker thread) is loaded at the first `hourCycle`, which the
+    /// agent asks for when it first has a timer to show. An agent with no
+    /// timer carries none of it.
+    init(environment: [String: String], log: any LogSink) {
+        self.environment = environment
+        self.log = log
         gnomeSession = (environment["XDG_CURRENT_DESKTOP"] ?? "").split(separator: ":").contains("GNOME")
-        guard let schema = Self.lookUpSchema() else {
-            settings = nil
-            return
-        }
+    }
+
+    /// The settings object, made at the first read; nil where the schema is
+    /// not installed.
+    private var settings: UnsafeMutablePointer<GSettings>? {
+        if !loaded { load() }
+        return loadedSettings
+    }
+
+    private func load() {
+        loaded = true
+        guard let schema = Self.lookUpSchema() else { return }
         defer { g_settings_schema_unref(schema) }
         if !Self.dconfFlagWritable(environment: environment) {
-            dconfFlagReadOnly = true
             dfl_leave_out_dconf_flag_warnings()
+            log.log(.info, "dconf cannot write its change flag in the runtime directory (read-only in the sandbox): GNOME's clock-format is read afresh each time, and dconf's warnings about the flag are left out.")
         }
-        settings = g_settings_new_full(schema, nil, nil)
-        guard let settings else { return }
+        loadedSettings = g_settings_new_full(schema, nil, nil)
+        guard let settings = loadedSettings else { return }
         let box = Unmanaged.passRetained(WeakClock(self)).toOpaque()
         // Connected before the first read: GSettings reports changes only of
         // keys read while a handler is connected.
@@ -54,11 +69,10 @@ final class DesktopClock {
                 guard let clock = Unmanaged<WeakClock>.fromOpaque(data!).takeUnretainedValue().target else { return }
                 clock.changed?(clock.hourCycle)
             }, box, { data, _ in Unmanaged<WeakClock>.fromOpaque(data!).release() })
-        _ = hourCycle
     }
 
     deinit {
-        guard let settings else { return }
+        guard let settings = loadedSettings else { return }
         g_signal_handler_disconnect(settings, handler)
         g_object_unref(settings)
     }

@@ -110,6 +110,23 @@ final class RecordingOpener: LinkOpener {
         #expect(try agent.list().first?.notification == .shown)
     }
 
+    @Test func theDesktopsClockIsReadWhenTheFirstTimerIsShownNotBefore() throws {
+        let agent = try agent()
+        var reads = 0
+        agent.readTimeFormatWhenNeeded {
+            reads += 1
+            return .twelveHour
+        }
+        agent.clockChanged(reason: "the clock was set")
+        #expect(reads == 0)
+        try agent.mirror(Fixtures.request())
+        #expect(reads == 1)
+        #expect(surface.shown.count == 1)
+        #expect(surface.bodies.last?.hasPrefix("Asleep since 9:18") == true)
+        alarm.fire(advancing: clock)
+        #expect(reads == 1)
+    }
+
     @Test func completeFromTheNotificationIsSentOnceAndSaidGoodbyeTo() throws {
         let agent = try agent()
         try agent.mirror(Fixtures.request())

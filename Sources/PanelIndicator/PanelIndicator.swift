@@ -223,6 +223,10 @@ public struct PanelIndicator: Sendable {
     /// Brings the published state, the menu and what the host was told in
     /// line with the inputs; returns what the shell must do for that.
     private mutating func settle(now: Instant) -> [Action] {
+        // An item that is not published and is not about to be shows
+        // nothing: its menu and texts are made when it is published, not
+        // at every change (without a panel, every change would pay for them).
+        guard shouldPublish || isPublished else { return [] }
         let menuChange = rebuildMenu()
         let appearance = Appearance(status: status, title: title, toolTip: toolTip(at: now))
         guard shouldPublish == isPublished else {

@@ -14,6 +14,15 @@ import SleepTimerCore
         #expect(!indicator.wantsMinuteRefreshes)
     }
 
+    @Test func withNoPanelTheMenuWaitsUntilTheItemIsPublished() {
+        var indicator = PanelIndicator(visibility: .auto)
+        _ = indicator.timersChanged([Fixtures.timer()], now: now)
+        #expect(Fixtures.labels(indicator) == ["Open Dreams for Littles"])
+        _ = indicator.watcherChanged(.present(hostRegistered: true), newInstance: true, now: now)
+        #expect(Fixtures.labels(indicator).contains("Open Dreams for Littles"))
+        #expect(Fixtures.labels(indicator).count > 1)
+    }
+
     @Test func aWatcherWithoutTimersPublishesNothingInAuto() {
         var indicator = PanelIndicator(visibility: .auto)
         #expect(indicator.watcherChanged(.present(hostRegistered: true), newInstance: true, now: now) == [])

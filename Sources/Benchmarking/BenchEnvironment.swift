@@ -190,6 +190,9 @@ final class BenchEnvironment {
             try runCommand("/usr/bin/env", ["gcc", "-O2", "-o", root + "/floors/" + name,
                                             repository + "/Sources/Benchmarking/floors/\(name).c"] + flags)
         }
+        // Preloaded into an agent to split a path into its steps.
+        try runCommand("/usr/bin/env", ["gcc", "-O2", "-shared", "-fPIC", "-o", root + "/floors/step-trace.so",
+                                        repository + "/Sources/Benchmarking/floors/step-trace.c", "-ldl"])
         return root + "/floors"
     }
 

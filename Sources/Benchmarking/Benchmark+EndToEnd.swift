@@ -62,8 +62,17 @@ extension Benchmark {
     func completeToPost() throws {
         measured.add(.reusedPostMedian, try curlFloor("reuse").median)
         measured.add(.newPostMedian, try curlFloor("new").median)
+        let (_, times) = try completions(try environment.agentEnvironment("complete-\(round)"))
+        measured.add(.completeToPostMedian, Samples(times.map { Double($0.arrival - $0.sent) / 1000 }).median)
+        try completeSteps()
+    }
 
-        let agent = try environment.startAgent(try environment.agentEnvironment("complete-\(round)"))
+    /// Completes `counts.completions` timers (after one that opens the
+    /// connection, unmeasured), one at a time: for each, when the call was
+    /// sent and when its POST arrived (wall clock, ns). Returns the agent's
+    /// pid too, for a trace of its threads.
+    private func completions(_ agentEnvironment: [String: String]) throws -> (pid: Int32, [(sent: Int64, arrival: Int64)]) {
+        let agent = try environment.startAgent(agentEnvironment)
         _ = try environment.waitForName(BenchEnvironment.agentName)
         var sentAt: [String: Int64] = [:]
         for index in 0...counts.completions {
@@ -78,13 +87,69 @@ extension Benchmark {
                 usleep(1000)
             }
         }
+        let pid = agent.pid
         agent.stop()
         _ = try environment.waitForName(BenchEnvironment.agentName, present: false)
-        var values: [Double] = []
+        var times: [(sent: Int64, arrival: Int64)] = []
         for (path, arrival) in try environment.platformArrivals() {
             let parts = path.split(separator: "/")
-            if parts.count == 4, let sent = sentAt[String(parts[2])] { values.append(Double(arrival - sent) / 1000) }
+            if parts.count == 4, let sent = sentAt[String(parts[2])] { times.append((sent, arrival)) }
         }
-        measured.add(.completeToPostMedian, Samples(values).median)
+        return (pid, times)
+    }
+
+    /// The same completions by an agent with `floors/step-trace.so`
+    /// preloaded, split into steps at the moments the agent read the call,
+    /// synced its commit, signalled the change and wrote the POST.
+    private func completeSteps() throws {
+        let tracePath = environment.root + "/complete-steps-\(round).trace"
+        var agentEnvironment = try environment.agentEnvironment("complete-traced-\(round)")
+        agentEnvironment["LD_PRELOAD"] = floors + "/step-trace.so"
+        agentEnvironment["DFL_STEP_TRACE"] = tracePath
+        let (pid, times) = try completions(agentEnvironment)
+        let trace = try StepTrace(path: tracePath)
+        var steps: [Quantity: [Double]] = [:]
+        for (sent, arrival) in times {
+            // The POST's write may return after the platform read it.
+            let window = trace.between(sent, arrival + 50_000_000)
+            guard let split = CompletionSteps(window, mainThread: pid, sent: sent, arrival: arrival)
+            else { continue }
+            for (quantity, value) in split.values { steps[quantity, default: []].append(value) }
+        }
+        guard !steps.isEmpty else {
+            throw BenchmarkError("the step trace of the completions holds no complete path (\(trace.steps.count) steps)")
+        }
+        for (quantity, values) in steps { measured.add(quantity, Samples(values).median) }
+    }
+}
+
+/// One completion split at what the agent did: read the call, synced the
+/// commit, wrote the TimerChanged signal (its first write to the bus) and
+/// wrote the POST; the reply follows the POST. Microseconds, or nil when
+/// the trace misses a moment.
+struct CompletionSteps {
+    let values: [(Quantity, Double)]
+
+    init?(_ window: [StepTrace.Step], mainThread: Int32, sent: Int64, arrival: Int64) {
+        let main = window.filter { $0.thread == mainThread }
+        guard let read = main.first(where: { $0.kind == .socketRead && $0.place == .localSocket }),
+            let signal = main.first(where: { $0.kind == .socketWrite && $0.place == .localSocket && $0.wall > read.wall }),
+            let sync = main.last(where: { $0.kind == .fileSync && $0.wall > read.wall && $0.wall < signal.wall }),
+            let post = window.first(where: { $0.kind == .socketWrite && $0.place == .networkSocket && $0.wall > signal.wall })
+        else { return nil }
+        func micro(_ nanoseconds: Int64) -> Double { Double(nanoseconds) / 1000 }
+        // A write returns after the data is on its way: the platform may
+        // read it before the call returns, so the POST's step ends at the
+        // write's start.
+        let postStart = post.wall - post.duration
+        values = [
+            (.completeTracedTotal, micro(arrival - sent)),
+            (.completeStepRead, micro(read.wall - sent)),
+            (.completeStepCommit, micro(sync.wall - read.wall)),
+            (.completeStepSync, micro(sync.duration)),
+            (.completeStepSignal, micro(signal.wall - sync.wall)),
+            (.completeStepPost, micro(postStart - signal.wall)),
+            (.completeStepArrival, micro(arrival - postStart)),
+        ]
     }
 }

@@ -45,6 +45,25 @@ extension Benchmark {
             Row("Complete (D-Bus call) → POST arriving at the platform, p50", unit: "µs", rounds: m[.completeToPostMedian],
                 floorName: "commit + reused POST + 300 µs", floors: sum(m[.commitMedian], m[.reusedPostMedian], plus: 300),
                 goal: .atMost(1.0)),
+        ] + completeStepRows(m)
+    }
+
+    /// Complete → POST again, by an agent whose socket reads and writes and
+    /// file syncs are traced, split into its steps.
+    private static func completeStepRows(_ m: Measurements) -> [Row] {
+        [
+            Row("… traced in steps (another agent, step-trace preloaded): Complete → POST arriving, p50", unit: "µs",
+                rounds: m[.completeTracedTotal]),
+            Row("… … the call sent → read by the agent's loop (bus daemon, wake-up)", unit: "µs",
+                rounds: m[.completeStepRead]),
+            Row("… … read → the commit synced (decoding, the transaction)", unit: "µs", rounds: m[.completeStepCommit],
+                floorName: "SQLite WAL commit", floors: m[.commitMedian]),
+            Row("… … … of which the fdatasync", unit: "µs", rounds: m[.completeStepSync]),
+            Row("… … commit → the TimerChanged signal written", unit: "µs", rounds: m[.completeStepSignal]),
+            Row("… … signal → the POST's write begins (the outbox read, the body, libcurl's handle)", unit: "µs",
+                rounds: m[.completeStepPost]),
+            Row("… … the POST's write → arriving at the platform (TLS, loopback)", unit: "µs",
+                rounds: m[.completeStepArrival], floorName: "libcurl reused POST", floors: m[.reusedPostMedian]),
         ]
     }
 

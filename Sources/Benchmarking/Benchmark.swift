@@ -21,6 +21,9 @@ enum Quantity: Hashable {
     case commitMedian, showMedian, updateMedian, mirrorToNotifyMedian
     // Complete → POST
     case reusedPostMedian, newPostMedian, completeToPostMedian
+    // Complete → POST in steps, traced
+    case completeTracedTotal, completeStepRead, completeStepCommit, completeStepSync, completeStepSignal
+    case completeStepPost, completeStepArrival
     // Start-up
     case startFloor, startAgent, firstAnswerFloor, firstAnswerAgent, loadFloor, loadAgent, storeOpen
     // Memory after start, and where it lies

@@ -186,7 +186,7 @@ final class BenchEnvironment {
     func buildFloors() throws -> String {
         let flags = try runCommand("/usr/bin/pkg-config", ["--cflags", "--libs", "dbus-1", "libnotify", "sqlite3", "libcurl", "glib-2.0"])
             .split(whereSeparator: { $0 == " " || $0 == "\n" }).map(String.init)
-        for name in ["echo-service", "idle-process", "sqlite-commit", "curl-post", "notify-show", "notify-boundary"] {
+        for name in ["echo-service", "echo-loop", "idle-process", "sqlite-commit", "curl-post", "notify-show", "notify-boundary"] {
             try runCommand("/usr/bin/env", ["gcc", "-O2", "-o", root + "/floors/" + name,
                                             repository + "/Sources/Benchmarking/floors/\(name).c"] + flags)
         }

@@ -3,7 +3,8 @@ import Foundation
 import SleepTimersAPI
 
 /// Round trips: the bus's own Peer.Ping, the C libdbus Echo service (the
-/// floor), then the agent's List and Mirror.
+/// floor), the same Echo driven by a GLib loop as the agent's connection is
+/// (the loop's share), then the agent's List and Mirror.
 extension Benchmark {
     func timeCalls(_ count: Int, _ call: () throws -> Void) rethrows -> (samples: Samples, perSecond: Double) {
         for _ in 0..<max(5, count / 20) { try call() }  // warm-up
@@ -28,16 +29,13 @@ extension Benchmark {
         }
         record(ping, median: .pingMedian, rate: .pingRate)
 
+        // The two floors and the agent run side by side and take turns in
+        // short blocks, so that a busy moment of the machine falls on all
+        // three rather than on one.
         let echoService = try environment.start(floors + "/echo-service")
+        let loopService = try environment.start(floors + "/echo-loop")
         _ = try environment.waitForName("com.dreamsforlittles.Bench.Echo")
-        let echo = try timeCalls(counts.roundTrips) {
-            _ = try connection.callAndWait(Message.methodCall(
-                destination: "com.dreamsforlittles.Bench.Echo", path: "/com/dreamsforlittles/Bench/Echo",
-                interface: "com.dreamsforlittles.Bench.Echo", member: "Echo").append(.string("hello")))
-        }
-        echoService.stop()
-        record(echo, median: .echoMedian, p99: .echoP99, rate: .echoRate)
-
+        _ = try environment.waitForName("com.dreamsforlittles.Bench.EchoLoop")
         let agent = try environment.startAgent(try environment.agentEnvironment("round-trips-\(round)"))
         _ = try environment.waitForName(BenchEnvironment.agentName)
         let now = Int64(Date().timeIntervalSince1970 * 1000)
@@ -46,11 +44,24 @@ extension Benchmark {
                 id: UUID().uuidString.lowercased(), token: "dflnat_bench_list_\(index)_0123456789",
                 startedAt: now - 60_000, expiresAt: now + 3_600_000, revision: 1))
         }
+        func echo(_ destination: String) -> () throws -> Void {
+            {
+                _ = try connection.callAndWait(Message.methodCall(
+                    destination: destination, path: "/com/dreamsforlittles/Bench/Echo",
+                    interface: "com.dreamsforlittles.Bench.Echo", member: "Echo").append(.string("hello")))
+            }
+        }
         // The reply is not decoded, as the Echo's is not: the same client work.
-        let list = try timeCalls(counts.roundTrips) {
+        let list: () throws -> Void = {
             _ = try connection.callAndWait(BenchEnvironment.agentMessage(SleepTimers1.List.self))
         }
-        record(list, median: .listMedian, p99: .listP99, rate: .listRate)
+        let results = try inTurns([echo("com.dreamsforlittles.Bench.Echo"), echo("com.dreamsforlittles.Bench.EchoLoop"), list])
+        record(results[0], median: .echoMedian, p99: .echoP99, rate: .echoRate)
+        record(results[1], median: .loopEchoMedian, p99: .loopEchoP99, rate: .loopEchoRate)
+        record(results[2], median: .listMedian, p99: .listP99, rate: .listRate)
+        echoService.stop()
+        loopService.stop()
+
         let mirrorID = UUID().uuidString.lowercased()
         var revision: Int64 = 1
         let mirror = try timeCalls(counts.roundTrips / 4) {
@@ -63,6 +74,60 @@ extension Benchmark {
         agent.stop()
         // Each round starts its agent afresh: the name must be free again.
         _ = try environment.waitForName(BenchEnvironment.agentName, present: false)
+        try dispatchTimes(echo: echo("com.dreamsforlittles.Bench.EchoLoop"), list: list, now: now)
+    }
+
+    /// Inside each process, from reading a call to its reply written: the
+    /// GLib-loop Echo and a second agent, both with `floors/step-trace.so`
+    /// preloaded. What is left of List's round trip beyond the Echo's is the
+    /// bus carrying a larger message.
+    private func dispatchTimes(echo: @escaping () throws -> Void, list: @escaping () throws -> Void, now: Int64) throws {
+        let echoTrace = environment.root + "/echo-loop-\(round).trace"
+        let agentTrace = environment.root + "/list-\(round).trace"
+        _ = try environment.waitForName("com.dreamsforlittles.Bench.EchoLoop", present: false)
+        let loopService = try environment.start(floors + "/echo-loop", environment: [
+            "LD_PRELOAD": floors + "/step-trace.so", "DFL_STEP_TRACE": echoTrace])
+        _ = try environment.waitForName("com.dreamsforlittles.Bench.EchoLoop")
+        var agentEnvironment = try environment.agentEnvironment("list-traced-\(round)")
+        agentEnvironment["LD_PRELOAD"] = floors + "/step-trace.so"
+        agentEnvironment["DFL_STEP_TRACE"] = agentTrace
+        let agent = try environment.startAgent(agentEnvironment)
+        _ = try environment.waitForName(BenchEnvironment.agentName)
+        for index in 0..<3 {
+            _ = try environment.agentCall(SleepTimers1.Mirror.self, environment.mirrorArgument(
+                id: UUID().uuidString.lowercased(), token: "dflnat_bench_traced_\(index)_0123456789",
+                startedAt: now - 60_000, expiresAt: now + 3_600_000, revision: 1))
+        }
+        let start = Clock.wallNanoseconds()
+        let results = try inTurns([echo, list])
+        let end = Clock.wallNanoseconds()
+        loopService.stop()
+        agent.stop()
+        _ = try environment.waitForName(BenchEnvironment.agentName, present: false)
+        for (path, pid, quantity) in [(echoTrace, loopService.pid, Quantity.loopEchoDispatch),
+                                      (agentTrace, agent.pid, Quantity.listDispatch)] {
+            let answered = try StepTrace(path: path).callsAnswered(between: start, end, thread: pid)
+            guard answered.count >= results[0].samples.count / 2 else {
+                throw BenchmarkError("the step trace of \(path) holds \(answered.count) answered calls")
+            }
+            measured.add(quantity, Samples(answered).median)
+        }
+    }
+
+    /// `counts.roundTrips` calls of each, in ten blocks taken in turns: the
+    /// samples of all blocks, and the calls per second over them.
+    private func inTurns(_ calls: [() throws -> Void]) throws -> [(samples: Samples, perSecond: Double)] {
+        let blocks = 10
+        var samples = [[Double]](repeating: [], count: calls.count)
+        var seconds = [Double](repeating: 0, count: calls.count)
+        for _ in 0..<blocks {
+            for (index, call) in calls.enumerated() {
+                let block = try timeCalls(max(1, counts.roundTrips / blocks), call)
+                samples[index] += block.samples.values
+                seconds[index] += Double(block.samples.count) / block.perSecond
+            }
+        }
+        return zip(samples, seconds).map { (Samples($0), Double($0.count) / $1) }
     }
 
     private func record(_ result: (samples: Samples, perSecond: Double), median: Quantity, p99: Quantity? = nil,

@@ -16,6 +16,7 @@ struct Measurements {
 enum Quantity: Hashable {
     // Round trips
     case pingMedian, pingRate, echoMedian, echoP99, echoRate, listMedian, listP99, listRate
+    case loopEchoMedian, loopEchoP99, loopEchoRate, loopEchoDispatch, listDispatch
     case mirrorMedian, mirrorP99, mirrorRate
     // Mirror → Notify
     case commitMedian, showMedian, updateMedian, mirrorToNotifyMedian

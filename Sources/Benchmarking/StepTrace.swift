@@ -39,6 +39,23 @@ struct StepTrace {
         }
     }
 
+    /// Microseconds from each read of `thread` on a local socket to its
+    /// next write there: a call read and its reply written, for a service
+    /// that answers every call at once and sends nothing else.
+    func callsAnswered(between start: Int64, _ end: Int64, thread: Int32) -> [Double] {
+        var times: [Double] = []
+        var read: Step?
+        for step in between(start, end) where step.thread == thread && step.place == .localSocket {
+            if step.kind == .socketRead {
+                read = step
+            } else if step.kind == .socketWrite, let call = read {
+                times.append(Double(step.wall - call.wall) / 1000)
+                read = nil
+            }
+        }
+        return times
+    }
+
     /// The steps between two moments, in order.
     func between(_ start: Int64, _ end: Int64) -> [Step] {
         steps.filter { $0.wall > start && $0.wall <= end }.sorted { $0.wall < $1.wall }

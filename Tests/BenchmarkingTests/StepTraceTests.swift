@@ -41,6 +41,19 @@ import Testing
         #expect(throws: BenchmarkError.self) { try StepTrace(path: path) }
     }
 
+    @Test func eachCallReadIsPairedWithTheReplyWrittenAfterIt() throws {
+        let path = try traceFile([
+            (1_000_000, 1_000, 5, 1, 1, 100), (1_030_000, 1_000, 5, 2, 1, 800),
+            // Another thread, and a network write, are not the service's replies.
+            (1_040_000, 1_000, 6, 1, 1, 100), (1_050_000, 1_000, 5, 2, 2, 300),
+            (2_000_000, 1_000, 5, 1, 1, 100), (2_045_000, 1_000, 5, 2, 1, 800),
+            // A write with no call before it (a signal) is left out.
+            (3_000_000, 1_000, 5, 2, 1, 200),
+        ])
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        #expect(try StepTrace(path: path).callsAnswered(between: 0, 4_000_000, thread: 5) == [30, 45])
+    }
+
     @Test func aCompletionIsSplitAtTheReadTheSyncTheSignalAndThePost() throws {
         let main: Int32 = 7
         let window = [

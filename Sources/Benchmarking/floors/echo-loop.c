@@ -4,6 +4,7 @@
  * connection's descriptor watched by a GLib source, dbus_watch_handle and
  * the dispatch run from that source's callback, and an idle source only
  * for data that remains outside it. */
+#include "echo.h"
 #include <dbus/dbus.h>
 #include <glib-unix.h>
 #include <glib.h>
@@ -13,23 +14,6 @@
 static DBusConnection *connection;
 static guint pending_dispatch;
 static int dispatch_follows;
-
-static DBusHandlerResult handle(DBusConnection *bus, DBusMessage *message, void *data) {
-    (void)data;
-    if (!dbus_message_is_method_call(message, "com.dreamsforlittles.Bench.Echo", "Echo"))
-        return DBUS_HANDLER_RESULT_NOT_YET_HANDLED;
-    const char *text = "";
-    DBusMessageIter in;
-    if (dbus_message_iter_init(message, &in) && dbus_message_iter_get_arg_type(&in) == DBUS_TYPE_STRING)
-        dbus_message_iter_get_basic(&in, &text);
-    DBusMessage *reply = dbus_message_new_method_return(message);
-    DBusMessageIter out;
-    dbus_message_iter_init_append(reply, &out);
-    dbus_message_iter_append_basic(&out, DBUS_TYPE_STRING, &text);
-    dbus_connection_send(bus, reply, NULL);
-    dbus_message_unref(reply);
-    return DBUS_HANDLER_RESULT_HANDLED;
-}
 
 static void dispatch_all(void) {
     if (pending_dispatch) {

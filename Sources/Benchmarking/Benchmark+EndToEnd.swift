@@ -103,10 +103,8 @@ extension Benchmark {
     /// synced its commit, signalled the change and wrote the POST.
     private func completeSteps() throws {
         let tracePath = environment.root + "/complete-steps-\(round).trace"
-        var agentEnvironment = try environment.agentEnvironment("complete-traced-\(round)")
-        agentEnvironment["LD_PRELOAD"] = floors + "/step-trace.so"
-        agentEnvironment["DFL_STEP_TRACE"] = tracePath
-        let (pid, times) = try completions(agentEnvironment)
+        let (pid, times) = try completions(
+            try environment.agentEnvironment("complete-traced-\(round)").merging(stepTrace(to: tracePath)) { $1 })
         let trace = try StepTrace(path: tracePath)
         var steps: [Quantity: [Double]] = [:]
         for (sent, arrival) in times {

@@ -79,19 +79,16 @@ extension Benchmark {
 
     /// Inside each process, from reading a call to its reply written: the
     /// GLib-loop Echo and a second agent, both with `floors/step-trace.so`
-    /// preloaded. What is left of List's round trip beyond the Echo's is the
-    /// bus carrying a larger message.
+    /// preloaded. The rest of a round trip lies outside the process: the bus
+    /// daemon and the caller carrying the messages.
     private func dispatchTimes(echo: @escaping () throws -> Void, list: @escaping () throws -> Void, now: Int64) throws {
         let echoTrace = environment.root + "/echo-loop-\(round).trace"
         let agentTrace = environment.root + "/list-\(round).trace"
         _ = try environment.waitForName("com.dreamsforlittles.Bench.EchoLoop", present: false)
-        let loopService = try environment.start(floors + "/echo-loop", environment: [
-            "LD_PRELOAD": floors + "/step-trace.so", "DFL_STEP_TRACE": echoTrace])
+        let loopService = try environment.start(floors + "/echo-loop", environment: stepTrace(to: echoTrace))
         _ = try environment.waitForName("com.dreamsforlittles.Bench.EchoLoop")
-        var agentEnvironment = try environment.agentEnvironment("list-traced-\(round)")
-        agentEnvironment["LD_PRELOAD"] = floors + "/step-trace.so"
-        agentEnvironment["DFL_STEP_TRACE"] = agentTrace
-        let agent = try environment.startAgent(agentEnvironment)
+        let agent = try environment.startAgent(
+            try environment.agentEnvironment("list-traced-\(round)").merging(stepTrace(to: agentTrace)) { $1 })
         _ = try environment.waitForName(BenchEnvironment.agentName)
         for index in 0..<3 {
             _ = try environment.agentCall(SleepTimers1.Mirror.self, environment.mirrorArgument(

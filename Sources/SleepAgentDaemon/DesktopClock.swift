@@ -16,9 +16,10 @@ import SleepTimerCore
 /// Read through GSettings only when the schema is installed: g_settings_new
 /// aborts the process on a missing one. Where dconf cannot write its change
 /// flag (the unit's sandbox keeps $XDG_RUNTIME_DIR read-only), it reads
-/// afresh each time, and its warnings about that are left out of the log. Changes arrive as the `changed`
-/// signal on the agent's loop (the thread-default context when this is
-/// made), so a switch in GNOME's settings reaches the notifications at once.
+/// afresh each time, and its warnings about that are left out of the log.
+/// Changes arrive as the `changed` signal on the agent's loop (the
+/// thread-default context when the settings are made, at the first read),
+/// so a switch in GNOME's settings reaches the notifications at once.
 final class DesktopClock {
     static let schema = "org.gnome.desktop.interface"
     static let key = "clock-format"

@@ -1,4 +1,4 @@
-import Glibc
+import SleepTimerCore
 
 /// What `floors/step-trace.c`, preloaded into the agent, recorded: the
 /// moment each socket read or write and each file sync returned, with the
@@ -21,9 +21,19 @@ struct StepTrace {
 
     let steps: [Step]
 
+    /// The most records a file holds: step-trace.c's CAPACITY.
+    static let capacity = 65_536
+
     /// The record file: a count, then 32-byte records (`struct step`).
     init(path: String) throws {
-        let data = try Self.contents(of: path)
+        // Read with the core's reader, not Foundation's, which leaks its
+        // buffer on an empty file (LeakSanitizer reports it).
+        let data: [UInt8]
+        do {
+            data = try System.read(path, limit: 8 + Self.capacity * 32)
+        } catch {
+            throw BenchmarkError("cannot read the step trace \(path): \(error)")
+        }
         guard data.count >= 8 else { throw BenchmarkError("the step trace \(path) is empty: was the preload loaded?") }
         func integer<T: FixedWidthInteger>(_ offset: Int, _: T.Type) -> T {
             data.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: offset, as: T.self) }
@@ -54,23 +64,6 @@ struct StepTrace {
             }
         }
         return times
-    }
-
-    /// The file's bytes, read with read(2): Foundation's reader leaks a
-    /// buffer on an empty file, which LeakSanitizer reports.
-    private static func contents(of path: String) throws -> [UInt8] {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw BenchmarkError("cannot open the step trace \(path): errno \(errno)") }
-        defer { close(descriptor) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            guard count >= 0 else { throw BenchmarkError("cannot read the step trace \(path): errno \(errno)") }
-            if count == 0 { return bytes }
-            bytes += chunk[..<count]
-        }
     }
 
     /// The steps between two moments, in order.

@@ -4,7 +4,7 @@ import Glibc
 /// calls in one file): the real-time clock, the environment, and reading
 /// small files. Everything else in the core is plain Swift, and none of it
 /// needs Foundation.
-enum System {
+public enum System {
     /// Milliseconds since 1970 on the real-time clock, rounded down.
     static func realTimeMilliseconds() -> Int64 {
         var time = timespec()
@@ -16,7 +16,7 @@ enum System {
     /// the limit, whichever comes first: a caller that asks for one byte
     /// more than it accepts learns that a file is too large without reading
     /// all of it.
-    static func read(_ path: String, limit: Int) throws(SystemError) -> [UInt8] {
+    public static func read(_ path: String, limit: Int) throws(SystemError) -> [UInt8] {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY)
         guard descriptor >= 0 else { throw SystemError(errno: errno) }
         defer { close(descriptor) }

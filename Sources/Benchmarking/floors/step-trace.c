@@ -82,75 +82,24 @@ static void record(int kind, int fd, int64_t began, int64_t bytes) {
 
 #define NEXT(name) static __typeof__(name) *next; if (!next) next = (__typeof__(name) *)dlsym(RTLD_NEXT, #name)
 
-ssize_t sendmsg(int fd, const struct msghdr *message, int flags) {
-    NEXT(sendmsg);
-    int64_t began = wall_ns();
-    ssize_t result = next(fd, message, flags);
-    record(SOCKET_WRITE, fd, began, result);
-    return result;
-}
+/* One interposed call: the real one, timed, and recorded as `kind` when
+ * `kept` holds of its `result`, which is also the record's byte count (a
+ * failed write's -1 is left out by `record`). */
+#define TRACED(type, name, kind, kept, parameters, ...) \
+    type name parameters {                              \
+        NEXT(name);                                     \
+        int64_t began = wall_ns();                      \
+        type result = next(__VA_ARGS__);                \
+        if (kept) record(kind, fd, began, result);      \
+        return result;                                  \
+    }
 
-ssize_t send(int fd, const void *buffer, size_t length, int flags) {
-    NEXT(send);
-    int64_t began = wall_ns();
-    ssize_t result = next(fd, buffer, length, flags);
-    record(SOCKET_WRITE, fd, began, result);
-    return result;
-}
-
-ssize_t write(int fd, const void *buffer, size_t length) {
-    NEXT(write);
-    int64_t began = wall_ns();
-    ssize_t result = next(fd, buffer, length);
-    record(SOCKET_WRITE, fd, began, result);
-    return result;
-}
-
-ssize_t writev(int fd, const struct iovec *vector, int parts) {
-    NEXT(writev);
-    int64_t began = wall_ns();
-    ssize_t result = next(fd, vector, parts);
-    record(SOCKET_WRITE, fd, began, result);
-    return result;
-}
-
-ssize_t recvmsg(int fd, struct msghdr *message, int flags) {
-    NEXT(recvmsg);
-    int64_t began = wall_ns();
-    ssize_t result = next(fd, message, flags);
-    if (result > 0) record(SOCKET_READ, fd, began, result);
-    return result;
-}
-
-ssize_t recv(int fd, void *buffer, size_t length, int flags) {
-    NEXT(recv);
-    int64_t began = wall_ns();
-    ssize_t result = next(fd, buffer, length, flags);
-    if (result > 0) record(SOCKET_READ, fd, began, result);
-    return result;
-}
-
-ssize_t read(int fd, void *buffer, size_t length) {
-    NEXT(read);
-    int64_t began = wall_ns();
-    ssize_t result = next(fd, buffer, length);
-    if (result > 0) record(SOCKET_READ, fd, began, result);
-    return result;
-}
-
-int fdatasync(int fd) {
-    NEXT(fdatasync);
-    int64_t began = wall_ns();
-    int result = next(fd);
-    if (result == 0) record(FILE_SYNC, fd, began, 0);
-    return result;
-}
-
-int fsync(int fd) {
-    NEXT(fsync);
-    int64_t began = wall_ns();
-    int result = next(fd);
-    if (result == 0) record(FILE_SYNC, fd, began, 0);
-    return result;
-}
-
+TRACED(ssize_t, sendmsg, SOCKET_WRITE, 1, (int fd, const struct msghdr *message, int flags), fd, message, flags)
+TRACED(ssize_t, send, SOCKET_WRITE, 1, (int fd, const void *buffer, size_t length, int flags), fd, buffer, length, flags)
+TRACED(ssize_t, write, SOCKET_WRITE, 1, (int fd, const void *buffer, size_t length), fd, buffer, length)
+TRACED(ssize_t, writev, SOCKET_WRITE, 1, (int fd, const struct iovec *vector, int parts), fd, vector, parts)
+TRACED(ssize_t, recvmsg, SOCKET_READ, result > 0, (int fd, struct msghdr *message, int flags), fd, message, flags)
+TRACED(ssize_t, recv, SOCKET_READ, result > 0, (int fd, void *buffer, size_t length, int flags), fd, buffer, length, flags)
+TRACED(ssize_t, read, SOCKET_READ, result > 0, (int fd, void *buffer, size_t length), fd, buffer, length)
+TRACED(int, fdatasync, FILE_SYNC, result == 0, (int fd), fd)
+TRACED(int, fsync, FILE_SYNC, result == 0, (int fd), fd)

@@ -39,11 +39,7 @@ extension Benchmark {
         let agent = try environment.startAgent(try environment.agentEnvironment("round-trips-\(round)"))
         _ = try environment.waitForName(BenchEnvironment.agentName)
         let now = Int64(Date().timeIntervalSince1970 * 1000)
-        for index in 0..<3 {
-            _ = try environment.agentCall(SleepTimers1.Mirror.self, environment.mirrorArgument(
-                id: UUID().uuidString.lowercased(), token: "dflnat_bench_list_\(index)_0123456789",
-                startedAt: now - 60_000, expiresAt: now + 3_600_000, revision: 1))
-        }
+        try mirrorThreeTimers(now: now, tokens: "list")
         func echo(_ destination: String) -> () throws -> Void {
             {
                 _ = try connection.callAndWait(Message.methodCall(
@@ -90,11 +86,7 @@ extension Benchmark {
         let agent = try environment.startAgent(
             try environment.agentEnvironment("list-traced-\(round)").merging(stepTrace(to: agentTrace)) { $1 })
         _ = try environment.waitForName(BenchEnvironment.agentName)
-        for index in 0..<3 {
-            _ = try environment.agentCall(SleepTimers1.Mirror.self, environment.mirrorArgument(
-                id: UUID().uuidString.lowercased(), token: "dflnat_bench_traced_\(index)_0123456789",
-                startedAt: now - 60_000, expiresAt: now + 3_600_000, revision: 1))
-        }
+        try mirrorThreeTimers(now: now, tokens: "traced")
         let start = Clock.wallNanoseconds()
         let results = try inTurns([echo, list])
         let end = Clock.wallNanoseconds()
@@ -108,6 +100,15 @@ extension Benchmark {
                 throw BenchmarkError("the step trace of \(path) holds \(answered.count) answered calls")
             }
             measured.add(quantity, Samples(answered).median)
+        }
+    }
+
+    /// The three running timers List answers with.
+    private func mirrorThreeTimers(now: Int64, tokens: String) throws {
+        for index in 0..<3 {
+            _ = try environment.agentCall(SleepTimers1.Mirror.self, environment.mirrorArgument(
+                id: UUID().uuidString.lowercased(), token: "dflnat_bench_\(tokens)_\(index)_0123456789",
+                startedAt: now - 60_000, expiresAt: now + 3_600_000, revision: 1))
         }
     }
 

@@ -74,13 +74,17 @@ def voluntary_switches(pid, main_thread_only=False):
     """How often all threads of a process (or its main thread, the one that
     runs the loop) went to sleep: a count of its wake-ups, which a busy loop
     would drive into the thousands."""
-    total = 0
-    for task in ([str(pid)] if main_thread_only else os.listdir("/proc/%d/task" % pid)):
-        with open("/proc/%d/task/%s/status" % (pid, task)) as handle:
-            for line in handle:
-                if line.startswith("voluntary_ctxt_switches"):
-                    total += int(line.split()[1])
-    return total
+    tasks = [str(pid)] if main_thread_only else os.listdir("/proc/%d/task" % pid)
+    return sum(_task_switches(pid, task) for task in tasks)
+
+
+def _task_switches(pid, task):
+    """The voluntary switches of one thread of a process."""
+    with open("/proc/%d/task/%s/status" % (pid, task)) as handle:
+        for line in handle:
+            if line.startswith("voluntary_ctxt_switches"):
+                return int(line.split()[1])
+    return 0
 
 
 def switches_by_thread(pid):
@@ -91,10 +95,7 @@ def switches_by_thread(pid):
         try:
             with open("/proc/%d/task/%s/comm" % (pid, task)) as handle:
                 name = handle.read().strip()
-            with open("/proc/%d/task/%s/status" % (pid, task)) as handle:
-                for line in handle:
-                    if line.startswith("voluntary_ctxt_switches"):
-                        found["%s %s" % (task, name)] = int(line.split()[1])
+            found["%s %s" % (task, name)] = _task_switches(pid, task)
         except FileNotFoundError:
             continue  # the thread ended meanwhile
     return found
@@ -102,8 +103,8 @@ def switches_by_thread(pid):
 
 def wait_until_settled(pid, quiet_s=5):
     """Waits until no thread of the process has switched for `quiet_s`: the
-    end of its start-up, whose last steps (dconf's worker subscribing to
-    changes, say) may answer after READY=1 on a loaded machine."""
+    end of its start-up, whose last steps (a worker thread's first answer,
+    say) may come after READY=1 on a loaded machine."""
     deadline = time.monotonic() + PATIENCE
     seen = switches_by_thread(pid)
     while time.monotonic() < deadline:

@@ -11,7 +11,7 @@ import time
 
 import dbus
 
-from harness import PATIENCE, stop
+from harness import PATIENCE, eventually, stop
 
 NOTIFICATIONS = "org.freedesktop.Notifications"
 
@@ -143,7 +143,18 @@ class Dunst:
         """Invokes `action` of the notifications on screen, as a person picking it from dunst's menu."""
         with open(self.choice, "w") as handle:
             handle.write(action)
+        self.wait_until_displayed()
         subprocess.run(["dunstctl", "context"], env=self.session.env, check=True, timeout=PATIENCE)
+
+    def wait_until_displayed(self):
+        """Until a notification is on screen: dunst answers Notify before it
+        moves the notification from its queue to the screen, and
+        `dunstctl close-all` and `context` act on the screen only."""
+        def displayed():
+            result = subprocess.run(["dunstctl", "count", "displayed"], env=self.session.env, capture_output=True,
+                                    text=True, check=True, timeout=PATIENCE)
+            return int(result.stdout.strip())
+        eventually(lambda: displayed() > 0, what="a notification on dunst's screen")
 
     def offered(self):
         try:

@@ -164,6 +164,7 @@ class DunstTests(DesktopTestCase):
     def test_a_name_with_markup_shows_literally(self):
         timer_id, _ = self.start_timer(baby_name="<b>Leo</b> & Co")
         eventually(lambda: self.timer(timer_id)["notification"] == "shown", what="the notification")
+        self.server.wait_until_displayed()
         subprocess.run(["dunstctl", "close-all"], env=self.session.env, check=True, timeout=PATIENCE)
         eventually(lambda: self.history(), what="dunst's history")
         [shown] = self.history()
@@ -192,6 +193,7 @@ class DunstBridgeTests(DesktopTestCase):
         saved = self.platform.process.control_json("GET", "/control/timers")["timers"]
         self.assertEqual([(t["id"], t["status"]) for t in saved], [(timer["id"], "running")])
         eventually(lambda: self.timer(timer["id"])["notification"] == "shown", what="the notification")
+        self.server.wait_until_displayed()
         subprocess.run(["dunstctl", "close-all"], env=self.session.env, check=True, timeout=PATIENCE)
         eventually(lambda: self.history(), what="dunst's history")
         [shown] = self.history()

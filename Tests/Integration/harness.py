@@ -7,6 +7,7 @@ stopped by pid when a test ends.
 """
 
 import os
+import re
 import shutil
 import signal
 import socket
@@ -58,6 +59,23 @@ BUS_CONFIG = """<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Config
 
 def now_ms():
     return int(time.time() * 1000)
+
+
+def sleep_until_ms(moment_ms):
+    """Sleeps until the wall clock reaches `moment_ms` (ms since 1970)."""
+    while now_ms() < moment_ms:
+        time.sleep(max(moment_ms - now_ms(), 1) / 1000)
+
+
+def minutes_shown(text):
+    """The whole minutes an elapsed text ends with: "… · 4 min" gives 4.
+    Tests of a minute boundary read the minute first shown rather than
+    assume it: on a loaded machine the first show can come after the
+    boundary the test aimed for, and the next one is then a minute away."""
+    match = re.search(r"· (\d+) min$", text)
+    if match is None:
+        raise AssertionError("no whole minutes at the end of %r" % text)
+    return int(match.group(1))
 
 
 def eventually(predicate, timeout=PATIENCE, what="the condition"):

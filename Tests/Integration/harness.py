@@ -7,7 +7,6 @@ stopped by pid when a test ends.
 """
 
 import os
-import re
 import shutil
 import signal
 import socket
@@ -67,15 +66,10 @@ def sleep_until_ms(moment_ms):
         time.sleep(max(moment_ms - now_ms(), 1) / 1000)
 
 
-def minutes_shown(text):
-    """The whole minutes an elapsed text ends with: "… · 4 min" gives 4.
-    Tests of a minute boundary read the minute first shown rather than
-    assume it: on a loaded machine the first show can come after the
-    boundary the test aimed for, and the next one is then a minute away."""
-    match = re.search(r"· (\d+) min$", text)
-    if match is None:
-        raise AssertionError("no whole minutes at the end of %r" % text)
-    return int(match.group(1))
+def next_minute_ms(started_ms, after_ms):
+    """The first boundary of a whole minute of elapsed time, for a timer
+    started at `started_ms`, that comes after `after_ms`."""
+    return started_ms + ((after_ms - started_ms) // 60_000 + 1) * 60_000
 
 
 def eventually(predicate, timeout=PATIENCE, what="the condition"):

@@ -19,7 +19,7 @@ from desktop import RecordingServer
 from display_text import elapsed_minutes
 from fake_clock import FakeClock, announce_clock_set, require_clock_setting
 from fake_logind import FakeLogind
-from harness import LEO, MAYA, PlatformTestCase, SystemBus, eventually, iso_ms, now_ms
+from harness import LEO, MAYA, PlatformTestCase, SystemBus, eventually, iso_ms, next_minute_ms, now_ms, sleep_until_ms
 
 JUMP_S = 10 * 60
 SHORT_TOKEN_S = 5 * 60
@@ -72,10 +72,10 @@ class CatchingUpTestCase(PlatformTestCase):
         next minute boundary of the timers' elapsed time (the retry, 400 s
         away, and Leo's token, 300 s away, come later). Right after a
         boundary, at least 50 s."""
-        boundary = self.started_ms + ((now_ms() - self.started_ms) // 60000 + 1) * 60000
+        boundary = next_minute_ms(self.started_ms, now_ms())
         if boundary - now_ms() < 20000:
             # A slow set-up: let this boundary pass and its updates land.
-            time.sleep(max(0, boundary - now_ms()) / 1000)
+            sleep_until_ms(boundary)
             self.settle()
             boundary += 60000
         return boundary

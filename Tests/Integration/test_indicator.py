@@ -13,8 +13,9 @@ import unittest
 
 from dbus_client import Client
 from desktop import RecordingServer, SpecPanel, wait_for_name
-from harness import (LEO, MAYA, PATIENCE, AgentProcess, PlatformTestCase, Session, eventually, iso_ms, minutes_shown,
-                     now_ms, sleep_until_ms, switches_by_thread, timer_dict, voluntary_switches, wait_until_settled)
+from display_text import elapsed_minutes
+from harness import (LEO, MAYA, PATIENCE, AgentProcess, PlatformTestCase, Session, eventually, iso_ms, now_ms,
+                     sleep_until_ms, switches_by_thread, timer_dict, voluntary_switches, wait_until_settled)
 
 ITEM = "org.kde.StatusNotifierItem"
 MENU = "com.canonical.dbusmenu"
@@ -172,11 +173,11 @@ class SignalTests(IndicatorTestCase):
         # in 5 s, or, if the panel first read the item after that, a minute
         # later (hence the longer waits).
         _, reply = self.new_sleep(started_ago_s=5 * 60 - 5)
-        shown = minutes_shown(self.first_tooltip())
+        shown = elapsed_minutes(self.first_tooltip())
         self.assertIn(shown, (4, 5), "the minutes shown of a sleep started 4 min 55 s ago")
         signal = self.latest("signal", lambda e: e["member"] == "NewToolTip", what="NewToolTip",
                              timeout=PATIENCE + 60)
-        updated = self.latest("properties", lambda e: e["properties"]["ToolTip"][3].endswith("· %d min" % (shown + 1)),
+        updated = self.latest("properties", lambda e: elapsed_minutes(e["properties"]["ToolTip"][3]) == shown + 1,
                               what="the tooltip read again")
         self.assertGreaterEqual(updated["ns"], signal["ns"])
         # Not before the next minute began: woken by the boundary, not early.
@@ -356,13 +357,13 @@ class HostTests(IndicatorTestCase):
         # so loaded that the item was first read after that.
         _, reply = self.new_sleep(started_ago_s=5 * 60 - 5)
         self.latest("layout")
-        shown = minutes_shown(self.first_tooltip())
+        shown = elapsed_minutes(self.first_tooltip())
         self.assertIn(shown, (4, 5), "the minutes shown of a sleep started 4 min 55 s ago")
         sleep_until_ms(iso_ms(reply["timer"]["startedAt"]) + (shown + 1) * 60 * 1000 + 2000)
         self.assertEqual([e for e in self.panel.events("signal") if e["member"] == "NewToolTip"], [])
         self.panel.control.SetHostRegistered(True)
         self.latest("signal", lambda e: e["member"] == "NewToolTip", what="NewToolTip once a host is back")
-        self.latest("properties", lambda e: e["properties"]["ToolTip"][3].endswith("· %d min" % (shown + 1)),
+        self.latest("properties", lambda e: elapsed_minutes(e["properties"]["ToolTip"][3]) == shown + 1,
                     what="the new tooltip")
 
 

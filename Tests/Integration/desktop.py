@@ -144,17 +144,28 @@ class Dunst:
         with open(self.choice, "w") as handle:
             handle.write(action)
         self.wait_until_displayed()
-        subprocess.run(["dunstctl", "context"], env=self.session.env, check=True, timeout=PATIENCE)
+        self.dunstctl("context")
+
+    def close_all(self):
+        """Closes the notifications on screen, as a person dismissing them."""
+        self.wait_until_displayed()
+        self.dunstctl("close-all")
+
+    def history(self):
+        """What dunst showed and closed, as `dunstctl history` reports it."""
+        return [{k: v.get("data") for k, v in n.items()} for n in json.loads(self.dunstctl("history"))["data"][0]]
 
     def wait_until_displayed(self):
         """Until a notification is on screen: dunst answers Notify before it
         moves the notification from its queue to the screen, and
         `dunstctl close-all` and `context` act on the screen only."""
-        def displayed():
-            result = subprocess.run(["dunstctl", "count", "displayed"], env=self.session.env, capture_output=True,
-                                    text=True, check=True, timeout=PATIENCE)
-            return int(result.stdout.strip())
-        eventually(lambda: displayed() > 0, what="a notification on dunst's screen")
+        eventually(lambda: int(self.dunstctl("count", "displayed").strip()) > 0,
+                   what="a notification on dunst's screen")
+
+    def dunstctl(self, *args):
+        """Runs `dunstctl` against this dunst; its output."""
+        return subprocess.run(["dunstctl", *args], env=self.session.env, capture_output=True, text=True, check=True,
+                              timeout=PATIENCE).stdout
 
     def offered(self):
         try:

@@ -5,7 +5,6 @@ A recording server on the same bus checks exact content and timing."""
 
 import json
 import os
-import subprocess
 import time
 import unittest
 
@@ -143,17 +142,8 @@ class XfceTests(DesktopTestCase):
         self.assertIn("Xfce Notify Daemon", str(self.client.properties.Get(INTERFACE, "NotificationServer")))
 
 
-def dunst_history(session):
-    """What dunst showed and closed, as `dunstctl history` reports it."""
-    result = subprocess.run(["dunstctl", "history"], env=session.env, capture_output=True, text=True, timeout=PATIENCE)
-    return [{k: v.get("data") for k, v in n.items()} for n in json.loads(result.stdout)["data"][0]]
-
-
 class DunstTests(DesktopTestCase):
     server_class = Dunst
-
-    def history(self):
-        return dunst_history(self.session)
 
     def test_complete_through_the_context_menu(self):
         timer_id, _ = self.start_timer()
@@ -165,10 +155,9 @@ class DunstTests(DesktopTestCase):
     def test_a_name_with_markup_shows_literally(self):
         timer_id, _ = self.start_timer(baby_name="<b>Leo</b> & Co")
         eventually(lambda: self.timer(timer_id)["notification"] == "shown", what="the notification")
-        self.server.wait_until_displayed()
-        subprocess.run(["dunstctl", "close-all"], env=self.session.env, check=True, timeout=PATIENCE)
-        eventually(lambda: self.history(), what="dunst's history")
-        [shown] = self.history()
+        self.server.close_all()
+        eventually(lambda: self.server.history(), what="dunst's history")
+        [shown] = self.server.history()
         # dunst's own rendering of what it displayed: the name escaped, so shown as typed.
         self.assertIn("&lt;b&gt;Leo&lt;/b&gt; &amp; Co is asleep", shown["message"])
         eventually(lambda: self.timer(timer_id)["notification"] == "dismissed", what="the dismissal")
@@ -194,16 +183,12 @@ class DunstBridgeTests(DesktopTestCase):
         saved = self.platform.process.control_json("GET", "/control/timers")["timers"]
         self.assertEqual([(t["id"], t["status"]) for t in saved], [(timer["id"], "running")])
         eventually(lambda: self.timer(timer["id"])["notification"] == "shown", what="the notification")
-        self.server.wait_until_displayed()
-        subprocess.run(["dunstctl", "close-all"], env=self.session.env, check=True, timeout=PATIENCE)
-        eventually(lambda: self.history(), what="dunst's history")
-        [shown] = self.history()
+        self.server.close_all()
+        eventually(lambda: self.server.history(), what="dunst's history")
+        [shown] = self.server.history()
         cleaned = "Maya Rose " + "z" * 53 + "\u2026"
         self.assertEqual(shown["summary"], cleaned + " is asleep")
         self.assertNotIn("\u202e", json.dumps(shown, ensure_ascii=False))
-
-    def history(self):
-        return dunst_history(self.session)
 
 
 class RecordedTestCase(PlatformTestCase):

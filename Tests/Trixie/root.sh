@@ -1,0 +1,164 @@
+#!/usr/bin/env bash
+# The Debian 13 (trixie) root the desktop tests run in, made with debootstrap
+# from Debian's archive and cached on this machine.
+#
+#   root.sh path          the root, made first if it is missing or stale
+#   root.sh run CMD...    runs CMD inside the root (made first if need be),
+#                         in the checkout, with the root's own files seen
+#                         through a throwaway overlay
+#   root.sh drop          removes every cached root
+#
+# The cache is $DFL_ROOT_CACHE (default /var/cache/dreamsforlittles-tests).
+# A root is kept under a key made from packages.txt and the recipe's
+# version below, so a change to either makes it again; the bare debootstrap under a key of its
+# own, so a change to the package list does not fetch the base again.
+#
+# Inside, a private mount namespace holds only what the tests need: /proc,
+# /sys, /dev (with a fresh /dev/pts and /dev/shm), a fresh /tmp and /run, and
+# the checkout at its own path. The root is bound onto itself, so that
+# WebKit's bubblewrap sandbox can make its own namespaces inside it. The
+# project's programs come from the checkout, built outside with the Swift
+# runtime linked statically (Tests/Trixie/run.sh).
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+repo=$(cd "$here/../.." && pwd)
+cache=${DFL_ROOT_CACHE:-/var/cache/dreamsforlittles-tests}
+suite=trixie
+mirror=${DFL_DEBIAN_MIRROR:-http://deb.debian.org/debian}
+security=${DFL_DEBIAN_SECURITY:-http://deb.debian.org/debian-security}
+
+die() { echo "trixie-root: $*" >&2; exit 1; }
+
+packages() { grep -v '^[[:space:]]*\(#\|$\)' "$here/packages.txt"; }
+
+base_key() { printf '%s\n' "$suite" "$mirror" minbase ca-certificates | sha256sum | cut -c1-16; }
+# Raise when the way the root is made changes (sources, dpkg settings).
+recipe=1
+root_key() { { cat "$here/packages.txt"; printf '%s\n' "$recipe" "$mirror" "$security"; } | sha256sum | cut -c1-16; }
+
+need_root() {
+    [[ $(id -u) -eq 0 ]] || die "making and entering the root needs root (debootstrap, chroot and mounts)"
+    command -v debootstrap >/dev/null || die "debootstrap is missing: apt-get install debootstrap"
+    command -v unshare >/dev/null || die "unshare is missing: apt-get install util-linux"
+}
+
+# Runs a command in the root with the mounts above, in a mount namespace of
+# its own: nothing stays mounted when it ends, whatever way it ends. With
+# OVERLAY=1 the root is seen through an overlay whose upper layer is a
+# tmpfs, so what the command changes (a package installed, a file written
+# outside the checkout) is gone when it ends and the cached root stays as
+# it was made.
+enter() {
+    local dir=$1; shift
+    unshare --mount --propagation private -- /bin/bash -c '
+        set -e
+        dir=$1 repo=$2 overlay=$3; shift 3
+        if [[ $overlay == 1 ]]; then
+            layer=$(mktemp -d /tmp/trixie-overlay.XXXXXX)
+            mount -t tmpfs -o mode=0755 layer "$layer"
+            mkdir "$layer/upper" "$layer/work" "$layer/root"
+            mount -t overlay overlay -o "lowerdir=$dir,upperdir=$layer/upper,workdir=$layer/work" "$layer/root"
+            dir=$layer/root
+        else
+            mount --bind "$dir" "$dir"
+        fi
+        mount -t proc proc "$dir/proc"
+        mount --rbind /sys "$dir/sys"
+        mount --make-rslave "$dir/sys"
+        mount -t tmpfs -o mode=0755 dev "$dir/dev"
+        for node in null zero full random urandom tty; do
+            touch "$dir/dev/$node"
+            mount --bind "/dev/$node" "$dir/dev/$node"
+        done
+        mkdir -p "$dir/dev/pts" "$dir/dev/shm"
+        mount -t devpts -o newinstance,ptmxmode=0666,mode=0620 devpts "$dir/dev/pts"
+        ln -sf pts/ptmx "$dir/dev/ptmx"
+        ln -sf /proc/self/fd "$dir/dev/fd"
+        mount -t tmpfs -o mode=1777 shm "$dir/dev/shm"
+        mount -t tmpfs -o mode=1777 tmp "$dir/tmp"
+        mount -t tmpfs -o mode=0755 run "$dir/run"
+        mkdir -p "$dir/run/user" "$dir/run/dbus"
+        mkdir -p "$dir$repo"
+        mount --bind "$repo" "$dir$repo"
+        exec chroot "$dir" /usr/bin/env -i \
+            PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
+            HOME=/root LANG=C.UTF-8 TERM=dumb DEBIAN_FRONTEND=noninteractive \
+            ${CI:+CI=$CI} /bin/bash -c "cd \"\$0\" && exec \"\$@\"" "$repo" "$@"
+    ' enter "$dir" "$repo" "${OVERLAY:-0}" "$@"
+}
+
+make_base() {
+    local target="$cache/base-$suite-$(base_key)"
+    [[ -f "$target/.complete" ]] && { echo "$target"; return; }
+    rm -rf "$target" "$target.tmp"
+    mkdir -p "$cache"
+    echo "trixie-root: debootstrap $suite (minbase) from $mirror" >&2
+    debootstrap --variant=minbase --include=ca-certificates "$suite" "$target.tmp" "$mirror" >&2 \
+        || { tail -n 30 "$target.tmp/debootstrap/debootstrap.log" >&2 2>/dev/null || true; die "debootstrap failed"; }
+    touch "$target.tmp/.complete"
+    mv "$target.tmp" "$target"
+    echo "$target"
+}
+
+make_root() {
+    local key; key=$(root_key)
+    local target="$cache/$suite-$key"
+    [[ -f "$target/.complete" ]] && { echo "$target"; return; }
+    need_root
+    local started=$SECONDS base
+    base=$(make_base)
+    # Roots made from another package list are stale now: they go, so the
+    # cache holds one root at a time.
+    find "$cache" -mindepth 1 -maxdepth 1 -name "$suite-*" ! -name "$suite-$key" -exec rm -rf {} +
+    rm -rf "$target.tmp"
+    cp -a "$base" "$target.tmp"
+    rm -f "$target.tmp/.complete"
+    cat > "$target.tmp/etc/apt/sources.list" <<EOF
+deb $mirror $suite main
+deb $mirror $suite-updates main
+deb $security $suite-security main
+EOF
+    # Documentation and other languages' manuals are not needed by a test.
+    cat > "$target.tmp/etc/dpkg/dpkg.cfg.d/01-tests" <<'EOF'
+path-exclude=/usr/share/doc/*
+path-include=/usr/share/doc/*/copyright
+path-exclude=/usr/share/man/??/*
+path-exclude=/usr/share/man/??_*/*
+EOF
+    # Services must not start in the root while it is made.
+    printf '#!/bin/sh\nexit 101\n' > "$target.tmp/usr/sbin/policy-rc.d"
+    chmod 755 "$target.tmp/usr/sbin/policy-rc.d"
+    mapfile -t wanted < <(packages)
+    echo "trixie-root: installing ${#wanted[@]} packages into the root" >&2
+    enter "$target.tmp" apt-get update -q >&2
+    enter "$target.tmp" apt-get install -y -q --no-install-recommends "${wanted[@]}" >&2 \
+        || die "apt-get install in the root failed (packages.txt names a package trixie lacks?)"
+    enter "$target.tmp" apt-get clean >&2
+    printf '%s\n' "${wanted[@]}" > "$target.tmp/.packages"
+    touch "$target.tmp/.complete"
+    mv "$target.tmp" "$target"
+    echo "trixie-root: made in $((SECONDS - started)) s, $(du -sh "$target" | cut -f1) on disk, at $target" >&2
+    echo "$target"
+}
+
+case ${1:-} in
+    path)
+        make_root
+        ;;
+    run)
+        shift
+        (($# > 0)) || die "usage: root.sh run CMD..."
+        need_root
+        dir=$(make_root)
+        OVERLAY=1 enter "$dir" "$@"
+        ;;
+    drop)
+        rm -rf "$cache"/base-* "$cache"/"$suite"-*
+        echo "trixie-root: dropped the cached roots in $cache" >&2
+        ;;
+    *)
+        echo "usage: root.sh path | run CMD... | drop" >&2
+        exit 2
+        ;;
+esac

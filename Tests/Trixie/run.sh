@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# The desktop tests on Debian 13 (trixie): GNOME Shell 48 and KDE Plasma 6
+# on Wayland, XFCE 4.20, and the package, in the root that root.sh makes.
+#
+#   Tests/Trixie/run.sh [--deb FILE] [TEST...]
+#
+# The package under test is FILE, else the newest build/package/*.deb, else
+# one built now with packaging/build-deb.sh: its programs are built outside
+# the root with the Swift runtime linked statically, so the root needs only
+# Debian's libraries. Inside the root, the package is installed (into the
+# throwaway overlay; the cached root is not changed), and the tests in
+# Tests/Trixie run against the installed programs, with the harness of
+# Tests/Integration. TEST names a module, class or test as unittest takes
+# them (test_gnome48, test_plasma6.PopupTests, ...); without one, every
+# module runs. The time of each part is printed.
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+repo=$(cd "$here/../.." && pwd)
+cd "$repo"
+
+deb=
+if [[ ${1:-} == --deb ]]; then
+    deb=$2
+    shift 2
+fi
+
+clock() { date +%s; }
+started=$(clock)
+part() { echo "== trixie: $1 ($(( $(clock) - started )) s so far)"; }
+
+if [[ -z $deb ]]; then
+    deb=$(ls -t build/package/dreamsforlittles-desktop_*.deb 2>/dev/null | head -1 || true)
+fi
+if [[ -z $deb ]]; then
+    part "building the package"
+    packaging/build-deb.sh build/package >build/package-build.log 2>&1 \
+        || { tail -40 build/package-build.log; echo "trixie: the package did not build" >&2; exit 1; }
+    deb=$(ls -t build/package/dreamsforlittles-desktop_*.deb | head -1)
+fi
+deb=$(realpath "$deb")
+case $deb in
+    "$repo"/*) ;;
+    *) mkdir -p build/trixie && cp -f "$deb" build/trixie/ && deb=$repo/build/trixie/$(basename "$deb") ;;
+esac
+
+part "the root"
+root_started=$(clock)
+"$here/root.sh" path >/dev/null
+echo "   the root is ready after $(( $(clock) - root_started )) s"
+
+part "the tests in the root, against $(basename "$deb")"
+tests_started=$(clock)
+status=0
+"$here/root.sh" run /bin/bash -c '
+    set -e
+    deb=$1; shift
+    dpkg -i "$deb" >/tmp/dpkg.log 2>&1 || { cat /tmp/dpkg.log; echo "trixie: the package did not install in the root" >&2; exit 1; }
+    export DFL_BUILD_DIR=/usr/bin DFL_RELEASE=trixie
+    export PYTHONPATH=$PWD/Tests/Integration:$PWD/Tests/Trixie
+    if (($# == 0)); then
+        exec python3 -m unittest discover -s Tests/Trixie -t Tests/Trixie -v
+    fi
+    exec python3 -m unittest -v "$@"
+' trixie "$deb" "$@" || status=$?
+echo "   the tests in the root took $(( $(clock) - tests_started )) s"
+part "done, status $status"
+exit $status

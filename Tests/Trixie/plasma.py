@@ -244,7 +244,8 @@ class Plasma:
             for (const w of workspace.stackingOrder) {
                 const g = w.frameGeometry;
                 report({id: w.internalId.toString(), resourceClass: w.resourceClass,
-                        resourceName: w.resourceName, caption: w.caption, desktopFileName: w.desktopFileName, pid: w.pid, notification: w.notification,
+                        resourceName: w.resourceName, caption: w.caption, desktopFileName: w.desktopFileName,
+                        pid: w.pid, notification: w.notification,
                         active: workspace.activeWindow === w, minimized: w.minimized,
                         x: g.x, y: g.y, width: g.width, height: g.height});
             }""")

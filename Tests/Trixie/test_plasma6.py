@@ -121,11 +121,13 @@ class PlasmaTestCase(unittest.TestCase):
             self.platform.origin, os.path.join(str(self.platform.certs), "ca.pem"), self.platform.origin,
             self.extra_config))
         state = os.path.join(self.session.root, "state-%s" % uuid.uuid4().hex[:6])
+        # After the agent has stopped (cleanups run last first): an agent
+        # shows a notification closed by another client again.
+        self.addCleanup(self.wait_for_no_popups)
         self.agent = AgentProcess(self.session, extra_env={"XDG_STATE_HOME": state})
         self.addCleanup(self.stop_process, self.agent.process, self.agent.close)
         self.client = Client(self.session)
         self.addCleanup(self.client.close)
-        self.addCleanup(self.wait_for_no_popups)
 
     def stop_process(self, process, close):
         stop(process)
@@ -146,8 +148,8 @@ class PlasmaTestCase(unittest.TestCase):
                     pass  # gone already
         eventually(lambda: not self.plasma.popups(), what="the popups to go")
         # Plasma refuses a notification identical to the last one it took
-        # within a second, from any client: the next test's agent shows the
-        # same text.
+        # within a second, from any client, and the next test's agent shows
+        # the same text.
         time.sleep(1.1)
 
     def new_sleep(self, started_ago_s=83 * 60):

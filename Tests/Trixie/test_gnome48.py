@@ -296,12 +296,18 @@ class IndicatorTests(Gnome48TestCase):
         pointer.click(BUTTON_RIGHT)
         self.until(lambda: appindicator.item(self.shell, INDICATOR_ID)["menuSettled"],
                    lambda: "the item's menu to open: %r" % appindicator.item(self.shell, INDICATOR_ID))
+        labels = [e["label"] for e in appindicator.item(self.shell, INDICATOR_ID)["entries"]]
+        self.assertIn("Complete Maya's sleep", labels)
+        # The picture without the sharing indicator: the session ends, the menu stays.
+        pointer.close()
+        self.until(lambda: not self.shell.ask("Main.panel.statusArea.screenSharing.visible")
+                   and appindicator.item(self.shell, INDICATOR_ID)["menuSettled"],
+                   lambda: "the sharing indicator to go, the menu open: %r" % appindicator.item(self.shell, INDICATOR_ID))
         menu = appindicator.item(self.shell, INDICATOR_ID)
-        labels = [e["label"] for e in menu["entries"]]
-        self.assertIn("Complete Maya's sleep", labels, menu)
         boxes = [e["box"] for e in menu["entries"]] + [menu["box"]]
         path = self.screen.screenshot("gnome48-indicator.png", box=grow(union(boxes), 24))
         print("\n  the panel item: %s" % path)
+        pointer = self.pointer()
 
         def complete_entry():
             return next(e for e in appindicator.item(self.shell, INDICATOR_ID)["entries"]

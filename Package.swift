@@ -188,7 +188,10 @@ let package = Package(
         .target(
             name: "DesktopAppCore",
             dependencies: ["SleepTimerCore"],
-            resources: [.embedInCode("bridge-isolated-world.js"), .embedInCode("bridge-page-transport.js")]
+            resources: [
+                .embedInCode("bridge-isolated-world.js"), .embedInCode("bridge-page-transport.js"),
+                .embedInCode("top-frame-clicks.js"),
+            ]
         ),
         /// The GTK 4 window and its WebKitGTK view, the bridge child, the
         /// D-Bus single instance: the shell around DesktopAppCore.

@@ -20,14 +20,15 @@ public struct StoreLocation: Sendable, Equatable {
     }
 
     /// The one-agent lock beside the store, taken before the store is
-    /// opened; the directory is made (and checked) first.
-    public func takeLock() -> StoreLock.Outcome {
+    /// opened; the directory is made (and checked) first. A held lock is
+    /// tried again for up to a second, for an agent that is just ending.
+    public func takeLock(patienceMilliseconds: Int = 1_000) -> StoreLock.Outcome {
         do {
             try prepareDirectory()
         } catch {
             return .failed(error.description)
         }
-        return StoreLock.take(inDirectory: directory)
+        return StoreLock.take(inDirectory: directory, patienceMilliseconds: patienceMilliseconds)
     }
 
     /// Creates the directory (and missing parents) with mode 0700 whatever

@@ -40,14 +40,22 @@ public final class StoreLock {
         return "\(home)/.local/state/dreamsforlittles"
     }
 
-    /// Takes the lock in `directory` (which must exist), without waiting.
-    public static func take(inDirectory directory: String) -> Outcome {
+    /// Takes the lock in `directory` (which must exist). A lock that is
+    /// held is tried again for up to `patienceMilliseconds`: the agent of a
+    /// session that has just ended may still be on its way out.
+    public static func take(inDirectory directory: String, patienceMilliseconds: Int = 0) -> Outcome {
         let path = path(inDirectory: directory)
         let descriptor = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK, 0o600)
         guard descriptor >= 0 else { return .failed("Cannot open \(path): \(describe(errno))") }
+        var waited = 0
         while flock(descriptor, LOCK_EX | LOCK_NB) != 0 {
             let error = errno
             if error == EINTR { continue }
+            if error == EWOULDBLOCK && waited < patienceMilliseconds {
+                usleep(50_000)
+                waited += 50
+                continue
+            }
             let holder = readPID(descriptor)
             close(descriptor)
             if error == EWOULDBLOCK { return .held(by: holder) }

@@ -54,6 +54,20 @@ import Testing
         withExtendedLifetime(lock) {}
     }
 
+    @Test func aHeldLockIsTriedAgainForThePatienceGivenThenReported() {
+        let path = directory()
+        guard case .taken(let first) = StoreLock.take(inDirectory: path) else {
+            Issue.record("the first take failed")
+            return
+        }
+        guard case .held(let holder) = StoreLock.take(inDirectory: path, patienceMilliseconds: 100) else {
+            Issue.record("a held lock was taken")
+            return
+        }
+        #expect(holder == getpid())
+        withExtendedLifetime(first) {}
+    }
+
     @Test func aMissingDirectoryFailsAndSaysWhere() {
         guard case .failed(let reason) = StoreLock.take(inDirectory: "/nonexistent/dfl") else {
             Issue.record("a lock in a missing directory was taken")

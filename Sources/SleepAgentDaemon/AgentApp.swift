@@ -13,8 +13,9 @@ import SleepTimersAPI
 import StatusNotifier
 import StoreLock
 
-/// The dfl-sleep-agent process: reads the configuration, takes the bus
-/// name, opens the store, and runs the one event loop until SIGTERM or SIGINT.
+/// The dfl-sleep-agent process: reads the configuration, takes the store's
+/// lock and the bus name, opens the store, and runs the one event loop until
+/// SIGTERM or SIGINT.
 public final class AgentApp {
     let arguments: [String]
     let environment: [String: String]

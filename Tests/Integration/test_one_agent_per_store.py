@@ -6,6 +6,7 @@ goes on completing."""
 
 import glob
 import os
+import pty
 import subprocess
 
 import dbus
@@ -77,6 +78,31 @@ class OneAgentPerStoreTests(PlatformTestCase):
         self.assertIn("Another dfl-sleep-agent, process %d, holds the timer store in %s; this session's notifications "
                       "are shown by that one." % (self.agent.pid, self.session.state_dir), second.stderr)
         self.assertNotIn("serves " + BUS_NAME, second.stderr)
+        self.check_first_agent_completes()
+
+    def test_started_by_hand_in_a_terminal_it_says_so_in_the_readers_language(self):
+        from test_translations import CATALOGS, require_catalogs
+        require_catalogs()
+        bus = self.second_bus()
+        main, terminal = pty.openpty()
+        env = dict(bus.env, LANG="de_DE.UTF-8", LANGUAGE="de", DFL_LOCALEDIR=CATALOGS)
+        try:
+            status = subprocess.run([AGENT], env=env, stdout=subprocess.DEVNULL, stderr=terminal, timeout=PATIENCE)
+            os.close(terminal)
+            said = b""
+            while True:
+                try:
+                    chunk = os.read(main, 4096)
+                except OSError:
+                    break  # the terminal's other end is closed: all is read
+                if not chunk:
+                    break
+                said += chunk
+        finally:
+            os.close(main)
+        self.assertEqual(status.returncode, 75)
+        text = " ".join(said.decode().split())
+        self.assertIn("ein anderer dfl-sleep-agent, Prozess %d, hält die gespeicherten Timer" % self.agent.pid, text)
         self.check_first_agent_completes()
 
     def test_a_purge_through_the_second_bus_is_refused_saying_where_the_agent_runs(self):

@@ -106,6 +106,11 @@ make_root() {
     local target="$cache/$suite-$key"
     [[ -f "$target/.complete" ]] && { echo "$target"; return; }
     need_root
+    # One maker at a time: a second run waits, then finds the root made.
+    mkdir -p "$cache"
+    exec 9>"$cache/.lock"
+    flock 9
+    [[ -f "$target/.complete" ]] && { exec 9>&-; echo "$target"; return; }
     local started=$SECONDS base
     base=$(make_base)
     # Roots made from another package list are stale now: they go, so the
@@ -138,6 +143,7 @@ EOF
     printf '%s\n' "${wanted[@]}" > "$target.tmp/.packages"
     touch "$target.tmp/.complete"
     mv "$target.tmp" "$target"
+    exec 9>&-
     echo "trixie-root: made in $((SECONDS - started)) s, $(du -sh "$target" | cut -f1) on disk, at $target" >&2
     echo "$target"
 }

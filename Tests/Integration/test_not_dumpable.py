@@ -3,12 +3,14 @@
 nor read its /proc files. Checked from outside, as that other process, with
 no debugger calling into the agent: the agent and a reader run under an
 unprivileged uid of their own, and the same reader, given a dumpable
-program of that uid, traces it and reads its environment, so the check can
-fail."""
+program of that uid (and a copy of the agent whose PR_SET_DUMPABLE is made
+a no-op), traces it and reads its environment, so the check can fail."""
 
 import errno
 import json
 import os
+import shutil
+import subprocess
 import sys
 import unittest
 
@@ -44,6 +46,17 @@ class NotDumpableTests(unittest.TestCase):
 
     def test_the_same_reader_traces_and_reads_a_dumpable_program_of_that_uid(self):
         summary, log = self.read(sys.executable, "-c", DUMPABLE)
+        self.assertEqual(summary["attach"], "attached", log)
+        self.assertEqual(summary["environ"], "read", log)
+
+    def test_the_same_reader_traces_and_reads_a_copy_of_the_agent_that_leaves_itself_dumpable(self):
+        if shutil.which("gcc") is None:
+            raise AssertionError("gcc is missing: install the Debian package gcc")
+        library = os.path.join(self.session.root, "keep-dumpable.so")
+        subprocess.run(["gcc", "-shared", "-fPIC", "-O2", "-o", library, os.path.join(HERE, "faults", "keep-dumpable.c"),
+                        "-ldl"], check=True, timeout=60)
+        os.chmod(library, 0o755)
+        summary, log = self.read("/usr/bin/env", "LD_PRELOAD=" + library, self.session.shared_copy(AGENT))
         self.assertEqual(summary["attach"], "attached", log)
         self.assertEqual(summary["environ"], "read", log)
 

@@ -39,7 +39,7 @@ def downloaded(paths):
     found = []
     for path in sorted(set(paths)):
         name = os.path.basename(path)
-        if "drive-by" in name or "report" in name or name.endswith(".wkdownload"):
+        if "drive-by" in name or "web-app-attachment" in name or name.endswith(".wkdownload"):
             found.append(path)
             continue
         try:

@@ -53,8 +53,8 @@ class NotDumpableTests(unittest.TestCase):
         if shutil.which("gcc") is None:
             raise AssertionError("gcc is missing: install the Debian package gcc")
         library = os.path.join(self.session.root, "keep-dumpable.so")
-        subprocess.run(["gcc", "-shared", "-fPIC", "-O2", "-o", library, os.path.join(HERE, "faults", "keep-dumpable.c"),
-                        "-ldl"], check=True, timeout=60)
+        source = os.path.join(HERE, "faults", "keep-dumpable.c")
+        subprocess.run(["gcc", "-shared", "-fPIC", "-O2", "-o", library, source, "-ldl"], check=True, timeout=60)
         os.chmod(library, 0o755)
         summary, log = self.read("/usr/bin/env", "LD_PRELOAD=" + library, self.session.shared_copy(AGENT))
         self.assertEqual(summary["attach"], "attached", log)

@@ -88,8 +88,12 @@ let package = Package(
         /// notification ids, in one SQLite file.
         .target(
             name: "SleepTimerStore",
-            dependencies: ["SleepTimerCore", "CDFLSQLite"]
+            dependencies: ["SleepTimerCore", "CDFLSQLite", "StoreLock"]
         ),
+
+        /// One agent per store: the flock beside it, which dfl-sleepctl
+        /// reads too (without SQLite).
+        .target(name: "StoreLock"),
 
         /// The process's one event loop (GLib's), with file-descriptor,
         /// timeout and signal sources.
@@ -141,7 +145,7 @@ let package = Package(
             name: "SleepAgentDaemon",
             dependencies: [
                 "SleepAgent", "Notifications", "CompletionSender", "StatusNotifier", "HTTPClient", "SleepTimerCore",
-                "SleepTimerStore", "DFLDBus", "EventLoop", "DFLGettext", "CDFLLinux", "CDFLGio", "CDFLGLib",
+                "SleepTimerStore", "StoreLock", "DFLDBus", "EventLoop", "DFLGettext", "CDFLLinux", "CDFLGio", "CDFLGLib",
             ]
         ),
         /// Linked by lld with packed relative relocations (DT_RELR, glibc
@@ -155,7 +159,9 @@ let package = Package(
         ),
 
         /// dfl-sleepctl: a client of the D-Bus API, as another app would be.
-        .target(name: "SleepControl", dependencies: ["SleepTimersAPI", "SleepTimerCore", "DFLDBus", "EventLoop", "DFLGettext"]),
+        .target(
+            name: "SleepControl", dependencies: ["SleepTimersAPI", "SleepTimerCore", "DFLDBus", "EventLoop", "DFLGettext", "StoreLock"]
+        ),
         .executableTarget(name: "dfl-sleepctl", dependencies: ["SleepControl"]),
 
         /// dfl-webview-bridge: the WebView's JSON-RPC 2.0 helper.
@@ -182,7 +188,10 @@ let package = Package(
         .target(
             name: "DesktopAppCore",
             dependencies: ["SleepTimerCore"],
-            resources: [.embedInCode("bridge-isolated-world.js"), .embedInCode("bridge-page-transport.js")]
+            resources: [
+                .embedInCode("bridge-isolated-world.js"), .embedInCode("bridge-page-transport.js"),
+                .embedInCode("top-frame-clicks.js"),
+            ]
         ),
         /// The GTK 4 window and its WebKitGTK view, the bridge child, the
         /// D-Bus single instance: the shell around DesktopAppCore.
@@ -216,6 +225,7 @@ let package = Package(
         .testTarget(name: "StatusNotifierTests", dependencies: ["StatusNotifier", "PanelIndicator", "DFLDBus"]),
         .testTarget(name: "SleepAgentDaemonTests", dependencies: ["SleepAgentDaemon"]),
         .testTarget(name: "SleepControlTests", dependencies: ["SleepControl"]),
+        .testTarget(name: "StoreLockTests", dependencies: ["StoreLock"]),
         .testTarget(name: "WebViewBridgeTests", dependencies: ["WebViewBridge"]),
         .testTarget(name: "BenchmarkingTests", dependencies: ["Benchmarking"]),
         .testTarget(name: "DesktopAppCoreTests", dependencies: ["DesktopAppCore", "SleepTimerCore", "DFLTestSupport"]),

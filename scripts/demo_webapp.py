@@ -37,6 +37,12 @@ class DemoWebApp:
     def route(self, method: str, path: str):
         if method == "GET" and (path == "/" or SLEEP_ROUTE.fullmatch(path)):
             return lambda _body: self.file(self.directory, "index.html")
+        if method == "GET" and path == "/demo/attachment":
+            # A file the web app's own origin serves as a download, which the
+            # desktop app must refuse as it refuses any other.
+            disposition = ("Content-Disposition", 'attachment; filename="web-app-attachment.txt"')
+            return lambda _body: (200, "application/octet-stream", b"a file of the web app's\n",
+                                  SECURITY_HEADERS + (disposition,))
         if method == "GET" and path.startswith("/demo/client/"):
             name = path[len("/demo/client/"):]
             return lambda _body: self.file(self.client_directory, name)

@@ -35,9 +35,8 @@ packages=(
     # systray of xfce4-panel, with its settings daemon xfconfd), and
     # tesseract to read what it shows off the screen.
     xfce4-panel xfconf tesseract-ocr tesseract-ocr-eng
-    # The crash-safety tests ask the running agent whether it is dumpable;
-    # the configuration tests measure its peak memory with GNU time.
-    gdb time
+    # The configuration tests measure the agent's peak memory with GNU time.
+    time
     # The contract test reads the introspection file with FoundationXML,
     # which loads libxml2.
     libxml2

@@ -76,6 +76,7 @@ static inline WebKitNavigationPolicyDecision *dfl_navigation_decision(gpointer p
 static inline WebKitPolicyDecision *dfl_policy_decision(gpointer p) { return WEBKIT_POLICY_DECISION(p); }
 static inline WebKitPermissionRequest *dfl_permission_request(gpointer p) { return WEBKIT_PERMISSION_REQUEST(p); }
 static inline JSCValue *dfl_jsc_value(gpointer p) { return JSC_VALUE(p); }
+static inline WebKitDownload *dfl_webkit_download(gpointer p) { return WEBKIT_DOWNLOAD(p); }
 static inline GInputStream *dfl_g_input_stream(gpointer p) { return G_INPUT_STREAM(p); }
 static inline GOutputStream *dfl_g_output_stream(gpointer p) { return G_OUTPUT_STREAM(p); }
 static inline GSubprocess *dfl_g_subprocess(gpointer p) { return G_SUBPROCESS(p); }

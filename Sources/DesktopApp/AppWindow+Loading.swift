@@ -93,19 +93,48 @@ extension AppWindow {
 
     // MARK: Navigation policy
 
-    /// Only the web app shows in the window (NavigationPolicy); anything
-    /// else a person opens from it goes to the default browser.
+    /// The top frame's script that says which links a person clicked there
+    /// (BridgeScripts.topFrameClicksSource): WebKitGTK does not say which
+    /// frame a navigation is for, and only such a click may leave the app.
+    func installClickReporter(origin: APIOrigin, content: OpaquePointer) {
+        withCStringArray(BridgeScripts.allowList(origin: origin)) { allowList in
+            let script = webkit_user_script_new_for_world(
+                BridgeScripts.topFrameClicksSource(origin: origin), WEBKIT_USER_CONTENT_INJECT_TOP_FRAME,
+                WEBKIT_USER_SCRIPT_INJECT_AT_DOCUMENT_START, BridgeScripts.worldName, allowList, nil)
+            webkit_user_content_manager_add_script(content, script)
+            webkit_user_script_unref(script)
+        }
+        dfl_connect_pointer(raw(content), "script-message-received::" + BridgeScripts.clicksHandlerName, { _, value, data in
+            from(data, as: AppWindow.self).clicked(value.map { dfl_jsc_value($0) })
+        }, unretained(self), nil)
+        webkit_user_content_manager_register_script_message_handler(
+            content, BridgeScripts.clicksHandlerName, BridgeScripts.worldName)
+    }
+
+    private func clicked(_ value: OpaquePointer?) {
+        guard let value, jsc_value_is_string(value) != 0, let url = takeGString(jsc_value_to_string(value)) else { return }
+        launchGuard?.clickedInTopFrame(url, at: Self.now())
+    }
+
+    /// The app's monotonic clock, in milliseconds.
+    static func now() -> Int64 { Int64(g_get_monotonic_time() / 1000) }
+
+    /// Only the web app shows in the window, and only a person's click in
+    /// it leaves for the browser (LaunchGuard, NavigationPolicy).
     private func decide(_ decision: gpointer, type: gint) -> gboolean {
-        guard let policy else { return 0 }
+        guard launchGuard != nil else { return 0 }
         let moment: NavigationMoment
         let url: String
         switch WebKitPolicyDecisionType(rawValue: UInt32(type)) {
         case WEBKIT_POLICY_DECISION_TYPE_NAVIGATION_ACTION, WEBKIT_POLICY_DECISION_TYPE_NEW_WINDOW_ACTION:
             let action = webkit_navigation_policy_decision_get_navigation_action(dfl_navigation_decision(decision))
             url = webkit_uri_request_get_uri(webkit_navigation_action_get_request(action)).map { String(cString: $0) } ?? ""
+            let gesture = webkit_navigation_action_is_user_gesture(action) != 0
             moment = type == Int32(WEBKIT_POLICY_DECISION_TYPE_NEW_WINDOW_ACTION.rawValue)
-                ? .newWindow : .navigation(userGesture: webkit_navigation_action_is_user_gesture(action) != 0)
+                ? .newWindow(userGesture: gesture) : .navigation(userGesture: gesture)
         case WEBKIT_POLICY_DECISION_TYPE_RESPONSE:
+            // A frame's response is the frame's: WebKit shows it there, and
+            // an attachment becomes a download, which is refused.
             let response = OpaquePointer(decision)
             guard webkit_response_policy_decision_is_main_frame_main_resource(response) != 0 else { return 0 }
             url = webkit_uri_request_get_uri(webkit_response_policy_decision_get_request(response)).map { String(cString: $0) } ?? ""
@@ -113,7 +142,9 @@ extension AppWindow {
         default:
             return 0
         }
-        return apply(policy.decide(url, at: moment), to: decision) ? 1 : 0
+        guard let verdict = launchGuard?.decide(url, at: moment, now: Self.now()) else { return 0 }
+        if let line = verdict.log { AppLog.log(.notice, line) }
+        return apply(verdict.decision, to: decision) ? 1 : 0
     }
 
     /// Performs a decision; true when it was taken here (WebKit must not
@@ -131,11 +162,19 @@ extension AppWindow {
         case .openLink(let link):
             webkit_policy_decision_ignore(dfl_policy_decision(policyDecision))
             open(link)
-        case .refuse(let scheme):
+        case .refuse:
             webkit_policy_decision_ignore(dfl_policy_decision(policyDecision))
-            AppLog.log(.notice, AppLogText.refusedNavigation(scheme))
         }
         return true
+    }
+
+    /// A download WebKit started was cancelled (WebsiteSession): logged by
+    /// its origin only, once a minute for each.
+    func downloadRefused(_ url: String?) {
+        guard launchGuard != nil else {
+            return AppLog.log(.notice, AppLogText.refusedDownload(url.flatMap(WebURL.init)?.source ?? "?"))
+        }
+        if let line = launchGuard?.download(from: url, now: Self.now()) { AppLog.log(.notice, line) }
     }
 
     // MARK: Loading, failing, trying again

@@ -21,6 +21,9 @@ final class AppWindow {
     let setup: AppSetup
     let paths: AppPaths
     let policy: NavigationPolicy?
+    /// The navigation decisions, with the top frame's clicks and the
+    /// refusals logged lately (nil when there is no web app to show).
+    var launchGuard: LaunchGuard?
     let relay: BridgeRelay?
     let website: WebsiteSession
     let opener: ExternalOpener
@@ -49,6 +52,7 @@ final class AppWindow {
         var certificateAuthorities: String?
         if case .configured(let origin, let authorities) = setup {
             policy = NavigationPolicy(webOrigin: origin)
+            launchGuard = LaunchGuard(policy: NavigationPolicy(webOrigin: origin))
             relay = BridgeRelay(policy: NavigationPolicy(webOrigin: origin))
             certificateAuthorities = authorities
         } else {
@@ -65,7 +69,9 @@ final class AppWindow {
         website.use(webkit_web_view_get_network_session(webView))
         buildChrome()
         configureView()
+        website.downloadRefused = { [unowned self] url in self.downloadRefused(url) }
         if let relay, case .configured(let origin, _) = setup {
+            installClickReporter(origin: origin, content: content)
             installBridge(relay: relay, origin: origin, content: content, program: bridgeProgram)
         }
         restoreState()

@@ -12,6 +12,11 @@ import Glibc
 /// a certificate of the web app's own host that the system refused is
 /// accepted if it verifies against that file, and only then.
 ///
+/// Downloads are refused, from every frame, the web app's own included: the
+/// web app saves nothing on the desktop, and a frame of another origin must
+/// not write files into the home folder without a click. A download is
+/// cancelled as soon as WebKit starts it, before it has a destination.
+///
 /// Under WebDriver (--automation), WebKit gives the view an ephemeral
 /// session of its own instead, as WebDriver expects a fresh profile; the
 /// same policies apply to it, and nothing is kept.
@@ -19,6 +24,12 @@ final class WebsiteSession {
     /// The session the view uses.
     private(set) var session: OpaquePointer
     private let certificateAuthorities: String?
+    /// A download was cancelled; its URL (nil if WebKit gave none), which
+    /// the log shortens to its origin.
+    var downloadRefused: (String?) -> Void = { _ in }
+    /// The session whose downloads are watched: `use` may be given the same
+    /// one again.
+    private var watchedForDownloads: OpaquePointer?
 
     init(paths: AppPaths, certificateAuthorities: String?) {
         g_mkdir_with_parents(paths.websiteData, 0o700)
@@ -38,6 +49,24 @@ final class WebsiteSession {
         webkit_network_session_set_tls_errors_policy(session, WEBKIT_TLS_ERRORS_POLICY_FAIL)
         webkit_cookie_manager_set_accept_policy(
             webkit_network_session_get_cookie_manager(session), WEBKIT_COOKIE_POLICY_ACCEPT_NO_THIRD_PARTY)
+        if watchedForDownloads != viewSession {
+            watchedForDownloads = viewSession
+            dfl_connect_pointer(raw(viewSession), "download-started", { _, download, data in
+                from(data, as: WebsiteSession.self).refuse(dfl_webkit_download(download))
+            }, unretained(self), nil)
+        }
+    }
+
+    private func refuse(_ download: OpaquePointer?) {
+        guard let download else { return }
+        let url = webkit_download_get_request(download).flatMap { webkit_uri_request_get_uri($0) }.map { String(cString: $0) }
+        // Should WebKit go on to ask where to save it, the answer is the same.
+        dfl_connect_bool_pointer(raw(download), "decide-destination", { download, _, _ in
+            webkit_download_cancel(dfl_webkit_download(download))
+            return 1
+        }, nil, nil)
+        webkit_download_cancel(download)
+        downloadRefused(url)
     }
 
     /// Accepts `certificate` for `host` when it verifies against the

@@ -160,8 +160,17 @@ public enum AppLogText {
     }
     public static let refusedLinkNotConfigured = "Refused a link: web-origin is not set."
     public static func openingOutside(_ url: String) -> String { "Opening \(url) in the default browser: it is not part of the web app." }
-    public static func refusedNavigation(_ scheme: String) -> String {
-        "Refused to open a link of the scheme \(scheme): the app opens only the web app and web links."
+    public static func refusedNavigation(_ source: String) -> String {
+        "Refused to open a link of the scheme \(source) the app opens only the web app and web links."
+    }
+    public static func refusedWithoutClick(_ source: String) -> String {
+        "Refused to leave the app for \(source): only a person's click on a link in the web app's own page "
+            + "opens another site or program, not a frame, a script or a redirect. Further refusals for it are not "
+            + "logged for a minute."
+    }
+    public static func refusedDownload(_ source: String) -> String {
+        "Refused and cancelled a download from \(source): the app saves no files. Further downloads from it are "
+            + "not logged for a minute."
     }
     public static func openerFailed(_ program: String, _ error: String) -> String { "Could not open a link with \(program): \(error)" }
     public static func pageFailed(_ url: String, _ error: String) -> String { "The web app could not be loaded from \(url): \(error)" }

@@ -16,6 +16,8 @@ public enum BridgeScripts {
     public static let worldName = "dreamsforlittles-bridge"
     /// The script message handler's name, registered in that world only.
     public static let handlerName = "dreamsforlittlesBridge"
+    /// The handler the top frame's clicks on links are told to, in the same world.
+    public static let clicksHandlerName = "dreamsforlittlesClicks"
     static let sendEvent = "dreamsforlittles-bridge:send"
     static let messageEvent = "dreamsforlittles-bridge:message"
     static let closeEvent = "dreamsforlittles-bridge:close"
@@ -25,6 +27,12 @@ public enum BridgeScripts {
     /// The isolated world's half, for the web app at `origin`.
     public static func isolatedWorldSource(origin: APIOrigin) -> String {
         source(PackageResources.bridge_isolated_world_js, origin: origin)
+    }
+
+    /// The top frame's reporter of a person's clicks on links, for the web
+    /// app at `origin` (NavigationPolicy lets only those leave the app).
+    public static func topFrameClicksSource(origin: APIOrigin) -> String {
+        source(PackageResources.top_frame_clicks_js, origin: origin)
     }
 
     /// The page's half, for the web app at `origin`.

@@ -11,9 +11,11 @@ import SleepTimerCore
 import SleepTimerStore
 import SleepTimersAPI
 import StatusNotifier
+import StoreLock
 
-/// The dfl-sleep-agent process: reads the configuration, takes the bus
-/// name, opens the store, and runs the one event loop until SIGTERM or SIGINT.
+/// The dfl-sleep-agent process: reads the configuration, takes the store's
+/// lock and the bus name, opens the store, and runs the one event loop until
+/// SIGTERM or SIGINT.
 public final class AgentApp {
     let arguments: [String]
     let environment: [String: String]
@@ -48,6 +50,9 @@ public final class AgentApp {
         public static let failure: Int32 = 1
         public static let usage: Int32 = 64
         public static let unavailable: Int32 = 69
+        /// Another dfl-sleep-agent of the user (another session bus) holds
+        /// the store; EX_TEMPFAIL, as it may start once that one has ended.
+        public static let storeInUse: Int32 = 75
         public static let configuration: Int32 = 78
     }
 
@@ -70,6 +75,19 @@ public final class AgentApp {
             log.log(.error, "Neither XDG_STATE_HOME nor HOME is set to an absolute path; there is nowhere to keep the timer store.")
             return Status.configuration
         }
+        // The lock before the bus name and the store: the name guards one
+        // bus, the lock the store, whichever bus the user's sessions have.
+        let lock: StoreLock?
+        switch location.takeLock() {
+        case .taken(let taken):
+            lock = taken
+        case .held(let holder):
+            return leaveTheStore(to: holder, location: location)
+        case .failed(let reason):
+            log.log(.warning, "\(reason); going on without the guard against a second agent on this store.")
+            lock = nil
+        }
+        defer { withExtendedLifetime(lock) {} }
         let loop = MainLoop()
         let connection: BusConnection
         do {
@@ -94,6 +112,38 @@ public final class AgentApp {
         store?.close()
         withExtendedLifetime(served.unavailable) {}
         return status
+    }
+
+    /// Another agent holds the store: says so, answers the calls that
+    /// started this one (D-Bus activation) with StoreInUse rather than
+    /// leaving them to time out, and exits without touching the store.
+    private func leaveTheStore(to holder: Int32?, location: StoreLocation) -> Int32 {
+        let who = holder.map { "Another dfl-sleep-agent, process \($0)," } ?? "Another dfl-sleep-agent"
+        let message = "\(who) holds the timer store in \(location.directory); this session's notifications are shown by that one."
+        log.log(.error, "\(message) Exiting.")
+        if isatty(2) == 1 {
+            let text = holder.map {
+                // TRANSLATORS: dfl-sleep-agent started by hand while another one, of another session, runs.
+                tr("dfl-sleep-agent: another dfl-sleep-agent, process {pid}, holds the timer store in {directory}; this session's notifications are shown by that one.")
+                    .filling(["pid": String($0), "directory": location.directory])
+            } ?? tr("dfl-sleep-agent: another dfl-sleep-agent holds the timer store in {directory}; this session's notifications are shown by that one.")
+                .filling(["directory": location.directory])
+            FileDescriptorOutput.standardError.write(TextLayout.wrap(text, width: 72) + "\n")
+        }
+        let loop = MainLoop()
+        guard let connection = try? BusConnection(bus: .session, loop: loop),
+            let request = try? connection.requestName(SleepTimers1.busName, queue: false), request == .primaryOwner
+        else { return Status.storeInUse }
+        // The calls that activated this agent came before the name's reply:
+        // they wait in the connection's queue, and one turn of the loop
+        // answers them.
+        let service = UnavailableService(connection: connection, storeInUse: message)
+        service.register()
+        while loop.iterate(blocking: false) {}
+        connection.releaseName(SleepTimers1.busName)
+        connection.flush()
+        connection.close()
+        return Status.storeInUse
     }
 
     /// --help and --version answer at once; anything else is a usage error.

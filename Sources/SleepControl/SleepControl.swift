@@ -4,6 +4,7 @@ import EventLoop
 import Glibc
 import SleepTimerCore
 import SleepTimersAPI
+import StoreLock
 
 /// Runs one dfl-sleepctl command against the agent on the session bus, as
 /// any other app would: through com.dreamsforlittles.SleepTimers1 only.
@@ -43,6 +44,9 @@ public final class SleepControl {
             // D-Bus library's own words, in English.
             return unreachable(tr("there is no session bus ({error})").filling(["error": error.message]))
         }
+        // An agent of another session holds the store: activation here
+        // would only start an agent that refuses, so say where it runs.
+        if let holder = agentElsewhere(connection) { return elsewhere(holder) }
         do {
             switch command {
             case .help:
@@ -93,7 +97,36 @@ public final class SleepControl {
         "org.freedesktop.DBus.Error.Spawn.ExecFailed", "org.freedesktop.DBus.Error.TimedOut",
     ]
 
+    /// The pid of the agent that holds this user's store, when nobody owns
+    /// the agent's name on this bus.
+    private func agentElsewhere(_ connection: BusConnection) -> Int32? {
+        guard let directory = StoreLock.stateDirectory(environment: ProcessEnvironment.current),
+            let holder = StoreLock.holder(inDirectory: directory)
+        else { return nil }
+        let question = Message.methodCall(
+            destination: StandardInterface.Bus.name, path: StandardInterface.Bus.path,
+            interface: StandardInterface.Bus.name, member: StandardInterface.Bus.nameHasOwner
+        ).append(.string(SleepTimers1.busName))
+        guard let answer = try? connection.callAndWait(question).arguments().first?.booleanValue, !answer else { return nil }
+        return holder
+    }
+
+    private func elsewhere(_ holder: Int32?) -> Int32 {
+        let text = holder.map {
+            // TRANSLATORS: dfl-sleepctl in a second session of the same user; {pid} is a process id.
+            tr("the Dreams for Littles sleep agent runs in another session of yours (process {pid}), which shows your Sleep timers; it cannot be reached from this session.")
+                .filling(["pid": String($0)])
+        } ?? tr("the Dreams for Littles sleep agent runs in another session of yours, which shows your Sleep timers; it cannot be reached from this session.")
+        errors.write("dfl-sleepctl: \(text)\n")
+        return Status.unavailable
+    }
+
     private func failure(_ error: BusError) -> Int32 {
+        if error.name == SleepTimers1.ErrorName.storeInUse.name {
+            return elsewhere(StoreLock.stateDirectory(environment: ProcessEnvironment.current).flatMap {
+                StoreLock.holder(inDirectory: $0)
+            })
+        }
         if Self.unreachableErrors.contains(error.name) || error.name.hasPrefix("org.freedesktop.DBus.Error.Spawn.") {
             return unreachable(Self.unreachableReason(error))
         }

@@ -1,4 +1,5 @@
 import Glibc
+import StoreLock
 
 /// Where the database lives and how its directory and file are made safe
 /// before SQLite opens them.
@@ -13,15 +14,21 @@ public struct StoreLocation: Sendable, Equatable {
         self.directory = directory
     }
 
-    /// `$XDG_STATE_HOME/dreamsforlittles`, with XDG's default of
-    /// `~/.local/state`; a relative XDG_STATE_HOME is ignored, as the
-    /// specification asks.
+    /// The state directory (`StoreLock.stateDirectory`), where the lock is too.
     public static func standard(environment: [String: String]) -> StoreLocation? {
-        if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") {
-            return StoreLocation(directory: "\(state)/dreamsforlittles")
+        StoreLock.stateDirectory(environment: environment).map(StoreLocation.init(directory:))
+    }
+
+    /// The one-agent lock beside the store, taken before the store is
+    /// opened; the directory is made (and checked) first. A held lock is
+    /// tried again for up to a second, for an agent that is just ending.
+    public func takeLock(patienceMilliseconds: Int = 1_000) -> StoreLock.Outcome {
+        do {
+            try prepareDirectory()
+        } catch {
+            return .failed(error.description)
         }
-        guard let home = environment["HOME"], home.hasPrefix("/") else { return nil }
-        return StoreLocation(directory: "\(home)/.local/state/dreamsforlittles")
+        return StoreLock.take(inDirectory: directory, patienceMilliseconds: patienceMilliseconds)
     }
 
     /// Creates the directory (and missing parents) with mode 0700 whatever

@@ -15,6 +15,10 @@ extension SleepTimers1 {
         /// A Mirror of a new timer beyond the agent's limits (per family, in
         /// all); the message says the limit.
         case tooManyTimers = "TooManyTimers"
+        /// Another dfl-sleep-agent of the user, on another session bus,
+        /// holds the store: this bus's agent serves nothing; the message
+        /// says which process holds it.
+        case storeInUse = "StoreInUse"
 
         public static let prefix = SleepTimers1.interface + ".Error."
 

@@ -52,10 +52,12 @@ public final class BridgeProcess {
             connection = nil
         }
         let bridge = makeBridge(configuration, connection: connection, loop: loop, log: log)
-        serveStandardInput(JSONRPCServer(methods: bridge), loop: loop)
+        let input = StandardInputServer(server: JSONRPCServer(methods: bridge), loop: loop)
+        input.start()
         loop.onSignal(SIGTERM) { loop.quit() }
         loop.onSignal(SIGINT) { loop.quit() }
         loop.run()
+        withExtendedLifetime(input) {}
         connection?.close()
         return 0
     }
@@ -85,40 +87,87 @@ public final class BridgeProcess {
         bridge.start()
         return bridge
     }
+}
 
-    /// Answers every line of standard input on standard output, and quits
-    /// the loop once input has ended and every answer is written.
-    private func serveStandardInput(_ server: JSONRPCServer, loop: MainLoop) {
-        let output = FileDescriptorOutput.standardOutput
-        var pending = 0
-        var inputEnded = false
-        func answer(_ message: [UInt8]) {
-            pending += 1
-            server.handle(message) { answer in
-                if let answer { output.write(answer + "\n") }
-                pending -= 1
-                if inputEnded && pending == 0 { loop.quit() }
+/// Every line of standard input answered on standard output, at most
+/// `CallGate.standardLimit` at once (input is not read while lines wait);
+/// the loop quits once input has ended and every answer is written.
+private final class StandardInputServer {
+    let server: JSONRPCServer
+    let loop: MainLoop
+    let output = FileDescriptorOutput.standardOutput
+    let lines = LineReader(limit: JSONRPCServer.maximumMessageBytes)
+    var gate = CallGate()
+    var watching = false
+    var inputEnded = false
+    /// Lines are being handed on: an answer given at once (a parse error,
+    /// say) lets the loop below go on instead of recursing.
+    var pumping = false
+
+    init(server: JSONRPCServer, loop: MainLoop) {
+        self.server = server
+        self.loop = loop
+    }
+
+    func start() {
+        lines.onLine = { [unowned self] in gate.arrived($0) }
+        // Answered at once, as any message too large: the invalid request.
+        lines.onOverlong = { [unowned self] in
+            handle([UInt8](repeating: UInt8(ascii: " "), count: JSONRPCServer.maximumMessageBytes + 1), gated: false)
+        }
+        watchInput()
+    }
+
+    private func handle(_ message: [UInt8], gated: Bool) {
+        server.handle(message) { [self] answer in
+            if let answer { output.write(answer + "\n") }
+            if gated {
+                gate.finished()
+                pump()
             }
         }
-        let lines = LineReader(limit: JSONRPCServer.maximumMessageBytes)
-        lines.onLine = answer
-        // Answered once, as any message too large: the invalid request.
-        lines.onOverlong = { answer([UInt8](repeating: UInt8(ascii: " "), count: JSONRPCServer.maximumMessageBytes + 1)) }
-        loop.watch(descriptor: 0, for: [.readable, .hangUp, .error]) { _ in
+    }
+
+    /// Hands waiting lines on while the gate lets it, reads input again
+    /// once none wait, and quits after the last answer.
+    private func pump() {
+        guard !pumping else { return }
+        pumping = true
+        while let line = gate.next() { handle(line, gated: true) }
+        pumping = false
+        if inputEnded {
+            if gate.isIdle { loop.quit() }
+        } else if gate.readsInput && !watching {
+            watchInput()
+        }
+    }
+
+    private func watchInput() {
+        watching = true
+        loop.watch(descriptor: 0, for: [.readable, .hangUp, .error]) { [self] _ in
             var chunk = [UInt8](repeating: 0, count: 65536)
             let count = read(0, &chunk, chunk.count)
             if count < 0 && (errno == EINTR || errno == EAGAIN) { return .keep }
-            guard count > 0 else {
+            if count > 0 {
+                lines.consume(chunk[..<count])
+            } else {
                 lines.end()
                 inputEnded = true
-                if pending == 0 { loop.quit() }
+            }
+            pump()
+            guard !inputEnded && gate.readsInput else {
+                // Read again when the gate has drained (pump, after an answer).
+                watching = false
                 return .remove
             }
-            lines.consume(chunk[..<count])
             return .keep
         }
     }
 }
+
+/// Used on the bridge's loop thread only.
+@available(*, unavailable)
+extension StandardInputServer: Sendable {}
 
 /// Log lines on stderr, which the wrapper keeps; never a token.
 struct BridgeLog: LogSink {

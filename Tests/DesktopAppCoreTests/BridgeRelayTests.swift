@@ -54,6 +54,14 @@ import Testing
         #expect(BridgeRelay.closeScript.contains("dreamsforlittles-bridge:close"))
         #expect(BridgeScripts.allowList(origin: origin) == ["https://app.example/*"])
     }
+
+    @Test func theClickReporterNamesItsHandlerAndTrustsOnlyAPersonsClicksInTheTopFrame() throws {
+        let clicks = BridgeScripts.topFrameClicksSource(origin: try APIOrigin(parsing: "https://app.example:8443"))
+        #expect(clicks.contains("window.webkit.messageHandlers.\(BridgeScripts.clicksHandlerName);"))
+        #expect(clicks.contains(#"const WEB_ORIGIN = "https://app.example:8443";"#))
+        #expect(clicks.contains("window !== window.top"))
+        #expect(clicks.contains("if (!event.isTrusted) return;"))
+    }
 }
 
 @Suite struct BridgeRestartPolicyTests {

@@ -4,23 +4,38 @@ import Testing
 
 @Suite struct NavigationPolicyTests {
     let policy = NavigationPolicy(webOrigin: try! APIOrigin(parsing: "https://app.example:8443"))
-    static let click = NavigationMoment.navigation(userGesture: true)
+    static let gesture = NavigationMoment.navigation(userGesture: true)
     static let scripted = NavigationMoment.navigation(userGesture: false)
 
     @Test func theWebAppsOriginLoadsInTheWindow() {
-        #expect(policy.decide("https://app.example:8443/families/x", at: Self.click) == .load)
+        #expect(policy.decide("https://app.example:8443/families/x", at: Self.gesture) == .load)
         #expect(policy.decide("https://APP.example:8443/", at: .mainFrameResponse) == .load)
-        #expect(policy.decide("https://app.example:8443/x", at: .newWindow) == .loadInWindow("https://app.example:8443/x"))
+        #expect(policy.decide("https://app.example:8443/x", at: .newWindow(userGesture: false))
+            == .loadInWindow("https://app.example:8443/x"))
     }
 
     @Test(arguments: [
         "https://app.example/", "https://app.example:8444/", "http://app.example:8443/",
         "https://evil.example/", "https://app.example:8443@evil.example/", "https://app.example.evil.example:8443/",
     ])
-    func otherOriginsOpenOutsideWhenClickedOrAsThePage(_ url: String) {
-        #expect(policy.decide(url, at: Self.click) == .openOutside(url))
-        #expect(policy.decide(url, at: .newWindow) == .openOutside(url))
-        #expect(policy.decide(url, at: .mainFrameResponse) == .openOutside(url))
+    func otherOriginsLeaveOnlyForAPersonsClickInTheTopFrame(_ url: String) {
+        #expect(policy.decide(url, at: Self.gesture, clickedInTopFrame: true) == .openOutside(url))
+        #expect(policy.decide(url, at: .newWindow(userGesture: true), clickedInTopFrame: true) == .openOutside(url))
+        // A gesture WebKit saw without a click the top frame reported is a
+        // frame's: it stays inside the page.
+        #expect(policy.decide(url, at: Self.gesture) == .load)
+        guard case .refuse(let refusal) = policy.decide(url, at: .newWindow(userGesture: true)) else {
+            Issue.record("a frame's new window left the app")
+            return
+        }
+        #expect(refusal.reason == .withoutClick)
+        // A reported click without WebKit's gesture is no person's either.
+        #expect(policy.decide(url, at: Self.scripted, clickedInTopFrame: true) == .load)
+    }
+
+    @Test func thePageBecomingAnotherOriginIsDroppedAndNamesTheOriginOnly() {
+        #expect(policy.decide("https://evil.example:444/landing?n=3", at: .mainFrameResponse)
+            == .refuse(Refusal(.withoutClick, source: "https://evil.example:444")))
     }
 
     @Test func aFrameOfAnotherOriginLoadsInsideThePage() {
@@ -28,31 +43,35 @@ import Testing
         #expect(policy.decide("about:srcdoc", at: Self.scripted) == .load)
     }
 
-    @Test func mailLinksGoToTheDesktop() {
-        #expect(policy.decide("mailto:help@dreamsforlittles.example", at: Self.scripted)
-            == .openOutside("mailto:help@dreamsforlittles.example"))
+    @Test func mailLinksGoToTheDesktopOnlyFromAClickInTheTopFrame() {
+        let mail = "mailto:help@dreamsforlittles.example?subject=Hi"
+        #expect(policy.decide(mail, at: Self.gesture, clickedInTopFrame: true) == .openOutside(mail))
+        #expect(policy.decide(mail, at: Self.scripted) == .refuse(Refusal(.withoutClick, source: "mailto:")))
+        #expect(policy.decide(mail, at: Self.gesture) == .refuse(Refusal(.withoutClick, source: "mailto:")))
     }
 
     @Test(arguments: ["file:///etc/passwd", "ftp://x.example/", "no scheme", "ssh://host"])
     func otherSchemesAreRefusedAtEveryMoment(_ url: String) {
-        for moment in [Self.click, Self.scripted, .newWindow, .mainFrameResponse] {
-            guard case .refuse = policy.decide(url, at: moment) else {
+        for moment in [Self.gesture, Self.scripted, .newWindow(userGesture: true), .mainFrameResponse] {
+            guard case .refuse(let refusal) = policy.decide(url, at: moment, clickedInTopFrame: true) else {
                 Issue.record("\(url) was not refused at \(moment)")
                 return
             }
+            #expect(refusal.reason == .scheme)
         }
     }
 
     @Test func documentsWithoutAnOriginNeverBecomeThePage() {
-        #expect(policy.decide("data:text/html,hi", at: .mainFrameResponse) == .refuse(scheme: "data"))
-        #expect(policy.decide("data:text/html,hi", at: .newWindow) == .refuse(scheme: "data"))
+        #expect(policy.decide("data:text/html,hi", at: .mainFrameResponse) == .refuse(Refusal(.scheme, source: "data:")))
+        #expect(policy.decide("data:text/html,hi", at: .newWindow(userGesture: true)) == .refuse(Refusal(.scheme, source: "data:")))
         #expect(policy.decide("about:blank", at: .mainFrameResponse) == .load)
     }
 
     @Test func theAppsOwnLinksOpenTheirRoute() throws {
         let link = "dreamsforlittles://families/a1e4c7d2-3f6b-4a9e-8d1c-2b5e7f9a0d10/babies/b7d2e9f4-1c3a-4e6b-8f2d-9a4c6e8b1d21/track/sleep?timer=3f2504e0-4f89-41d3-9a0c-0305e82c3301"
-        #expect(policy.decide(link, at: Self.click) == .openLink(try AppDeepLink(parsing: link)))
-        #expect(policy.decide("dreamsforlittles://families/x", at: Self.click) == .refuse(scheme: "dreamsforlittles"))
+        #expect(policy.decide(link, at: Self.gesture) == .openLink(try AppDeepLink(parsing: link)))
+        #expect(policy.decide("dreamsforlittles://families/x", at: Self.gesture)
+            == .refuse(Refusal(.scheme, source: "dreamsforlittles:")))
     }
 
     @Test func onlyTheWebAppIsTheWebApp() {

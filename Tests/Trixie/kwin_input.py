@@ -9,7 +9,6 @@ does (and a token an app asks for then is one KWin honours).
 libei is used through ctypes: Debian has no Python binding for it."""
 
 import ctypes
-import ctypes.util
 import os
 import select
 import time

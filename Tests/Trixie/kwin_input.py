@@ -9,7 +9,6 @@ does (and a token an app asks for then is one KWin honours).
 libei is used through ctypes: Debian has no Python binding for it."""
 
 import ctypes
-import ctypes.util
 import os
 import select
 import time
@@ -141,6 +140,8 @@ class Pointer:
 
     def move(self, x, y):
         self._emulating([lambda: self.ei_lib.ei_device_pointer_motion_absolute(self.device, float(x), float(y))])
+        # As a hand rests before it presses: the window under the pointer
+        # has had its enter event when the button goes down.
         time.sleep(0.2)
 
     def click(self, x, y, button=BUTTON_LEFT):

@@ -28,7 +28,7 @@ import uuid
 
 import dbus
 
-from desktop import NOTIFICATIONS, STATUS_NOTIFIER_WATCHER, Display, wait_for_name
+from desktop import NOTIFICATIONS, STATUS_NOTIFIER_WATCHER, Display
 from harness import PATIENCE, SystemBus, stop
 
 KWIN = "org.kde.KWin"

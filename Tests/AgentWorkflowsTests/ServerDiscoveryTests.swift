@@ -84,4 +84,53 @@ import Testing
         _ = answered(&discovery, capabilities: nil)
         #expect(discovery.handle(.wake(now: now.adding(milliseconds: 100))).isEmpty)
     }
+
+    // MARK: Do Not Disturb
+
+    func xfce(_ discovery: inout ServerDiscovery) -> [ServerDiscovery.Action] {
+        _ = discovery.handle(.ownerChanged(":1.5", now: now))
+        return discovery.handle(.capabilities(owner: ":1.5", ["action-icons", "actions", "body", "body-markup"], now: now))
+            + discovery.handle(.information(owner: ":1.5", name: "Xfce Notify Daemon", version: "0.9.7", now: now))
+    }
+
+    @Test func xfceNotifydsDoNotDisturbIsAskedForOnce() {
+        var discovery = ServerDiscovery()
+        let actions = xfce(&discovery)
+        #expect(actions.contains(.askDoNotDisturb))
+        #expect(reports(actions).map { $0?.traits.actions } == [true])
+        #expect(!answered(&discovery).contains(.askDoNotDisturb))
+    }
+
+    @Test func otherServersAreNotAskedAboutDoNotDisturbNorTouchedByIt() {
+        var discovery = ServerDiscovery()
+        _ = discovery.handle(.ownerChanged(":1.5", now: now))
+        #expect(!answered(&discovery).contains(.askDoNotDisturb))
+        #expect(discovery.handle(.doNotDisturb(true, now: now)).isEmpty)
+    }
+
+    @Test func duringDoNotDisturbTheServerHasNoActionsAndAfterItHasThemAgain() {
+        var discovery = ServerDiscovery()
+        _ = xfce(&discovery)
+        let on = discovery.handle(.doNotDisturb(true, now: now))
+        #expect(reports(on).map { $0?.traits.actions } == [false])
+        #expect(reports(on).first??.owner == ":1.5")
+        #expect(on.first == .log(.notice, "Do Not Disturb is on: the notifications offer no buttons until it ends."))
+        #expect(discovery.handle(.doNotDisturb(true, now: now)).isEmpty)
+        #expect(reports(discovery.handle(.doNotDisturb(false, now: now))).map { $0?.traits.actions } == [true])
+    }
+
+    @Test func doNotDisturbHeardBeforeTheServerAnsweredCountsFromTheStart() {
+        var discovery = ServerDiscovery()
+        #expect(discovery.handle(.doNotDisturb(true, now: now)).isEmpty)
+        #expect(reports(xfce(&discovery)).map { $0?.traits.actions } == [false])
+    }
+
+    @Test func theVersionReachesTheTraits() {
+        var discovery = ServerDiscovery()
+        _ = discovery.handle(.ownerChanged(":1.5", now: now))
+        _ = discovery.handle(.capabilities(owner: ":1.5", ["actions", "body"], now: now))
+        let reported = reports(discovery.handle(.information(owner: ":1.5", name: "gnome-shell", version: "48.7", now: now)))
+        #expect(reported.first??.traits.bannersUnlessLowUrgency == true)
+        #expect(reported.first??.displayName == "gnome-shell 48.7")
+    }
 }

@@ -68,13 +68,15 @@ KEY_FILE_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "s": " ", "\\": "\\"}
 
 
 class XfceNotifyd:
-    """xfce4-notifyd: draws a button per action and broadcasts its signals.
+    """xfce4-notifyd: draws a button per action and broadcasts its signals,
+    and the app's icon, installed into the session's icon theme first.
     With `log`, it keeps its notification log (summary, body and each
     button's label as it showed them) in $XDG_CACHE_HOME/xfce4/notifyd/log,
     its settings coming from xfconfd, which the private bus starts."""
 
     def __init__(self, session, log=False):
         self.session = session
+        install_icons(session)
         if log:
             [xfconfd] = glob.glob("/usr/lib/*/xfce4/xfconf/xfconfd") or [None]
             if xfconfd is None:
@@ -396,6 +398,19 @@ class XfcePanel:
 
     def stop(self):
         stop(self.process)
+
+
+# The navy of the app's icon (packaging/icons/com.dreamsforlittles.App.svg),
+# which no missing-icon picture has.
+ICON_NAVY = (0x27, 0x32, 0x5E)
+
+
+def icon_pixels(path, crop=None):
+    """How many pixels of the picture at `path` (within `crop`, "WxH+X+Y")
+    have the navy of the app's icon."""
+    raw = subprocess.run(["convert", path, *(["-crop", crop] if crop else []), "-depth", "8", "rgb:-"],
+                         capture_output=True, check=True, timeout=PATIENCE).stdout
+    return sum(1 for i in range(0, len(raw) - 2, 3) if all(abs(raw[i + c] - ICON_NAVY[c]) <= 10 for c in range(3)))
 
 
 def install_icons(session):

@@ -128,8 +128,10 @@ public struct NotificationPlan: Sendable {
 
     /// How long the same summary and body are not sent again for a timer:
     /// Plasma refuses a notification identical to one it took less than a
-    /// second before (ExcessNotificationGeneration).
-    public static let repeatInterval: Int64 = Milliseconds.second
+    /// second before (ExcessNotificationGeneration), by the moments the two
+    /// reached it; the second more is for the way there (the notifications'
+    /// thread, the bus), which can be longer for the first than the second.
+    public static let repeatInterval: Int64 = 2 * Milliseconds.second
 
     /// NotificationClosed's reason 4, "undefined": the server closed it for
     /// a reason of its own.

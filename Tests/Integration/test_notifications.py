@@ -212,11 +212,12 @@ class RecordedTestCase(PlatformTestCase):
 
     capabilities = ("actions", "body", "body-markup", "persistence")
     server_name = "recorder"
+    refuse_repeats = False
     extra_config = ""
 
     def setUp(self):
         super().setUp()
-        self.server = RecordingServer(self.session, self.capabilities, self.server_name)
+        self.server = RecordingServer(self.session, self.capabilities, self.server_name, self.refuse_repeats)
         self.agent = AgentProcess(self.session)
         self.client = Client(self.session)
         self.addCleanup(self.client.close)
@@ -377,6 +378,40 @@ class ContentTests(RecordedTestCase):
         [notify] = replacement.notifies()
         self.assertEqual(notify["replaces_id"], 0)
         self.assertEqual(notify["summary"], "Maya is asleep")
+
+
+class RefusedNotifyTests(RecordedTestCase):
+    """A server that answers Notify with an error, as Plasma does for a
+    notification identical to one it took within a second
+    (ExcessNotificationGeneration)."""
+
+    server_name = "Plasma"
+    refuse_repeats = True
+
+    def test_an_error_reply_is_logged_and_the_notification_offered_again_later(self):
+        self.control.RefuseNext(1)
+        timer_id, _, _ = self.start_timer()
+        self.assertTrue(self.server.wait_for(lambda calls: any(c["method"] == "Refused" for c in calls)))
+        eventually(lambda: "ExcessNotificationGeneration" in self.agent.log(), what="the refusal in the agent's log")
+        self.assertIn("Could not show the notification of timer %s" % timer_id, self.agent.log())
+        self.assertEqual(self.client.list()[0]["notification"], "unavailable")
+        # Offered again after a while (30 s), and taken.
+        [notify] = self.wait_notifies(1, timeout=PATIENCE + 30)
+        self.assertEqual(notify["summary"], "Maya is asleep")
+        eventually(lambda: self.client.list()[0]["notification"] == "shown", what="the notification shown")
+
+    def test_a_notification_shown_again_at_once_waits_its_second_and_is_taken(self):
+        # A click, then the server closes the notification (as xfce4-notifyd
+        # does after any action): it is shown again with the same text, which
+        # Plasma would refuse within a second of the first.
+        self.start_timer()
+        [first] = self.wait_notifies(1)
+        self.control.Invoke(first["id"], "default", "")
+        self.control.Dismiss(first["id"])
+        [_, again] = self.wait_notifies(2)
+        self.assertEqual((again["summary"], again["body"]), (first["summary"], first["body"]))
+        self.assertEqual([c for c in self.server.calls() if c["method"] == "Refused"], [])
+        eventually(lambda: self.client.list()[0]["notification"] == "shown", what="the notification shown")
 
 
 class NoActionsTests(RecordedTestCase):

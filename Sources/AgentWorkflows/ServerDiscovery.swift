@@ -7,10 +7,11 @@ import SleepTimerCore
 /// for a moment while the Shell starts). An error never becomes "no
 /// actions"; the server is reported only once both answers are in.
 ///
-/// xfce4-notifyd shows nothing during Do Not Disturb (it closes what it
-/// showed, and every new notification at once) yet still says it has
-/// actions, and says nothing on its own bus name when Do Not Disturb ends:
-/// only its settings (xfconf's PropertyChanged of /do-not-disturb) tell.
+/// xfce4-notifyd 0.8.2 and later show nothing during Do Not Disturb (they
+/// close what they showed, and from 0.9 every new notification at once) yet
+/// still say they have actions, and say nothing on their own bus name when
+/// Do Not Disturb ends: only their settings (xfconf's PropertyChanged of
+/// /do-not-disturb) tell. (0.7 keeps what it showed, buttons working.)
 /// While it is on, the server is reported without actions, so nothing
 /// offers a button no one can press; when it ends, with them again.
 public struct ServerDiscovery: Sendable {
@@ -50,12 +51,24 @@ public struct ServerDiscovery: Sendable {
     private var failures = 0
     private var reported: NotificationServer?
     private var doNotDisturb = false
+    /// Whether the reported server hides everything during Do Not Disturb.
+    private var reportedHides = false
     /// Whether xfconf was asked about Do Not Disturb for the current owner.
     private var askedDoNotDisturb = false
     public private(set) var wakeAt: Instant?
 
     /// The name xfce4-notifyd gives in GetServerInformation.
     public static let xfceServerName = "Xfce Notify Daemon"
+    /// The first xfce4-notifyd that hides everything during Do Not Disturb.
+    static let firstHidingVersion = [0, 8, 2]
+
+    /// Whether a server of this name and version hides its notifications,
+    /// buttons and all, during Do Not Disturb.
+    public static func hidesDuringDoNotDisturb(name: String, version: String) -> Bool {
+        guard name == xfceServerName else { return false }
+        let numbers = version.split(separator: ".").map { Int($0.prefix { $0.isASCII && $0.isNumber }) ?? 0 }
+        return !numbers.lexicographicallyPrecedes(firstHidingVersion)
+    }
 
     public init(firstWait: Int64 = 250, longestWait: Int64 = 10 * Milliseconds.second) {
         self.firstWait = firstWait
@@ -95,12 +108,14 @@ public struct ServerDiscovery: Sendable {
         case .doNotDisturb(let on, let now):
             guard on != doNotDisturb else { return [] }
             doNotDisturb = on
-            guard reported != nil else { return [] }
-            let actions = settle(now: now)
-            guard actions.contains(where: { if case .report = $0 { true } else { false } }) else { return actions }
+            guard let owner, reported != nil, reportedHides, wakeAt == nil else { return [] }
+            // Asked again: a later xfce4-notifyd also leaves out its
+            // actions while Do Not Disturb is on.
+            capabilities = nil
+            information = nil
             return [.log(.notice, on
                 ? "Do Not Disturb is on: the notifications offer no buttons until it ends."
-                : "Do Not Disturb is off: the notifications offer their buttons again.")] + actions
+                : "Do Not Disturb is off: the notifications offer their buttons again."), .ask(owner: owner)]
         }
     }
 
@@ -118,7 +133,7 @@ public struct ServerDiscovery: Sendable {
         }
         var traits = NotificationServerTraits(
             capabilities: capabilities, serverName: information.name, version: information.version)
-        let xfce = information.name == Self.xfceServerName
+        let xfce = Self.hidesDuringDoNotDisturb(name: information.name, version: information.version)
         if xfce && doNotDisturb { traits.actions = false }
         let server = NotificationServer(
             owner: owner, displayName: "\(information.name) \(information.version)".trimmingSpaces(), traits: traits)
@@ -131,6 +146,7 @@ public struct ServerDiscovery: Sendable {
         guard server != reported else { return actions }
         let first = reported?.owner != owner
         reported = server
+        reportedHides = xfce
         if first {
             actions.append(.log(
                 .info, "Notification server: \(server.displayName) (\(owner)), capabilities: \(capabilities.joined(separator: " "))."))

@@ -32,7 +32,7 @@ public enum NotificationStatus: String, Sendable {
 /// until the timer changes, a "saved" farewell after a completion, and
 /// everything posted again for a new server. An update that is no news goes
 /// with low urgency where the server would pop it up again otherwise, and
-/// no timer's text is sent twice within a second (Plasma refuses that).
+/// no timer's text is sent twice within a moment (Plasma refuses that).
 ///
 /// The plan knows notifications by their timer's id; the shell keeps one
 /// libnotify object per id, carries out the commands, and reports what the
@@ -194,6 +194,7 @@ public struct NotificationPlan: Sendable {
             records[id] = nil
             retries[id] = nil
             held[id] = nil
+            lastSent[id] = nil
             if entries.removeValue(forKey: id) != nil { commands.append(.close(id)) }
         case .saved(let id, let minutes, let now):
             sayFarewell(id, sleptMinutes: minutes, now: now, into: &commands)
@@ -305,9 +306,9 @@ public struct NotificationPlan: Sendable {
         new == .failed && old != .failed
     }
 
-    /// Sends a show, or holds it back until a second has passed since the
-    /// same text was sent for this timer: a notification identical to one
-    /// a moment before tells the parent nothing, and Plasma refuses it.
+    /// Sends a show, or holds it back until `repeatInterval` has passed since
+    /// the same text was sent for this timer: a notification identical to
+    /// one a moment before tells the parent nothing, and Plasma refuses it.
     private mutating func post(
         _ id: TimerID, _ content: NotificationContent, replacing: UInt32, now: Instant, into commands: inout [Command]
     ) {

@@ -206,12 +206,12 @@ class RecordingServer:
     Tests/Integration/recording_notifications.py in its own process."""
 
     def __init__(self, session, capabilities=("actions", "body", "body-markup", "persistence"), name="recorder",
-                 refuse_repeats=False):
+                 refuse_repeats=False, version="1.0"):
         self.record = os.path.join(session.root, "notifications-%d.jsonl" % time.monotonic_ns())
         script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "recording_notifications.py")
         self.process = subprocess.Popen(
             ["/usr/bin/python3", script, "--record", self.record, "--capabilities", ",".join(capabilities),
-             "--name", name, *(["--refuse-repeats"] if refuse_repeats else [])], env=session.env)
+             "--name", name, "--version", version, *(["--refuse-repeats"] if refuse_repeats else [])], env=session.env)
         session.processes.append(self.process)
         self.owner = wait_for_name(session, NOTIFICATIONS)
 

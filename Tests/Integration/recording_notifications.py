@@ -27,11 +27,12 @@ EXCESS = "org.freedesktop.Notifications.Error.ExcessNotificationGeneration"
 
 
 class Server(dbus.service.Object):
-    def __init__(self, bus, record, capabilities, name, refuse_repeats=False):
+    def __init__(self, bus, record, capabilities, name, refuse_repeats=False, version="1.0"):
         super().__init__(bus, PATH)
         self.record = open(record, "a", buffering=1)
         self.capabilities = capabilities
         self.name = name
+        self.version = version
         self.refuse_repeats = refuse_repeats
         self.refusals = 0
         self.last = None
@@ -50,7 +51,7 @@ class Server(dbus.service.Object):
     @dbus.service.method(INTERFACE, in_signature="", out_signature="ssss")
     def GetServerInformation(self):
         self.log(method="GetServerInformation")
-        return (self.name, "Dreams for Littles tests", "1.0", "1.2")
+        return (self.name, "Dreams for Littles tests", self.version, "1.2")
 
     @dbus.service.method(INTERFACE, in_signature="susssasa{sv}i", out_signature="u", sender_keyword="sender")
     def Notify(self, app_name, replaces_id, app_icon, summary, body, actions, hints, expire_timeout, sender=None):
@@ -118,11 +119,13 @@ def main():
     parser.add_argument("--record", required=True)
     parser.add_argument("--capabilities", default="actions,body,body-markup")
     parser.add_argument("--name", default="recorder")
+    parser.add_argument("--version", default="1.0")
     parser.add_argument("--refuse-repeats", action="store_true")
     args = parser.parse_args()
     DBusGMainLoop(set_as_default=True)
     bus = dbus.SessionBus()
-    server = Server(bus, args.record, [c for c in args.capabilities.split(",") if c], args.name, args.refuse_repeats)
+    server = Server(bus, args.record, [c for c in args.capabilities.split(",") if c], args.name, args.refuse_repeats,
+                    args.version)
     name = dbus.service.BusName("org.freedesktop.Notifications", bus, do_not_queue=True)
     loop = GLib.MainLoop()
     GLib.unix_signal_add(GLib.PRIORITY_DEFAULT, signal.SIGTERM, loop.quit)

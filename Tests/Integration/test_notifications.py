@@ -212,12 +212,14 @@ class RecordedTestCase(PlatformTestCase):
 
     capabilities = ("actions", "body", "body-markup", "persistence")
     server_name = "recorder"
+    server_version = "1.0"
     refuse_repeats = False
     extra_config = ""
 
     def setUp(self):
         super().setUp()
-        self.server = RecordingServer(self.session, self.capabilities, self.server_name, self.refuse_repeats)
+        self.server = RecordingServer(self.session, self.capabilities, self.server_name, self.refuse_repeats,
+                                      self.server_version)
         self.agent = AgentProcess(self.session)
         self.client = Client(self.session)
         self.addCleanup(self.client.close)
@@ -437,6 +439,26 @@ class GnomeShellTests(RecordedTestCase):
         started_ms = iso_ms(reply["timer"]["startedAt"])
         sleep_until_ms(next_minute_ms(started_ms, shown_ms) + 2000)
         self.assertEqual(len(self.notifies()), 1)
+
+
+class Gnome48UrgencyTests(RecordedTestCase):
+    """GNOME Shell 46 and later pop a replaced notification up again unless
+    its urgency is low: what is no news goes low, the first show normal."""
+
+    server_name = "gnome-shell"
+    server_version = "48.7"
+
+    def test_saving_and_saved_go_with_low_urgency_after_a_normal_first_show(self):
+        self.start_timer()
+        [notify] = self.wait_notifies(1)
+        self.assertEqual(notify["hints"]["urgency"], 1)
+        self.control.Invoke(notify["id"], "complete", "")
+        self.platform.wait_for_activities(1)
+        self.assertTrue(self.server.wait_for(lambda calls: any(n["body"].startswith("Sleep saved") for n in self.notifies())))
+        updates = self.notifies()[1:]
+        self.assertEqual([n["body"].split(" ·")[0] for n in updates], ["Saving…", "Sleep saved"])
+        self.assertEqual([n["hints"]["urgency"] for n in updates], [0, 0])
+        self.assertTrue(all(n["replaces_id"] == notify["id"] for n in updates))
 
 
 class GnomeShellLiveOnTests(RecordedTestCase):

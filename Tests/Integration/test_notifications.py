@@ -5,6 +5,7 @@ A recording server on the same bus checks exact content and timing."""
 
 import json
 import os
+import subprocess
 import time
 import unittest
 
@@ -88,6 +89,9 @@ class XfceTests(DesktopTestCase):
         shot = self.screenshot("xfce4-notifyd-icon.png")
         popup = "%dx%d+%d+%d" % (geometry["WIDTH"], geometry["HEIGHT"], geometry["X"], geometry["Y"])
         self.assertGreater(icon_pixels(shot, popup), 400)
+        # The README's picture of the notification.
+        subprocess.run(["convert", shot, "-crop", popup, "+repage",
+                        os.path.join(ARTIFACTS, "notification-xfce4-notifyd.png")], check=True, timeout=PATIENCE)
 
     def test_complete_gives_exactly_one_activity(self):
         timer_id, _ = self.start_timer()

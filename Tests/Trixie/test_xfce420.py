@@ -15,9 +15,17 @@ from desktop import XfceNotifyd, xdotool
 from harness import INTERFACE, PATIENCE, eventually
 
 ARTIFACTS = test_notifications.ARTIFACTS
-# The screenshots of the Debian 12 tests run here go beside theirs, not
-# over them.
-test_notifications.ARTIFACTS = test_indicator_xfce.ARTIFACTS = os.path.join(ARTIFACTS, "xfce420")
+
+
+class OwnArtifacts:
+    """The screenshots the Debian 12 tests take go beside theirs, not over
+    them, while one of these tests runs."""
+
+    def setUp(self):
+        for module in (test_notifications, test_indicator_xfce):
+            self.addCleanup(setattr, module, "ARTIFACTS", module.ARTIFACTS)
+            module.ARTIFACTS = os.path.join(ARTIFACTS, "xfce420")
+        super().setUp()
 
 
 def artifact(name):
@@ -42,7 +50,7 @@ def xfconf(session, channel, prop, value):
         raise AssertionError("xfconf-query failed: %s" % result.stderr)
 
 
-class Xfce420NotificationTests(test_notifications.XfceTests):
+class Xfce420NotificationTests(OwnArtifacts, test_notifications.XfceTests):
     """Every test of the Debian 12 xfce4-notifyd class, on 0.9."""
 
     def test_the_server_is_xfce4_notifyd_0_9(self):
@@ -100,7 +108,7 @@ class DoNotDisturbTests(test_notifications.DesktopTestCase):
         self.assertCompletedOnce(timer_id)
 
 
-class Xfce420PanelTests(test_indicator_xfce.XfcePanelTests):
+class Xfce420PanelTests(OwnArtifacts, test_indicator_xfce.XfcePanelTests):
     """Every test of the Debian 12 xfce4-panel class, on 4.20."""
 
     def test_the_panel_is_4_20(self):

@@ -272,16 +272,15 @@ public struct NotificationPlan: Sendable {
         let refreshAt = timer.state == .running && live
             ? NotificationContent.nextMinuteBoundary(after: now, startedAt: timer.timer.startedAt) : nil
         if var entry = entries[id] {
-            if server.traits.bannersUnlessLowUrgency && !Self.isNews(phase, after: entry.phase) {
-                content.urgency = .low
-            }
+            let news = Self.isNews(phase, after: entry.phase)
+            if server.traits.bannersUnlessLowUrgency { content.urgency = news ? .normal : .low }
             entry.timer = timer
             entry.phase = phase
             entry.stateKey = key
             entry.refreshAt = refreshAt
             if !entry.content.sameApartFromUrgency(content) {
+                update(id, content, held: entry.content.urgency, news: news, now: now, into: &commands)
                 entry.content = content
-                post(id, content, replacing: 0, now: now, into: &commands)
             }
             entries[id] = entry
             return
@@ -304,6 +303,21 @@ public struct NotificationPlan: Sendable {
     /// renewed or lapsed token, a new name or minute are not.
     public static func isNews(_ new: NotificationPhase, after old: NotificationPhase) -> Bool {
         new == .failed && old != .failed
+    }
+
+    /// Updates a shown notification so that it pops up again only as news.
+    /// Where a replaced notification pops up unless the urgency it held was
+    /// low, and a new one unless its own is (GNOME 46 and later), a replace
+    /// that would pop up for no news, or stay quiet for news, is sent as a
+    /// new notification instead, the old one closed.
+    private mutating func update(
+        _ id: TimerID, _ content: NotificationContent, held: NotificationUrgency, news: Bool, now: Instant,
+        into commands: inout [Command]
+    ) {
+        if server?.traits.bannersUnlessLowUrgency == true && (held == .low) == news {
+            commands.append(.close(id))
+        }
+        post(id, content, replacing: 0, now: now, into: &commands)
     }
 
     /// Sends a show, or holds it back until `repeatInterval` has passed since
@@ -400,7 +414,8 @@ public struct NotificationPlan: Sendable {
             babyName: entry.timer.timer.babyName, phase: .saved(minutes: sleptMinutes),
             startedAt: entry.timer.timer.startedAt, now: now, rules: rules, timeFormat: settings.timeFormat,
             server: server.traits, liveElapsed: false)
-        post(id, content, replacing: 0, now: now, into: &commands)
+        // No news either: the parent saved it a moment before.
+        update(id, content, held: entry.content.urgency, news: false, now: now, into: &commands)
     }
 
     private mutating func wake(now: Instant, everything: Bool = false, into commands: inout [Command]) {

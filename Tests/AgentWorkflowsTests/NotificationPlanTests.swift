@@ -301,31 +301,77 @@ import Testing
 
     func urgencies(_ commands: [NotificationPlan.Command]) -> [NotificationUrgency] { shows(commands).map(\.urgency) }
 
-    @Test func onGnome46AndLaterAnUpdateThatIsNoNewsGoesWithLowUrgency() {
-        var plan = showing([F.timer()], on: F.gnome48)
-        #expect(urgencies(plan.handle(.timerChanged(F.timer(completion: .pending), now: now))) == [.low])
+    /// Whether GNOME 48 would pop these commands up, by its rule: a replace
+    /// unless the urgency the notification held was low, a new notification
+    /// unless its own is. `held` is the urgency on screen before them.
+    func popsUp(_ commands: [NotificationPlan.Command], held: NotificationUrgency?) -> [Bool] {
+        var held = held
+        var pops: [Bool] = []
+        for command in commands {
+            switch command {
+            case .close: held = nil
+            case .show(_, let content, _):
+                pops.append(held.map { $0 != .low } ?? (content.urgency != .low))
+                held = content.urgency
+            default: break
+            }
+        }
+        return pops
     }
 
-    @Test func theFirstShowStaysNormal() {
+    @Test func onGnome46AndLaterAnUpdateThatIsNoNewsGoesLowAndAsANewNotification() {
+        var plan = showing([F.timer()], on: F.gnome48)
+        let commands = plan.handle(.timerChanged(F.timer(completion: .pending), now: now))
+        // The first show held normal, so a replace would pop up: the low
+        // one is posted anew instead.
+        #expect(commands.first == .close(F.id(1)))
+        #expect(urgencies(commands) == [.low])
+        #expect(popsUp(commands, held: .normal) == [false])
+        // Held low now: the next change replaces it in place, quietly.
+        let saved = plan.handle(.saved(F.id(1), sleptMinutes: 83, now: now.plus(seconds: 5)))
+        #expect(saved.count == 1)
+        #expect(popsUp(saved, held: .low) == [false])
+    }
+
+    @Test func theFirstShowStaysNormalAndPopsUp() {
         var plan = plan()
-        #expect(urgencies(plan.handle(.serverChanged(F.gnome48, timers: [F.timer()], now: now))) == [.normal])
+        let commands = plan.handle(.serverChanged(F.gnome48, timers: [F.timer()], now: now))
+        #expect(urgencies(commands) == [.normal])
+        #expect(popsUp(commands, held: nil) == [true])
     }
 
     @Test func aRenewedTokenARenameAndTheMinuteAreNoNews() {
         var plan = showing([F.timer(expiresAt: now)], on: F.gnome48, live: .on)
-        #expect(urgencies(plan.handle(.timerChanged(F.timer(revision: 4), now: now))) == [.low])
-        #expect(urgencies(plan.handle(.timerChanged(F.timer(name: "Maya Rose", revision: 5), now: now))) == [.low])
-        #expect(urgencies(plan.handle(.wake(now: now.plus(seconds: 40)))) == [.low])
+        var held: NotificationUrgency = .normal
+        for event: NotificationPlan.Event in [
+            .timerChanged(F.timer(revision: 4), now: now), .timerChanged(F.timer(name: "Maya Rose", revision: 5), now: now),
+            .wake(now: now.plus(seconds: 40)),
+        ] {
+            let commands = plan.handle(event)
+            #expect(urgencies(commands) == [.low])
+            #expect(popsUp(commands, held: held) == [false])
+            held = .low
+        }
     }
 
     @Test func aSleepThatCannotBeSavedIsNewsAndPopsUpAgain() {
         var plan = showing([F.timer()], on: F.gnome48)
         _ = plan.handle(.timerChanged(F.timer(completion: .pending), now: now))
-        #expect(urgencies(plan.handle(.timerChanged(F.timer(completion: .needsApp), now: now.plus(seconds: 5)))) == [.normal])
+        let failed = plan.handle(.timerChanged(F.timer(completion: .needsApp), now: now.plus(seconds: 5)))
+        #expect(urgencies(failed) == [.normal])
+        #expect(failed.first == .close(F.id(1)))
+        #expect(popsUp(failed, held: .low) == [true])
         #expect(NotificationPlan.isNews(.failed, after: .saving(waitingForNetwork: false)))
         #expect(!NotificationPlan.isNews(.failed, after: .failed))
         #expect(!NotificationPlan.isNews(.saving(waitingForNetwork: true), after: .running(canComplete: true)))
         #expect(!NotificationPlan.isNews(.running(canComplete: true), after: .running(canComplete: false)))
+    }
+
+    @Test func newsOnANormalNotificationIsAReplace() {
+        var plan = showing([F.timer()], on: F.gnome48)
+        let failed = plan.handle(.timerChanged(F.timer(completion: .needsApp), now: now))
+        #expect(failed.count == 1)
+        #expect(popsUp(failed, held: .normal) == [true])
     }
 
     @Test func onlyTheUrgencyChangingSendsNothing() {
@@ -334,17 +380,21 @@ import Testing
         #expect(plan.handle(.timerChanged(F.timer(revision: 4), now: now)).isEmpty)
     }
 
-    @Test func gnome43XfceAndDunstKeepTheUrgencyTheyHadOnAnUpdate() {
+    @Test func gnome43XfceAndDunstKeepTheUrgencyTheyHadOnAnUpdateAndReplaceInPlace() {
         for server in [F.gnome, F.xfce, F.plain] {
             var plan = showing([F.timer()], on: server)
-            #expect(urgencies(plan.handle(.timerChanged(F.timer(completion: .pending), now: now))) == [.normal])
+            let commands = plan.handle(.timerChanged(F.timer(completion: .pending), now: now))
+            #expect(urgencies(commands) == [.normal])
+            #expect(commands.count == 1)
         }
     }
 
-    @Test func theFarewellIsLowEverywhere() {
+    @Test func theFarewellIsLowEverywhereAndOnGnome48NoBanner() {
         for server in [F.gnome48, F.gnome, F.xfce] {
             var plan = showing([F.timer()], on: server)
-            #expect(urgencies(plan.handle(.saved(F.id(1), sleptMinutes: 83, now: now))) == [.low])
+            let commands = plan.handle(.saved(F.id(1), sleptMinutes: 83, now: now))
+            #expect(urgencies(commands) == [.low])
+            if server == F.gnome48 { #expect(popsUp(commands, held: .normal) == [false]) }
         }
     }
 

@@ -9,8 +9,10 @@ public struct NotificationServerTraits: Sendable, Equatable {
     /// which makes a live elapsed time a nuisance.
     public var alertsOnUpdate: Bool
     /// Shows a replaced notification again as a banner unless its urgency
-    /// is low (GNOME Shell 46 and later); GNOME 43 shows it again whatever
-    /// the urgency, and the other servers update in place quietly.
+    /// is low (GNOME Shell 46 and later; 48 goes by the urgency it held
+    /// before the replace), and a new one unless its own is; GNOME 43 shows
+    /// it again whatever the urgency, and the other servers update in place
+    /// quietly.
     public var bannersUnlessLowUrgency: Bool = false
 
     public init(actions: Bool, bodyMarkup: Bool, alertsOnUpdate: Bool) {

@@ -14,7 +14,7 @@ PYTHON ?= python3
 SYSTEM_PYTHON ?= /usr/bin/python3
 
 .PHONY: deps toolchain build check unit-tests contract-tests integration-tests js-tests bench-quick sanitizers \
-	fuzz-short fuzz soak package package-test demo bench clean locale pot translation-tests
+	fuzz-short fuzz soak package package-test trixie-tests trixie-root-drop demo bench clean locale pot translation-tests
 
 deps:
 	@scripts/install-deps.sh
@@ -25,10 +25,19 @@ toolchain:
 build: deps toolchain locale
 	swift build
 
+# Every stage in turn, each timed; the first that fails stops the run. The
+# package is built once, then tested on this Debian 12 and, with the desktop
+# tests of GNOME 48, Plasma 6 and XFCE 4.20, in the Debian 13 root.
+CHECK_STAGES := translation-tests unit-tests contract-tests integration-tests js-tests bench-quick sanitizers \
+	fuzz-short package package-test trixie-tests
+
 check: deps toolchain locale
-	swift build --build-tests
-	$(MAKE) --no-print-directory translation-tests unit-tests contract-tests integration-tests js-tests bench-quick \
-		sanitizers fuzz-short package-test
+	@started=$$(date +%s); \
+	stage() { local begun=$$(date +%s); "$$@" || { echo "== make check: $$* FAILED after $$(( $$(date +%s) - begun )) s"; exit 1; }; \
+		echo "== make check: $$* passed in $$(( $$(date +%s) - begun )) s ($$(( $$(date +%s) - started )) s in all)"; }; \
+	stage swift build --build-tests; \
+	for name in $(CHECK_STAGES); do stage $(MAKE) --no-print-directory $$name; done; \
+	echo "== make check: every stage passed in $$(( $$(date +%s) - started )) s"
 
 # The translations: po/<lang>.po compiled to build/locale, where the
 # programs find them when DFL_LOCALEDIR points there (the tests set it; the
@@ -83,16 +92,31 @@ soak: build
 	$(SYSTEM_PYTHON) Tests/Soak/soak.py
 
 # The Debian package, built from a copy of the tree into build/package.
+PACKAGE_VERSION = $(shell dpkg-parsechangelog -l packaging/debian/changelog -S Version 2>/dev/null)
+DEB = build/package/dreamsforlittles-desktop_$(PACKAGE_VERSION)_$(shell dpkg --print-architecture).deb
+
 package: deps toolchain
 	packaging/build-deb.sh build/package
 
-# Builds the package, lints it, installs it, starts the agent through the
-# installed D-Bus activation file, through its XDG autostart entry in an
+# Builds the package (or takes the one `make package` left), lints it,
+# installs it, starts the agent through the installed D-Bus activation file, through its XDG autostart entry in an
 # XFCE-like login (dex) and under a real systemd --user, checks the unit's
 # exposure score, the man pages and the completions, purges it and checks
 # nothing is left. As root.
 package-test: deps toolchain
-	Tests/Packaging/test_package.sh
+	Tests/Packaging/test_package.sh $(wildcard $(DEB))
+
+# The desktop tests on Debian 13 in a root made with debootstrap and cached
+# in /var/cache/dreamsforlittles-tests (Tests/Trixie/README.md): GNOME Shell
+# 48 and KDE Plasma 6 on Wayland, XFCE 4.20, against the package (built
+# first if build/package has none). As root.
+trixie-tests: deps
+	@test -f $(DEB) || $(MAKE) --no-print-directory package
+	Tests/Trixie/run.sh --deb $(DEB)
+
+# Drops the cached Debian 13 root; the next trixie-tests makes it again.
+trixie-root-drop:
+	Tests/Trixie/root.sh drop
 
 # The benchmark once with tiny counts, so that it cannot rot; its figures
 # mean nothing and go to build/, not docs/.

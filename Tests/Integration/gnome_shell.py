@@ -1,9 +1,16 @@
-"""GNOME Shell 43, headless, as the notification server of a private session:
+"""GNOME Shell, headless, as the notification server of a private session:
 Wayland with a virtual monitor, its notification service (a gjs program the
 Shell starts through D-Bus activation, which owns
 org.freedesktop.Notifications and passes calls on to the Shell), and
 --unsafe-mode, which opens org.gnome.Shell.Eval: the tests read what the
 Shell's message tray holds, and press a notification's buttons, through it.
+
+The same helper drives GNOME Shell 43 (Debian 12) and 48 (Debian 13). The
+Shell's internals differ between them: 43 keeps a notification's body in
+`bannerBodyText` and presses a button with its `callback()`; 46 and later
+keep it in `body` and press with `activate()`. The version comes from the
+notification service's GetServerInformation, and each Shell says which one
+it is when it is ready, so a run shows which GNOME it proved.
 
 The Shell needs a system bus; without one in the session, it gets a private
 one of its own, where no service answers (so none keeps it waiting).
@@ -22,6 +29,7 @@ import os
 import shutil
 import signal
 import subprocess
+import sys
 import threading
 import time
 
@@ -35,6 +43,8 @@ SHELL_PATH = "/org/gnome/Shell"
 SERVICE = "org.gnome.Shell.Notifications"
 SERVICE_FILE = "/usr/share/dbus-1/services/%s.service" % SERVICE
 PACKAGES = "apt-get install --no-install-recommends gnome-shell gjs"
+# The notification service's object.
+NOTIFICATIONS_PATH = "/org/freedesktop/Notifications"
 # How long the Shell may take to start on a busy machine: a bound for a hung
 # Shell, not a measurement.
 STARTUP = 90
@@ -42,7 +52,7 @@ STARTUP = 90
 # Every notification in the message tray, with the title of its source.
 LIST_NOTIFICATIONS = """
 Main.messageTray.getSources().flatMap(source => source.notifications.map(n => ({
-    source: source.title, title: n.title, body: n.bannerBodyText,
+    source: source.title, title: n.title, body: n.%(body)s, urgency: n.urgency,
     actions: (n.actions || []).map(a => a.label)})))
 """
 
@@ -52,13 +62,22 @@ INVOKE = """
 (() => {
     for (const source of Main.messageTray.getSources())
         for (const n of source.notifications)
-            if (n.title === %s) {
-                const action = (n.actions || []).find(a => a.label === %s);
-                if (action) { action.callback(); return true; }
+            if (n.title === %(title)s) {
+                const action = (n.actions || []).find(a => a.label === %(label)s);
+                if (action) { action.%(press)s(); return true; }
             }
     return false;
 })()
 """
+
+
+class Internals:
+    """Where a Shell of one major version keeps what the tests read."""
+
+    def __init__(self, major):
+        self.major = major
+        self.body = "bannerBodyText" if major < 46 else "body"
+        self.press = "callback" if major < 46 else "activate"
 
 
 def check_installed():
@@ -121,6 +140,28 @@ class GnomeShell:
 
         self.wait_until(answers, "gnome-shell to answer Eval")
         self.notifications_owner = wait_for_name(self.session, NOTIFICATIONS)
+        self.version = self._server_version()
+        self.major = int(self.version.split(".")[0])
+        self.internals = Internals(self.major)
+        sys.stderr.write("\n  [GNOME Shell %s, headless on Wayland] " % self.version)
+
+    def _server_version(self):
+        """The version GetServerInformation gives (the Shell's own), asked
+        until the service behind the name can answer."""
+        found = []
+
+        def answered():
+            try:
+                _, _, version, _ = self.bus.call_blocking(
+                    NOTIFICATIONS, NOTIFICATIONS_PATH, NOTIFICATIONS, "GetServerInformation", "", (),
+                    timeout=5)
+            except dbus.exceptions.DBusException:
+                return False
+            found.append(str(version))
+            return True
+
+        self.wait_until(answered, "the notification service to answer GetServerInformation")
+        return found[0]
 
     def eval(self, script, timeout=PATIENCE):
         """Runs JavaScript in the Shell; its value, through JSON."""
@@ -130,13 +171,16 @@ class GnomeShell:
         return json.loads(str(result)) if str(result) else None
 
     def notifications(self, source=None):
-        """What the message tray holds: dicts with source, title, body and the
-        labels of the buttons (GNOME draws none for "default")."""
-        return [n for n in self.ask(LIST_NOTIFICATIONS) if source is None or n["source"] == source]
+        """What the message tray holds: dicts with source, title, body,
+        urgency (0 low, 1 normal, 2 critical) and the labels of the buttons
+        (GNOME draws none for "default")."""
+        script = LIST_NOTIFICATIONS % {"body": self.internals.body}
+        return [n for n in self.ask(script) if source is None or n["source"] == source]
 
     def invoke(self, title, label):
         """Presses a notification's button; false when there was none."""
-        return bool(self.ask(INVOKE % (json.dumps(title), json.dumps(label))))
+        return bool(self.ask(INVOKE % {"title": json.dumps(title), "label": json.dumps(label),
+                                       "press": self.internals.press}))
 
     def ask(self, script):
         """eval, with the Shell's log when it does not answer."""

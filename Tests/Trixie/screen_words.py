@@ -1,0 +1,69 @@
+"""Words read off a screenshot with tesseract, each with where it is on the
+screen, so that a test can find a button by what it says and click its
+middle, as a person looks for it."""
+
+import os
+import shutil
+import subprocess
+
+from harness import PATIENCE
+
+# A part of the screen is enlarged this much before it is read: tesseract
+# reads a panel's or a popup's small type far better at twice its size.
+SCALE = 2
+
+
+def require_tesseract():
+    if shutil.which("tesseract") is None:
+        raise AssertionError("tesseract is needed to read the screen: "
+                             "install the Debian packages tesseract-ocr tesseract-ocr-eng")
+    if shutil.which("convert") is None:
+        raise AssertionError("convert is needed to cut the screenshot: install the Debian package imagemagick")
+
+
+def words(png, box, scratch):
+    """The words tesseract reads in `box` (x, y, width, height) of the
+    screenshot `png`: dicts with text, x, y (the word's middle, in screen
+    pixels), line (block, paragraph and line numbers) and confidence."""
+    x0, y0, width, height = (int(v) for v in box)
+    part = os.path.join(scratch, "read-%d-%d.png" % (x0, y0))
+    subprocess.run(["convert", png, "-crop", "%dx%d+%d+%d" % (width, height, x0, y0), "+repage",
+                    "-resize", "%d%%" % (SCALE * 100), "-colorspace", "gray", part], check=True, timeout=PATIENCE)
+    result = subprocess.run(["tesseract", part, "-", "--psm", "11", "tsv"], capture_output=True, text=True,
+                            timeout=PATIENCE)
+    found = []
+    for row in result.stdout.splitlines()[1:]:
+        fields = row.split("\t")
+        if len(fields) < 12 or not fields[11].strip():
+            continue
+        left, top, w, h = (int(v) for v in fields[6:10])
+        found.append({"text": fields[11].strip(), "confidence": float(fields[10]),
+                      "line": tuple(int(v) for v in fields[2:5]),
+                      "x": x0 + (left + w / 2) / SCALE, "y": y0 + (top + h / 2) / SCALE})
+    return found
+
+
+def text(found):
+    return " ".join(w["text"] for w in found)
+
+
+def find(found, word):
+    """The first word that reads `word` (letters only, any case), or None."""
+    wanted = "".join(c for c in word.lower() if c.isalnum())
+    return next((w for w in found if "".join(c for c in w["text"].lower() if c.isalnum()) == wanted), None)
+
+
+def _letters(text):
+    return "".join(c for c in text.lower() if c.isalnum())
+
+
+def find_phrase(found, phrase):
+    """The first word of `phrase` where the words that follow it on its line
+    read the rest of it: its middle, or None."""
+    wanted = [_letters(w) for w in phrase.split()]
+    for i, word in enumerate(found):
+        run = found[i:i + len(wanted)]
+        if len(run) == len(wanted) and all(w["line"] == word["line"] for w in run) and \
+                [_letters(w["text"]) for w in run] == wanted:
+            return word
+    return None

@@ -1,0 +1,334 @@
+"""GNOME Shell 48, headless on Wayland (Debian 13), as a parent meets it:
+the agent's notification with Complete (its body is the Open action, which
+GNOME draws no button for), Complete pressed through the Shell making one
+activity and then "Sleep saved", a real click on the banner raising the
+app's window on the Sleep route with the Shell's own activation token, text
+that never shows an elapsed time left to go stale, no second banner for a
+change a parent need not see again, and, with the AppIndicator extension,
+the panel item in the top bar whose menu completes once.
+
+Everything is read from the Shell (org.gnome.Shell.Eval, its screenshots),
+never from the agent's or the app's own account; clicks are a pointer's,
+through Mutter's RemoteDesktop (mutter_input.py says why). The programs are
+the installed package's; its desktop entries under /usr/share/applications
+are what lets the Shell know the agent and send an activation token."""
+
+import os
+import time
+import unittest
+
+import appindicator
+from app_harness import App, WEBAPP, require_tool
+from bus_capture import BusCapture
+from display_text import asleep_since, elapsed_minutes
+from gnome_shell import GnomeShell
+from harness import (DEMO_FAMILY, MAYA, PATIENCE, Platform, PlatformTestCase, Session, eventually, iso_ms,
+                     next_minute_ms, now_ms, sleep_until_ms)
+from mutter_input import BUTTON_RIGHT, Pointer
+from shell_screen import HIDDEN, Screen, centre, grow, union
+
+SOURCE = "Dreams for Littles Sleep Timers"
+ASLEEP = "Maya is asleep"
+SAVED_TITLE = "Maya's sleep"
+AGENT_ENTRY = "/usr/share/applications/com.dreamsforlittles.SleepAgent.desktop"
+APP_ENTRY = "/usr/share/applications/com.dreamsforlittles.App.desktop"
+INDICATOR_ID = "com.dreamsforlittles.SleepAgent"
+
+
+def sleep_link(timer_id):
+    return "dreamsforlittles://families/%s/babies/%s/track/sleep?timer=%s" % (DEMO_FAMILY, MAYA, timer_id)
+
+
+class Gnome48TestCase(PlatformTestCase):
+    """A session with GNOME Shell 48 as its desktop, the reference platform
+    (serving the demo web app), and the agent configured for it."""
+
+    extensions = False
+
+    def setUp(self):
+        for entry in (AGENT_ENTRY, APP_ENTRY):
+            self.assertTrue(os.path.exists(entry), "the package's desktop entry %s is not installed" % entry)
+        self.session = Session()
+        self.addCleanup(self.session.close)
+        # The installed desktop entries: GNOME knows the agent by them.
+        self.session.env["XDG_DATA_DIRS"] = "/usr/local/share:/usr/share"
+        self.platform = Platform(self.session, extra_args=("--webapp", WEBAPP))
+        self.addCleanup(self.platform.stop)
+        self.configure()
+        if self.extensions:
+            appindicator.enable(self.session)
+        self.bus = BusCapture(self.session)
+        self.addCleanup(self.bus.stop)
+        self.shell = GnomeShell(self.session)
+        self.addCleanup(self.shell.stop)
+        self.assertEqual(self.shell.major, 48, "this module is for GNOME Shell 48; the root has %s" % self.shell.version)
+        self.screen = Screen(self.shell)
+        self.screen.close_system_notices()
+        self.screen.record_banners()
+        self.agent = None
+        self.client = None
+
+    def configure(self):
+        self.platform.configure()
+
+    def mirrored_timer(self, started_ago_s=83 * 60):
+        if self.agent is None:
+            self.start_agent()
+        timer_id, reply = self.platform.start_sleep(started_ago_s=started_ago_s)
+        self.platform.mirror(self.client, timer_id, reply)
+        return timer_id, reply
+
+    def shown(self, title=ASLEEP):
+        return [n for n in self.shell.notifications(SOURCE) if n["title"] == title]
+
+    def wait_shown(self, title=ASLEEP, what=None):
+        self.until(lambda: self.shown(title), what or "the notification %r in the Shell's message tray" % title)
+        [notification] = self.shown(title)
+        return notification
+
+    def until(self, predicate, what, timeout=PATIENCE):
+        """eventually(), with the Shell's and the agent's logs when it fails."""
+        try:
+            eventually(predicate, timeout=timeout)
+        except AssertionError:
+            agent = self.agent.log()[-2000:] if self.agent else ""
+            raise AssertionError("timed out waiting for %s\nthe Shell holds: %r\nthe agent's log:\n%s\n"
+                                 "gnome-shell's log:\n%s" % (what() if callable(what) else what,
+                                                              self.shell.notifications(), agent,
+                                                              self.shell.log()[-3000:])) from None
+
+    def agent_banners(self):
+        return [b for b in self.screen.banners() if b["source"] == SOURCE]
+
+    def pointer(self):
+        pointer = Pointer(self.shell)
+        self.addCleanup(pointer.close)
+        return pointer
+
+    def click_banner(self, pointer, title):
+        """A person's click on the banner's title: the pointer goes there,
+        the banner expands under it, and the click lands once it is still."""
+        banner = self.screen.wait_for_banner(title, settled=False)
+        pointer.move_to(*centre(banner["titleBox"]))
+        banner = self.screen.wait_for_banner(title)
+        self.assertTrue(banner["hover"], banner)
+        pointer.click_at(*centre(banner["titleBox"]))
+        return banner
+
+    def assert_one_activity(self, timer_id):
+        [activity] = self.platform.wait_for_activities(1)
+        self.assertEqual((activity["timerId"], activity["source"]), (timer_id, "native"))
+        self.until(lambda: self.timer(timer_id) is None, "the timer to leave the agent's list")
+        # Long enough for a second completion to have reached the platform.
+        time.sleep(1)
+        self.assertEqual(len(self.platform.activities()), 1, self.platform.activities())
+        return activity
+
+
+class NotificationTests(Gnome48TestCase):
+    def test_the_notification_shows_complete_and_its_body_is_open(self):
+        self.screen.leave_overview()
+        timer_id, _ = self.mirrored_timer()
+        notification = self.wait_shown()
+        # The pointer on the banner expands it, with its buttons.
+        pointer = self.pointer()
+        banner = self.screen.wait_for_banner(ASLEEP, settled=False)
+        pointer.move_to(*centre(banner["titleBox"]))
+        banner = self.screen.wait_for_banner(ASLEEP)
+        self.assertTrue(banner["expanded"], banner)
+        path = self.screen.screenshot("gnome48-notification.png", box=grow(banner["box"], 24))
+        print("\n  the banner: %s" % path)
+        self.assertEqual(notification["actions"], ["Complete"], notification)
+        self.assertNotIn("Open the app", notification["body"])
+        self.assertEqual(self.timer(timer_id)["notification"], "shown")
+        # The body is the "default" action, labelled Open: GNOME draws no
+        # button for it, a click on the body invokes it.
+        self.assertIn([("default", "Open"), ("complete", "Complete")], self.bus.notify_actions())
+        self.assertTrue(self.shell.ask(
+            "Main.messageTray.getSources().flatMap(s => s.notifications).find(n => n.title === %r).activate() ?? true"
+            % ASLEEP))
+        self.until(lambda: self.session.opened_urls(), "the body's click to open the timer's link")
+        self.assertEqual(self.session.opened_urls(), [sleep_link(timer_id)])
+
+    def test_complete_pressed_through_the_shell_makes_one_activity_then_sleep_saved(self):
+        timer_id, _ = self.mirrored_timer()
+        self.wait_shown()
+        self.assertTrue(self.shell.invoke(ASLEEP, "Complete"))
+        self.assert_one_activity(timer_id)
+        saved = self.wait_shown(SAVED_TITLE, "the notification that the sleep was saved")
+        self.assertTrue(saved["body"].startswith("Sleep saved · "), saved)
+        self.assertEqual(saved["actions"], [])
+        self.assertEqual(self.shown(ASLEEP), [])
+
+
+class HonestTextTests(Gnome48TestCase):
+    """The agent does not update a running notification on GNOME (the Shell
+    alerts again on every update), so its text holds no elapsed time."""
+
+    def test_asleep_since_and_no_update_at_the_minute_boundary(self):
+        _, reply = self.mirrored_timer(started_ago_s=5 * 60 - 4)
+        started_ms = iso_ms(reply["timer"]["startedAt"])
+        before = self.wait_shown()
+        seen_ms = now_ms()
+        self.assertEqual(before["body"], asleep_since(started_ms, seen_ms), before)
+        self.assertIsNone(elapsed_minutes(before["body"]), before)
+        # Past the first minute boundary after the notification was seen.
+        sleep_until_ms(next_minute_ms(started_ms, seen_ms) + 2500)
+        self.assertEqual(self.shown(), [before])
+        posts = self.bus.notify_actions(sender_pid=self.agent.pid)
+        self.assertEqual(len(posts), 1, "the agent posted %d times: the Shell alerts on each" % len(posts))
+
+
+class QuietChangeTests(Gnome48TestCase):
+    """On GNOME 46 and later a replaced notification pops up again as a
+    banner unless its urgency is low (on 48: the urgency it held before the
+    replace; see the failure message): a change a parent need not see again
+    (a renewal of the timer's token, the "Saving…" of a Complete) must not
+    bring one. Every banner the Shell puts up is recorded, so one that comes
+    and goes between two looks still counts."""
+
+    def test_a_renewal_and_saving_pop_up_no_second_banner(self):
+        timer_id, reply = self.mirrored_timer()
+        self.wait_shown()
+        self.screen.wait_for_banner(ASLEEP, settled=False)
+        # A person moves the mouse: the Shell sees them there, and lets the
+        # banner go a moment later.
+        pointer = self.pointer()
+        pointer.move_to(640, 600)
+        self.screen.wait(lambda: self.screen.banner()["state"] == HIDDEN, "the first banner to go")
+        first = self.agent_banners()
+        self.assertEqual([b["title"] for b in first], [ASLEEP], first)
+
+        # The renewal: a new token for the same timer, mirrored as the bridge does.
+        renewed = self.platform.process.api("PUT", "/active-timers/" + timer_id, {
+            "familySubjectId": DEMO_FAMILY, "babyId": MAYA, "activityType": "sleep",
+            "startedAt": reply["timer"]["startedAt"], "timezone": reply["timer"]["timezone"], "details": {},
+            "note": None, "requestNativeActionToken": True}, token=self.platform.parent["accessToken"])
+        self.assertIn(renewed.status, (200, 201), renewed.body)
+        self.platform.mirror(self.client, timer_id, renewed.json)
+
+        # Saving, then saved.
+        self.assertTrue(self.shell.invoke(ASLEEP, "Complete"))
+        self.assert_one_activity(timer_id)
+        self.wait_shown(SAVED_TITLE, "the notification that the sleep was saved")
+        again = self.agent_banners()[len(first):]
+        held = self.shell.notifications(SOURCE)
+        self.assertEqual(again, [], "GNOME popped up %d more banner(s) for the agent's changes: %r; the tray holds "
+                         "%r. (Urgency 0 is low, 1 normal. GNOME 48 pops a replaced notification up again unless "
+                         "the urgency it held before the replace is low: its service marks it unread before it "
+                         "takes the new urgency. A new notification posted with low urgency pops up nowhere.)"
+                         % (len(again), again, held))
+
+
+class AppWindowTests(Gnome48TestCase):
+    """The app (GTK 4, WebKitGTK) on the Shell's Wayland display, raised by
+    a click on the banner's body with the activation token the Shell sent."""
+
+    def configure(self):
+        origin = self.platform.origin
+        # No url-opener: the agent opens the app through
+        # org.freedesktop.Application.Open, with the Shell's token.
+        self.session.write_config("[platform]\nallowed-origins=%s\nca-file=%s\n\n[app]\nweb-origin=%s\n" % (
+            origin, os.path.join(str(self.platform.certs), "ca.pem"), origin))
+
+    def start_app_on_wayland(self):
+        require_tool("WebKitWebDriver", "webkitgtk-webdriver")
+        env = self.session.env
+        env.pop("DISPLAY", None)
+        env.update(WAYLAND_DISPLAY="wayland-0", GDK_BACKEND="wayland", GTK_A11Y="none", NO_AT_BRIDGE="1")
+        app = App(self.session)
+        self.addCleanup(app.close)
+        app.wait_for_page()
+        self.screen.wait(lambda: len(self.screen.app_windows()) == 1,
+                         lambda: "the app's one window on the Shell's display; windows: %r" % self.screen.windows())
+        return app
+
+    def test_a_click_on_the_body_raises_the_app_on_the_sleep_route_with_the_shells_token(self):
+        app = self.start_app_on_wayland()
+        self.screen.leave_overview()
+        # The parent is elsewhere: the app's window is minimized, nothing has the focus.
+        self.screen.minimize_app_windows()
+        timer_id, _ = self.mirrored_timer()
+        self.wait_shown()
+        pointer = self.pointer()
+        self.click_banner(pointer, ASLEEP)
+
+        route = "%s/families/%s/babies/%s/track/sleep?timer=%s" % (self.platform.origin, DEMO_FAMILY, MAYA, timer_id)
+        self.until(lambda: app.url() == route, lambda: "the window to show the timer's route; it shows %s" % app.url())
+        self.screen.wait(lambda: (self.screen.focus() or {}).get("app") == "com.dreamsforlittles.App",
+                         lambda: "the Shell to give the app's window the focus; it has %r, windows %r" % (
+                             self.screen.focus(), self.screen.windows()))
+        focus = self.screen.focus()
+        self.assertEqual((focus["wmClass"], focus["minimized"]), ("com.dreamsforlittles.App", False), focus)
+        self.assertEqual(len(self.screen.app_windows()), 1, self.screen.windows())
+        # The token the app was given is the one the Shell sent for the click.
+        tokens = self.bus.activation_tokens()
+        self.assertEqual(len(tokens), 1, tokens)
+        [(uris, data)] = self.bus.open_calls()
+        self.assertEqual(uris, [sleep_link(timer_id)])
+        self.assertEqual(data.get("activation-token"), next(iter(tokens)), data)
+        # Not signed in yet: the route shows once the family is.
+        app.js("document.getElementById('sign-in-parent').click()")
+        shown = app.wait("const s = document.getElementById('sleep-route');"
+                         "return s && !s.hidden && [s.dataset.timerId, s.dataset.state, "
+                         "document.getElementById('sleep-route-baby').textContent]", "the Sleep route")
+        self.assertEqual(shown, [timer_id, "running", "Maya"])
+
+
+class IndicatorTests(Gnome48TestCase):
+    extensions = True
+
+    def test_the_panel_item_is_in_the_top_bar_and_its_menus_complete_makes_one_activity(self):
+        self.assertEqual(appindicator.state(self.shell), [appindicator.ACTIVE, ""],
+                         "the AppIndicator extension is not running in the Shell")
+        timer_id, _ = self.mirrored_timer()
+        self.until(lambda: appindicator.shown(appindicator.item(self.shell, INDICATOR_ID)),
+                   lambda: "the agent's item in the top bar; the extension shows %r" % appindicator.items(self.shell))
+        item = appindicator.item(self.shell, INDICATOR_ID)
+        self.assertEqual(item["title"], "Maya asleep")
+        self.assertLess(item["box"][1], 40, "the item is not in the top bar: %r" % item)
+        self.screen.leave_overview()
+
+        # The remote-desktop session puts the Shell's own sharing indicator
+        # in the top bar, which moves the item: it is found again under the pointer.
+        pointer = self.pointer()
+        self.point_at(pointer, lambda: appindicator.item(self.shell, INDICATOR_ID), "the panel item")
+        pointer.click(BUTTON_RIGHT)
+        self.until(lambda: appindicator.item(self.shell, INDICATOR_ID)["menuSettled"],
+                   lambda: "the item's menu to open: %r" % appindicator.item(self.shell, INDICATOR_ID))
+        labels = [e["label"] for e in appindicator.item(self.shell, INDICATOR_ID)["entries"]]
+        self.assertIn("Complete Maya's sleep", labels)
+        # The picture without the sharing indicator: the session ends, the menu stays.
+        pointer.close()
+        self.until(lambda: not self.shell.ask("Main.panel.statusArea.screenSharing.visible")
+                   and appindicator.item(self.shell, INDICATOR_ID)["menuSettled"],
+                   lambda: "the sharing indicator to go, the menu open: %r" % appindicator.item(self.shell, INDICATOR_ID))
+        menu = appindicator.item(self.shell, INDICATOR_ID)
+        boxes = [e["box"] for e in menu["entries"]] + [menu["box"]]
+        path = self.screen.screenshot("gnome48-indicator.png", box=grow(union(boxes), 24))
+        print("\n  the panel item: %s" % path)
+        pointer = self.pointer()
+
+        def complete_entry():
+            return next(e for e in appindicator.item(self.shell, INDICATOR_ID)["entries"]
+                        if e["label"] == "Complete Maya's sleep")
+
+        self.point_at(pointer, complete_entry, "the menu's Complete")
+        pointer.click()
+        self.assert_one_activity(timer_id)
+
+    def point_at(self, pointer, find, what):
+        """Moves the pointer onto what `find` gives (a dict with box and
+        hover) until the Shell says the pointer is on it."""
+        def on_it():
+            found = find()
+            if found["hover"]:
+                return True
+            pointer.move_to(*centre(found["box"]))
+            return False
+
+        self.until(on_it, lambda: "the pointer on %s: %r, the pointer at %r" % (what, find(), pointer.position()))
+
+
+if __name__ == "__main__":
+    unittest.main()

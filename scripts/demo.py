@@ -39,6 +39,9 @@ OUTPUT = os.path.join(REPO, "build", "demo")
 FAMILY = "a1e4c7d2-3f6b-4a9e-8d1c-2b5e7f9a0d10"
 LEO = "b7d2e9f4-1c3a-4e6b-8f2d-9a4c6e8b1d22"
 PATIENCE = 30
+# The icons the package installs into the hicolor theme: file, directory.
+ICONS = (("com.dreamsforlittles.App.svg", "scalable"), ("com.dreamsforlittles.SleepAgent.svg", "scalable"),
+         ("com.dreamsforlittles.App-symbolic.svg", "symbolic"))
 # How long a person at the desktop has for the clicks.
 CLICK_WAIT = int(os.environ.get("DFL_DEMO_WAIT", "600"))
 
@@ -123,6 +126,18 @@ class Demo:
             handle.write("[platform]\nallowed-origins=%s\nca-file=%s\n\n[app]\nweb-origin=%s\n"
                          % (self.urls["api"], os.path.join(certs, "ca.pem"), self.urls["api"]))
         say("reference platform and demo web app at %s (TLS, with a test CA)" % self.urls["api"])
+
+    def icons(self):
+        """The app's icons where a desktop looks for them, as the package
+        puts them under /usr/share: a hicolor theme directory of the demo's
+        own, first in XDG_DATA_DIRS, so the notification shows the app's
+        icon, not a missing-icon picture."""
+        share = os.path.join(self.root, "share")
+        for name, directory in ICONS:
+            target = os.path.join(share, "icons", "hicolor", directory, "apps")
+            os.makedirs(target, exist_ok=True)
+            shutil.copyfile(os.path.join(REPO, "packaging", "icons", name), os.path.join(target, name))
+        self.env["XDG_DATA_DIRS"] = share + ":" + (os.environ.get("XDG_DATA_DIRS") or "/usr/local/share:/usr/share")
 
     def headless_desktop(self):
         """Xvfb, a private session bus, and xfce4-notifyd on it."""
@@ -249,6 +264,7 @@ def main():
     demo = Demo()
     try:
         demo.platform()
+        demo.icons()
         if not demo.desktop:
             demo.headless_desktop()
         demo.agent()

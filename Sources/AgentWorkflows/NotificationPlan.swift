@@ -30,7 +30,9 @@ public enum NotificationStatus: String, Sendable {
 /// elapsed time moved on at the minute boundaries of its start (where the
 /// server takes in-place updates quietly), a user's dismissal respected
 /// until the timer changes, a "saved" farewell after a completion, and
-/// everything posted again for a new server.
+/// everything posted again for a new server. An update that is no news goes
+/// with low urgency where the server would pop it up again otherwise, and
+/// no timer's text is sent twice within a moment (Plasma refuses that).
 ///
 /// The plan knows notifications by their timer's id; the shell keeps one
 /// libnotify object per id, carries out the commands, and reports what the
@@ -99,6 +101,7 @@ public struct NotificationPlan: Sendable {
     struct Entry: Sendable {
         var timer: StoredTimer
         var content: NotificationContent
+        var phase: NotificationPhase
         /// The state it shows, as a dismissal is recorded against it.
         var stateKey: String
         /// When its text next changes, while it is updated in place.
@@ -123,6 +126,17 @@ public struct NotificationPlan: Sendable {
     /// again: a passing stall must not hide a sleep until it next changes.
     public static let retryAfterFailure: Int64 = 30 * Milliseconds.second
 
+    /// How long the same summary and body are not sent again for a timer:
+    /// Plasma refuses a notification identical to one it took less than a
+    /// second before (ExcessNotificationGeneration), by the moments the two
+    /// reached it; the second more is for the way there (the notifications'
+    /// thread, the bus), which can be longer for the first than the second.
+    public static let repeatInterval: Int64 = 2 * Milliseconds.second
+
+    /// NotificationClosed's reason 4, "undefined": the server closed it for
+    /// a reason of its own.
+    public static let closedForNoSaidReason: UInt32 = 4
+
     public private(set) var settings: Settings
     private let timeZones: any TimeZoneResolving
     public private(set) var server: NotificationServer?
@@ -132,6 +146,11 @@ public struct NotificationPlan: Sendable {
     /// or answered with an error), to be shown again at the moment named.
     private var retries: [TimerID: (timer: StoredTimer, at: Instant)] = [:]
     private var records: [TimerID: NotificationRecord]
+    /// The text last sent for each timer, and when.
+    private var lastSent: [TimerID: (summary: String, body: String, at: Instant)] = [:]
+    /// Shows held back until `at`, since they would repeat the text sent
+    /// less than `repeatInterval` before.
+    private var held: [TimerID: (content: NotificationContent, replacing: UInt32, at: Instant)] = [:]
 
     /// `records` are what the store keeps of earlier notifications.
     public init(settings: Settings, timeZones: any TimeZoneResolving, records: [TimerID: NotificationRecord] = [:]) {
@@ -158,7 +177,7 @@ public struct NotificationPlan: Sendable {
     public var wakeAt: Instant? {
         let moments = [
             entries.values.compactMap(\.refreshAt).min(), farewells.values.compactMap(\.closeAt).min(),
-            retries.values.map(\.at).min(),
+            retries.values.map(\.at).min(), held.values.map(\.at).min(),
         ]
         return moments.compactMap { $0 }.min()
     }
@@ -174,6 +193,8 @@ public struct NotificationPlan: Sendable {
         case .timerRemoved(let id):
             records[id] = nil
             retries[id] = nil
+            held[id] = nil
+            lastSent[id] = nil
             if entries.removeValue(forKey: id) != nil { commands.append(.close(id)) }
         case .saved(let id, let minutes, let now):
             sayFarewell(id, sleptMinutes: minutes, now: now, into: &commands)
@@ -203,12 +224,24 @@ public struct NotificationPlan: Sendable {
     private mutating func serverChanged(
         to new: NotificationServer?, timers: [StoredTimer], now: Instant, into commands: inout [Command]
     ) {
+        if let new, let old = server, new.owner == old.owner {
+            // The same server, able to do more or less now (Do Not Disturb
+            // began or ended): its ids still hold, so every notification is
+            // updated in place, and what the server put away is shown again.
+            server = new
+            for timer in timers {
+                retries[timer.timer.id] = nil
+                refresh(timer, now: now, into: &commands)
+            }
+            return
+        }
         // Ids belong to the server that gave them out: a new server (or
         // none) makes every notification held meaningless.
         commands.append(.dropAll)
         entries.removeAll()
         farewells.removeAll()
         retries.removeAll()
+        held.removeAll()
         server = new
         for timer in timers {
             if new != nil { refresh(timer, now: now, announce: false, into: &commands) }
@@ -232,18 +265,22 @@ public struct NotificationPlan: Sendable {
             commands.append(.saveRecord(id, cleared))
         }
         let live = server.traits.updatesElapsedTime(settings.liveElapsed)
-        let content = NotificationContent.make(
-            babyName: timer.timer.babyName, phase: Self.phase(of: timer, now: now), startedAt: timer.timer.startedAt,
+        let phase = Self.phase(of: timer, now: now)
+        var content = NotificationContent.make(
+            babyName: timer.timer.babyName, phase: phase, startedAt: timer.timer.startedAt,
             now: now, rules: rules, timeFormat: settings.timeFormat, server: server.traits, liveElapsed: live)
         let refreshAt = timer.state == .running && live
             ? NotificationContent.nextMinuteBoundary(after: now, startedAt: timer.timer.startedAt) : nil
         if var entry = entries[id] {
+            let news = Self.isNews(phase, after: entry.phase)
+            if server.traits.bannersUnlessLowUrgency { content.urgency = news ? .normal : .low }
             entry.timer = timer
+            entry.phase = phase
             entry.stateKey = key
             entry.refreshAt = refreshAt
-            if entry.content != content {
+            if !entry.content.sameApartFromUrgency(content) {
+                update(id, content, held: entry.content.urgency, news: news, now: now, into: &commands)
                 entry.content = content
-                commands.append(.show(id, content, replacing: 0))
             }
             entries[id] = entry
             return
@@ -255,9 +292,50 @@ public struct NotificationPlan: Sendable {
             replacing = record.notificationID
         }
         farewells[id] = nil
-        entries[id] = Entry(timer: timer, content: content, stateKey: key, refreshAt: refreshAt)
-        commands.append(.show(id, content, replacing: replacing))
+        entries[id] = Entry(timer: timer, content: content, phase: phase, stateKey: key, refreshAt: refreshAt)
+        post(id, content, replacing: replacing, now: now, into: &commands)
         if announce { commands.append(.statusChanged(id)) }
+    }
+
+    /// Whether an update in place from `old` to `new` is news a parent
+    /// should see pop up again: only a sleep that cannot be saved from the
+    /// desktop, which asks the parent to finish it in the app. Saving, a
+    /// renewed or lapsed token, a new name or minute are not.
+    public static func isNews(_ new: NotificationPhase, after old: NotificationPhase) -> Bool {
+        new == .failed && old != .failed
+    }
+
+    /// Updates a shown notification so that it pops up again only as news.
+    /// Where a replaced notification pops up unless the urgency it held was
+    /// low, and a new one unless its own is (GNOME 46 and later), a replace
+    /// that would pop up for no news, or stay quiet for news, is sent as a
+    /// new notification instead, the old one closed.
+    private mutating func update(
+        _ id: TimerID, _ content: NotificationContent, held: NotificationUrgency, news: Bool, now: Instant,
+        into commands: inout [Command]
+    ) {
+        if server?.traits.bannersUnlessLowUrgency == true && (held == .low) == news {
+            commands.append(.close(id))
+        }
+        post(id, content, replacing: 0, now: now, into: &commands)
+    }
+
+    /// Sends a show, or holds it back until `repeatInterval` has passed since
+    /// the same text was sent for this timer: a notification identical to
+    /// one a moment before tells the parent nothing, and Plasma refuses it.
+    private mutating func post(
+        _ id: TimerID, _ content: NotificationContent, replacing: UInt32, now: Instant, into commands: inout [Command]
+    ) {
+        if let last = lastSent[id], last.summary == content.summary, last.body == content.body {
+            let free = last.at.adding(milliseconds: Self.repeatInterval)
+            if now < free {
+                held[id] = (content, replacing, free)
+                return
+            }
+        }
+        held[id] = nil
+        lastSent[id] = (content.summary, content.body, now)
+        commands.append(.show(id, content, replacing: replacing))
     }
 
     static func phase(of timer: StoredTimer, now: Instant) -> NotificationPhase {
@@ -285,6 +363,7 @@ public struct NotificationPlan: Sendable {
     }
 
     private mutating func showFailed(_ id: TimerID, reason: String, now: Instant, into commands: inout [Command]) {
+        held[id] = nil
         if let entry = entries.removeValue(forKey: id) {
             retries[id] = (entry.timer, now.adding(milliseconds: Self.retryAfterFailure))
             commands += [
@@ -296,6 +375,7 @@ public struct NotificationPlan: Sendable {
     }
 
     private mutating func closed(_ id: TimerID, reason: UInt32, now: Instant, into commands: inout [Command]) {
+        held[id] = nil
         guard let entry = entries.removeValue(forKey: id) else {
             farewells[id] = nil
             return
@@ -304,9 +384,16 @@ public struct NotificationPlan: Sendable {
             // Closed by the server because of the click: show the timer's
             // current state as a new notification.
             refresh(entry.timer, now: now, announce: false, into: &commands)
+        } else if reason == Self.closedForNoSaidReason {
+            // Put away by the server itself, not by the user: xfce4-notifyd
+            // does so with all it shows when Do Not Disturb begins, and with
+            // every notification that comes during it. No dismissal: shown
+            // again when the server can show it, or the timer changes.
+            commands.append(.log(
+                .info, "The server put away the notification of timer \(id); it comes back when the server or the timer changes."))
         } else if reason != 3 {
-            // Dismissed (or expired, or gone for a reason the server did
-            // not say): stay away until the timer's state changes.
+            // Dismissed (or expired): stay away until the timer's state
+            // changes.
             let record = NotificationRecord(notificationID: 0, dismissedInState: entry.stateKey)
             records[id] = record
             commands += [
@@ -327,13 +414,18 @@ public struct NotificationPlan: Sendable {
             babyName: entry.timer.timer.babyName, phase: .saved(minutes: sleptMinutes),
             startedAt: entry.timer.timer.startedAt, now: now, rules: rules, timeFormat: settings.timeFormat,
             server: server.traits, liveElapsed: false)
-        commands.append(.show(id, content, replacing: 0))
+        // No news either: the parent saved it a moment before.
+        update(id, content, held: entry.content.urgency, news: false, now: now, into: &commands)
     }
 
     private mutating func wake(now: Instant, everything: Bool = false, into commands: inout [Command]) {
         for (id, farewell) in farewells where farewell.closeAt.map({ $0 <= now }) == true {
             farewells[id] = nil
+            held[id] = nil
             commands.append(.close(id))
+        }
+        for (id, show) in held.sorted(by: { $0.key.string < $1.key.string }) where show.at <= now {
+            post(id, show.content, replacing: show.replacing, now: now, into: &commands)
         }
         var due = entries.filter { everything || $0.value.refreshAt.map { $0 <= now } == true }.map(\.value.timer)
         for (id, retry) in retries where everything || retry.at <= now {

@@ -59,13 +59,11 @@ final class DesktopNotification {
     func apply(_ content: NotificationContent) {
         notify_notification_update(raw, content.summary, content.body, NotificationContent.appIcon)
         notify_notification_set_urgency(raw, NotifyUrgency(rawValue: UInt32(content.urgency.rawValue)))
-        notify_notification_set_hint(raw, "action-icons", content.actionIcons ? g_variant_new_boolean(1) : nil)
         notify_notification_clear_actions(raw)
         for action in content.actions {
             let box = Unmanaged.passRetained(WeakNotification(self)).toOpaque()
-            let key = content.actionIcons ? action.iconName ?? action.rawValue : action.rawValue
             notify_notification_add_action(
-                raw, key, action.label,
+                raw, action.rawValue, action.label,
                 { notification, key, data in
                     guard let notification, let key, let action = NotificationAction(key: String(cString: key)),
                         let owner = Unmanaged<WeakNotification>.fromOpaque(data!).takeUnretainedValue().target

@@ -8,10 +8,25 @@ import SleepTimerCore
 /// owner's arrival, restart and departure come as NameOwnerChanged, and its
 /// capabilities are asked for without blocking the loop. What the answers
 /// mean, and when to ask again after an error, is ServerDiscovery's
-/// decision.
+/// decision. xfce4-notifyd's Do Not Disturb is followed in its settings,
+/// xfconf, where alone it is announced.
 final class NotificationServerWatch {
     static let name = "org.freedesktop.Notifications"
     static let path = "/org/freedesktop/Notifications"
+
+    /// xfconf, and where xfce4-notifyd keeps Do Not Disturb.
+    enum Xfconf {
+        static let name = "org.xfce.Xfconf"
+        static let path = "/org/xfce/Xfconf"
+        static let channel = "xfce4-notifyd"
+        static let doNotDisturb = "/do-not-disturb"
+        static let propertyChanged = "PropertyChanged"
+        static let propertyRemoved = "PropertyRemoved"
+
+        static func match(_ member: String) -> String {
+            "type='signal',interface='\(name)',member='\(member)',arg0='\(channel)',arg1='\(doNotDisturb)'"
+        }
+    }
 
     private let connection: BusConnection
     private let loop: MainLoop
@@ -38,6 +53,21 @@ final class NotificationServerWatch {
         } catch {
             log.log(.warning, "Cannot follow the notification server: \(error.message)")
         }
+        do {
+            for member in [Xfconf.propertyChanged, Xfconf.propertyRemoved] { try connection.addMatch(Xfconf.match(member)) }
+        } catch {
+            log.log(.warning, "Cannot follow Do Not Disturb of xfce4-notifyd: \(error.message)")
+        }
+        connection.addSignalFilter { [weak self] message in
+            guard let self, message.kind == .signal, message.interface == Xfconf.name,
+                let arguments = try? message.arguments(), arguments.count >= 2,
+                arguments[0].stringValue == Xfconf.channel, arguments[1].stringValue == Xfconf.doNotDisturb
+            else { return false }
+            let on = message.member == Xfconf.propertyChanged && arguments.count == 3
+                && arguments[2].unwrapped.booleanValue == true
+            self.run(.doNotDisturb(on, now: self.clock.now()))
+            return false
+        }
         connection.addSignalFilter { [weak self] message in
             guard let self, message.kind == .signal, message.sender == StandardInterface.Bus.name,
                 message.member == StandardInterface.Bus.nameOwnerChanged, let arguments = try? message.arguments(),
@@ -62,6 +92,7 @@ final class NotificationServerWatch {
         for action in discovery.handle(event) {
             switch action {
             case .ask(let owner): ask(owner)
+            case .askDoNotDisturb: askDoNotDisturb()
             case .report(let server): onChange?(server)
             case .log(let priority, let message): log.log(priority, message)
             }
@@ -75,6 +106,18 @@ final class NotificationServerWatch {
             self.retry = nil
             self.run(.wake(now: self.clock.now()))
             return .remove
+        }
+    }
+
+    /// An error (the property was never set, or no xfconf) is "off".
+    private func askDoNotDisturb() {
+        let question = Message.methodCall(
+            destination: Xfconf.name, path: Xfconf.path, interface: Xfconf.name, member: "GetProperty"
+        ).append(.string(Xfconf.channel)).append(.string(Xfconf.doNotDisturb))
+        connection.call(question) { [weak self] result in
+            guard let self else { return }
+            let on = (try? result.get().arguments())?.first?.unwrapped.booleanValue ?? false
+            self.run(.doNotDisturb(on, now: self.clock.now()))
         }
     }
 

@@ -177,8 +177,8 @@ import Testing
 
     @Test func aDismissalEndsWhenTheTimerChanges() {
         var plan = showing([F.timer()])
-        _ = plan.handle(.closed(F.id(1), reason: 2, now: now))
-        let commands = plan.handle(.timerChanged(F.timer(revision: 4), now: now))
+        _ = plan.handle(.closed(F.id(1), reason: 2, now: now.plus(seconds: 1)))
+        let commands = plan.handle(.timerChanged(F.timer(revision: 4), now: now.plus(seconds: 2)))
         #expect(commands.first == .saveRecord(F.id(1), NotificationRecord(notificationID: 0, dismissedInState: nil)))
         #expect(shows(commands).count == 1)
     }
@@ -193,7 +193,7 @@ import Testing
         var plan = showing([F.timer()])
         #expect(plan.handle(.actionInvoked(F.id(1), .complete, activationToken: nil)) == [.complete(F.id(1))])
         _ = plan.handle(.timerChanged(F.timer(completion: .pending), now: now))
-        let commands = plan.handle(.closed(F.id(1), reason: 2, now: now))
+        let commands = plan.handle(.closed(F.id(1), reason: 2, now: now.plus(seconds: 2)))
         #expect(shows(commands).map(\.body) == ["Saving…"])
         #expect(!commands.contains { if case .saveRecord = $0 { true } else { false } })
     }
@@ -295,5 +295,202 @@ import Testing
     @Test func theStateKeyKeepsItsStoredForm() {
         #expect(NotificationPlan.stateKey(F.timer(revision: 9), now: now) == "running:9:true")
         #expect(NotificationPlan.stateKey(F.timer(completion: .failed), now: now) == "save-failed:3:false")
+    }
+
+    // MARK: Urgency where an update pops up again
+
+    func urgencies(_ commands: [NotificationPlan.Command]) -> [NotificationUrgency] { shows(commands).map(\.urgency) }
+
+    /// Whether GNOME 48 would pop these commands up, by its rule: a replace
+    /// unless the urgency the notification held was low, a new notification
+    /// unless its own is. `held` is the urgency on screen before them.
+    func popsUp(_ commands: [NotificationPlan.Command], held: NotificationUrgency?) -> [Bool] {
+        var held = held
+        var pops: [Bool] = []
+        for command in commands {
+            switch command {
+            case .close: held = nil
+            case .show(_, let content, _):
+                pops.append(held.map { $0 != .low } ?? (content.urgency != .low))
+                held = content.urgency
+            default: break
+            }
+        }
+        return pops
+    }
+
+    @Test func onGnome46AndLaterAnUpdateThatIsNoNewsGoesLowAndAsANewNotification() {
+        var plan = showing([F.timer()], on: F.gnome48)
+        let commands = plan.handle(.timerChanged(F.timer(completion: .pending), now: now))
+        // The first show held normal, so a replace would pop up: the low
+        // one is posted anew instead.
+        #expect(commands.first == .close(F.id(1)))
+        #expect(urgencies(commands) == [.low])
+        #expect(popsUp(commands, held: .normal) == [false])
+        // Held low now: the next change replaces it in place, quietly.
+        let saved = plan.handle(.saved(F.id(1), sleptMinutes: 83, now: now.plus(seconds: 5)))
+        #expect(saved.count == 1)
+        #expect(popsUp(saved, held: .low) == [false])
+    }
+
+    @Test func theFirstShowStaysNormalAndPopsUp() {
+        var plan = plan()
+        let commands = plan.handle(.serverChanged(F.gnome48, timers: [F.timer()], now: now))
+        #expect(urgencies(commands) == [.normal])
+        #expect(popsUp(commands, held: nil) == [true])
+    }
+
+    @Test func aRenewedTokenARenameAndTheMinuteAreNoNews() {
+        var plan = showing([F.timer(expiresAt: now)], on: F.gnome48, live: .on)
+        var held: NotificationUrgency = .normal
+        for event: NotificationPlan.Event in [
+            .timerChanged(F.timer(revision: 4), now: now), .timerChanged(F.timer(name: "Maya Rose", revision: 5), now: now),
+            .wake(now: now.plus(seconds: 40)),
+        ] {
+            let commands = plan.handle(event)
+            #expect(urgencies(commands) == [.low])
+            #expect(popsUp(commands, held: held) == [false])
+            held = .low
+        }
+    }
+
+    @Test func aSleepThatCannotBeSavedIsNewsAndPopsUpAgain() {
+        var plan = showing([F.timer()], on: F.gnome48)
+        _ = plan.handle(.timerChanged(F.timer(completion: .pending), now: now))
+        let failed = plan.handle(.timerChanged(F.timer(completion: .needsApp), now: now.plus(seconds: 5)))
+        #expect(urgencies(failed) == [.normal])
+        #expect(failed.first == .close(F.id(1)))
+        #expect(popsUp(failed, held: .low) == [true])
+        #expect(NotificationPlan.isNews(.failed, after: .saving(waitingForNetwork: false)))
+        #expect(!NotificationPlan.isNews(.failed, after: .failed))
+        #expect(!NotificationPlan.isNews(.saving(waitingForNetwork: true), after: .running(canComplete: true)))
+        #expect(!NotificationPlan.isNews(.running(canComplete: true), after: .running(canComplete: false)))
+    }
+
+    @Test func newsOnANormalNotificationIsAReplace() {
+        var plan = showing([F.timer()], on: F.gnome48)
+        let failed = plan.handle(.timerChanged(F.timer(completion: .needsApp), now: now))
+        #expect(failed.count == 1)
+        #expect(popsUp(failed, held: .normal) == [true])
+    }
+
+    @Test func onlyTheUrgencyChangingSendsNothing() {
+        // Shown normal; the same text again on GNOME 48 would only lower it.
+        var plan = showing([F.timer()], on: F.gnome48)
+        #expect(plan.handle(.timerChanged(F.timer(revision: 4), now: now)).isEmpty)
+    }
+
+    @Test func gnome43XfceAndDunstKeepTheUrgencyTheyHadOnAnUpdateAndReplaceInPlace() {
+        for server in [F.gnome, F.xfce, F.plain] {
+            var plan = showing([F.timer()], on: server)
+            let commands = plan.handle(.timerChanged(F.timer(completion: .pending), now: now))
+            #expect(urgencies(commands) == [.normal])
+            #expect(commands.count == 1)
+        }
+    }
+
+    @Test func theFarewellIsLowEverywhereAndOnGnome48NoBanner() {
+        for server in [F.gnome48, F.gnome, F.xfce] {
+            var plan = showing([F.timer()], on: server)
+            let commands = plan.handle(.saved(F.id(1), sleptMinutes: 83, now: now))
+            #expect(urgencies(commands) == [.low])
+            if server == F.gnome48 { #expect(popsUp(commands, held: .normal) == [false]) }
+        }
+    }
+
+    // MARK: The same text within a second
+
+    @Test func theSameTextIsNotSentAgainWithinASecondButASecondLater() {
+        var plan = showing([F.timer()])
+        // A click, then the server closes it (xfce4-notifyd ignores resident):
+        // shown again, with the text it had a moment before.
+        _ = plan.handle(.actionInvoked(F.id(1), .open, activationToken: nil))
+        #expect(NotificationPlan.repeatInterval > 1000)
+        let soon = now.adding(milliseconds: 300)
+        let commands = plan.handle(.closed(F.id(1), reason: 2, now: soon))
+        #expect(shows(commands).isEmpty)
+        #expect(commands.last == .statusChanged(F.id(1)))
+        let free = now.adding(milliseconds: NotificationPlan.repeatInterval)
+        #expect(plan.wakeAt == free)
+        #expect(plan.handle(.wake(now: now.adding(milliseconds: NotificationPlan.repeatInterval - 1))).isEmpty)
+        #expect(shows(plan.handle(.wake(now: free))).map(\.summary) == ["Maya is asleep"])
+        #expect(plan.wakeAt == now.plus(seconds: 40))
+    }
+
+    @Test func savingThenSavedIsNoRepeat() {
+        var plan = showing([F.timer()])
+        _ = plan.handle(.timerChanged(F.timer(completion: .pending), now: now))
+        #expect(shows(plan.handle(.saved(F.id(1), sleptMinutes: 83, now: now.adding(milliseconds: 10)))).count == 1)
+    }
+
+    @Test func aHeldRepeatGoesWithTheNotification() {
+        var plan = showing([F.timer()])
+        _ = plan.handle(.actionInvoked(F.id(1), .open, activationToken: nil))
+        _ = plan.handle(.closed(F.id(1), reason: 2, now: now.adding(milliseconds: 300)))
+        _ = plan.handle(.timerRemoved(F.id(1)))
+        #expect(plan.wakeAt == nil)
+        #expect(plan.handle(.wake(now: now.plus(seconds: 2))).isEmpty)
+    }
+
+    @Test func aChangeWhileHeldIsSentAtOnce() {
+        var plan = showing([F.timer()])
+        _ = plan.handle(.actionInvoked(F.id(1), .open, activationToken: nil))
+        _ = plan.handle(.closed(F.id(1), reason: 2, now: now.adding(milliseconds: 300)))
+        let commands = plan.handle(.timerChanged(F.timer(completion: .pending), now: now.adding(milliseconds: 400)))
+        #expect(shows(commands).map(\.body) == ["Saving…"])
+        #expect(plan.wakeAt == nil)
+    }
+
+    @Test func aRepostForAServerThatCameBackAtOnceWaitsItsSecond() {
+        var plan = showing([F.timer()])
+        _ = plan.handle(.serverChanged(nil, timers: [F.timer()], now: now))
+        let replacement = NotificationServer(owner: ":1.8", displayName: F.xfce.displayName, traits: F.xfce.traits)
+        let commands = plan.handle(.serverChanged(replacement, timers: [F.timer()], now: now.adding(milliseconds: 200)))
+        #expect(shows(commands).isEmpty)
+        #expect(plan.status(of: F.id(1)) == .shown)
+        #expect(shows(plan.handle(.wake(now: now.adding(milliseconds: NotificationPlan.repeatInterval)))).count == 1)
+    }
+
+    // MARK: Do Not Disturb
+
+    @Test func aNotificationTheServerPutAwayIsNoDismissal() {
+        var plan = showing([F.timer()])
+        let commands = plan.handle(.closed(F.id(1), reason: NotificationPlan.closedForNoSaidReason, now: now))
+        #expect(!commands.contains { if case .saveRecord = $0 { true } else { false } })
+        #expect(shows(commands).isEmpty)
+        #expect(commands.last == .statusChanged(F.id(1)))
+        #expect(plan.status(of: F.id(1)) == .unavailable)
+        #expect(plan.wakeAt == nil)
+    }
+
+    @Test func duringDoNotDisturbWhatIsShownOffersNoButtonsAndAfterItCompleteIsBack() {
+        var plan = showing([F.timer()])
+        // xfce4-notifyd closes what it shows when Do Not Disturb begins.
+        _ = plan.handle(.closed(F.id(1), reason: 4, now: now))
+        let during = plan.handle(.serverChanged(F.xfceDoNotDisturb, timers: [F.timer()], now: now.plus(seconds: 1)))
+        #expect(!during.contains(.dropAll))
+        #expect(shows(during).map(\.actions) == [[]])
+        #expect(shows(during).first?.body.hasSuffix("\nOpen the app to complete it.") == true)
+        // ... and every notification that comes during it.
+        _ = plan.handle(.closed(F.id(1), reason: 4, now: now.plus(seconds: 1)))
+        let after = plan.handle(.serverChanged(F.xfce, timers: [F.timer()], now: now.plus(seconds: 5)))
+        #expect(shows(after).map(\.actions) == [[.open, .complete]])
+        #expect(after.last == .statusChanged(F.id(1)))
+        #expect(plan.status(of: F.id(1)) == .shown)
+    }
+
+    @Test func theSameServerWithOtherTraitsUpdatesInPlace() {
+        var plan = showing([F.timer()])
+        let commands = plan.handle(.serverChanged(F.xfceDoNotDisturb, timers: [F.timer()], now: now))
+        #expect(commands.count == 1)
+        #expect(commands.first.map { if case .show(_, let content, replacing: 0) = $0 { content.actions == [] } else { false } } == true)
+    }
+
+    @Test func aDismissalHoldsThroughDoNotDisturb() {
+        var plan = showing([F.timer()])
+        _ = plan.handle(.closed(F.id(1), reason: 2, now: now))
+        #expect(shows(plan.handle(.serverChanged(F.xfceDoNotDisturb, timers: [F.timer()], now: now))).isEmpty)
+        #expect(shows(plan.handle(.serverChanged(F.xfce, timers: [F.timer()], now: now))).isEmpty)
+        #expect(plan.status(of: F.id(1)) == .dismissed)
     }
 }

@@ -84,4 +84,85 @@ import Testing
         _ = answered(&discovery, capabilities: nil)
         #expect(discovery.handle(.wake(now: now.adding(milliseconds: 100))).isEmpty)
     }
+
+    // MARK: Do Not Disturb
+
+    func xfce(_ discovery: inout ServerDiscovery) -> [ServerDiscovery.Action] {
+        _ = discovery.handle(.ownerChanged(":1.5", now: now))
+        return discovery.handle(.capabilities(owner: ":1.5", ["action-icons", "actions", "body", "body-markup"], now: now))
+            + discovery.handle(.information(owner: ":1.5", name: "Xfce Notify Daemon", version: "0.9.7", now: now))
+    }
+
+    @Test func xfceNotifydsDoNotDisturbIsAskedForOnce() {
+        var discovery = ServerDiscovery()
+        let actions = xfce(&discovery)
+        #expect(actions.contains(.askDoNotDisturb))
+        #expect(reports(actions).map { $0?.traits.actions } == [true])
+        #expect(!answered(&discovery).contains(.askDoNotDisturb))
+    }
+
+    @Test func xfceNotifyd07KeepsItsButtonsDuringDoNotDisturb() {
+        var discovery = ServerDiscovery()
+        _ = discovery.handle(.ownerChanged(":1.5", now: now))
+        _ = discovery.handle(.capabilities(owner: ":1.5", ["actions", "body"], now: now))
+        let actions = discovery.handle(.information(owner: ":1.5", name: "Xfce Notify Daemon", version: "0.7.3", now: now))
+        #expect(!actions.contains(.askDoNotDisturb))
+        #expect(discovery.handle(.doNotDisturb(true, now: now)).isEmpty)
+        #expect(ServerDiscovery.hidesDuringDoNotDisturb(name: "Xfce Notify Daemon", version: "0.8.2"))
+        #expect(ServerDiscovery.hidesDuringDoNotDisturb(name: "Xfce Notify Daemon", version: "0.10"))
+        #expect(!ServerDiscovery.hidesDuringDoNotDisturb(name: "Xfce Notify Daemon", version: "0.8.1"))
+        #expect(!ServerDiscovery.hidesDuringDoNotDisturb(name: "Plasma", version: "6.3.6"))
+    }
+
+    @Test func otherServersAreNotAskedAboutDoNotDisturbNorTouchedByIt() {
+        var discovery = ServerDiscovery()
+        _ = discovery.handle(.ownerChanged(":1.5", now: now))
+        #expect(!answered(&discovery).contains(.askDoNotDisturb))
+        #expect(discovery.handle(.doNotDisturb(true, now: now)).isEmpty)
+    }
+
+    func xfceAnswered(_ discovery: inout ServerDiscovery, capabilities: [String] = ["action-icons", "actions", "body"])
+        -> [ServerDiscovery.Action]
+    {
+        discovery.handle(.capabilities(owner: ":1.5", capabilities, now: now))
+            + discovery.handle(.information(owner: ":1.5", name: "Xfce Notify Daemon", version: "0.9.7", now: now))
+    }
+
+    @Test func duringDoNotDisturbTheServerHasNoActionsAndAfterItHasThemAgain() {
+        var discovery = ServerDiscovery()
+        _ = xfce(&discovery)
+        // Asked again, since a later xfce4-notifyd changes its capabilities too.
+        let on = discovery.handle(.doNotDisturb(true, now: now))
+        #expect(on == [.log(.notice, "Do Not Disturb is on: the notifications offer no buttons until it ends."), .ask(owner: ":1.5")])
+        let during = reports(xfceAnswered(&discovery))
+        #expect(during.map { $0?.traits.actions } == [false])
+        #expect(during.first??.owner == ":1.5")
+        #expect(discovery.handle(.doNotDisturb(true, now: now)).isEmpty)
+        #expect(discovery.handle(.doNotDisturb(false, now: now)).last == .ask(owner: ":1.5"))
+        #expect(reports(xfceAnswered(&discovery)).map { $0?.traits.actions } == [true])
+    }
+
+    @Test func aServerThatLeavesOutItsActionsDuringDoNotDisturbHasThemBackAfter() {
+        var discovery = ServerDiscovery()
+        #expect(discovery.handle(.doNotDisturb(true, now: now)).isEmpty)
+        _ = discovery.handle(.ownerChanged(":1.5", now: now))
+        #expect(reports(xfceAnswered(&discovery, capabilities: ["body"])).map { $0?.traits.actions } == [false])
+        _ = discovery.handle(.doNotDisturb(false, now: now))
+        #expect(reports(xfceAnswered(&discovery)).map { $0?.traits.actions } == [true])
+    }
+
+    @Test func doNotDisturbHeardBeforeTheServerAnsweredCountsFromTheStart() {
+        var discovery = ServerDiscovery()
+        #expect(discovery.handle(.doNotDisturb(true, now: now)).isEmpty)
+        #expect(reports(xfce(&discovery)).map { $0?.traits.actions } == [false])
+    }
+
+    @Test func theVersionReachesTheTraits() {
+        var discovery = ServerDiscovery()
+        _ = discovery.handle(.ownerChanged(":1.5", now: now))
+        _ = discovery.handle(.capabilities(owner: ":1.5", ["actions", "body"], now: now))
+        let reported = reports(discovery.handle(.information(owner: ":1.5", name: "gnome-shell", version: "48.7", now: now)))
+        #expect(reported.first??.traits.bannersUnlessLowUrgency == true)
+        #expect(reported.first??.displayName == "gnome-shell 48.7")
+    }
 }

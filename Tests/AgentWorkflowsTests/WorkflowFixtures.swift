@@ -33,6 +33,17 @@ enum WorkflowFixtures {
     static let gnome = NotificationServer(
         owner: ":1.9", displayName: "gnome-shell 43.9",
         traits: NotificationServerTraits(capabilities: ["actions", "body", "body-markup"], serverName: "gnome-shell"))
+    /// GNOME Shell 48: pops a replaced notification up again unless its urgency is low.
+    static let gnome48 = NotificationServer(
+        owner: ":1.10", displayName: "gnome-shell 48.7",
+        traits: NotificationServerTraits(
+            capabilities: ["actions", "body", "body-markup", "persistence"], serverName: "gnome-shell", version: "48.7"))
+    /// xfce4-notifyd during Do Not Disturb, as ServerDiscovery reports it: the same owner, no actions.
+    static var xfceDoNotDisturb: NotificationServer {
+        var traits = xfce.traits
+        traits.actions = false
+        return NotificationServer(owner: xfce.owner, displayName: xfce.displayName, traits: traits)
+    }
     /// A server that draws no buttons.
     static let plain = NotificationServer(
         owner: ":1.11", displayName: "plain 1", traits: NotificationServerTraits(capabilities: ["body"], serverName: "plain"))

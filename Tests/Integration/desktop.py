@@ -68,13 +68,16 @@ KEY_FILE_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "s": " ", "\\": "\\"}
 
 
 class XfceNotifyd:
-    """xfce4-notifyd: draws a button per action and broadcasts its signals.
+    """xfce4-notifyd: draws a button per action and broadcasts its signals,
+    and the app's icon, installed into the session's icon theme first.
     With `log`, it keeps its notification log (summary, body and each
-    button's label as it showed them) in $XDG_CACHE_HOME/xfce4/notifyd/log,
+    button's label as it showed them) in $XDG_CACHE_HOME/xfce4/notifyd/log
+    (0.9: log.sqlite there, which logs only what it did not show in full),
     its settings coming from xfconfd, which the private bus starts."""
 
     def __init__(self, session, log=False):
         self.session = session
+        install_icons(session)
         if log:
             [xfconfd] = glob.glob("/usr/lib/*/xfce4/xfconf/xfconfd") or [None]
             if xfconfd is None:
@@ -95,6 +98,9 @@ class XfceNotifyd:
     def logged(self):
         """Every notification in the server's log, oldest first: dicts with
         summary, body and labels (the buttons' labels, in order)."""
+        database = os.path.join(self.session.env["XDG_CACHE_HOME"], "xfce4", "notifyd", "log.sqlite")
+        if os.path.exists(database):
+            return _logged_in_database(database)
         path = os.path.join(self.session.env["XDG_CACHE_HOME"], "xfce4", "notifyd", "log")
         try:
             with open(path, encoding="utf-8") as handle:
@@ -114,6 +120,23 @@ class XfceNotifyd:
 
     def stop(self):
         stop(self.process)
+
+
+def _logged_in_database(path):
+    """xfce4-notifyd 0.9's log: its actions are a blob of NUL-ended key and
+    label pairs."""
+    import sqlite3
+    database = sqlite3.connect("file:%s?mode=ro" % path, uri=True)
+    try:
+        rows = database.execute("SELECT summary, body, actions FROM notifications ORDER BY timestamp").fetchall()
+    finally:
+        database.close()
+    entries = []
+    for summary, body, actions in rows:
+        parts = (actions or b"").split(b"\0")[:-1]
+        entries.append({"summary": summary, "body": body, "actions": [p.decode() for p in parts[0::2]],
+                        "labels": [p.decode() for p in parts[1::2]]})
+    return entries
 
 
 class Dunst:
@@ -182,12 +205,13 @@ class RecordingServer:
     """A notification server that records every call with its arrival time:
     Tests/Integration/recording_notifications.py in its own process."""
 
-    def __init__(self, session, capabilities=("actions", "body", "body-markup", "persistence"), name="recorder"):
+    def __init__(self, session, capabilities=("actions", "body", "body-markup", "persistence"), name="recorder",
+                 refuse_repeats=False, version="1.0"):
         self.record = os.path.join(session.root, "notifications-%d.jsonl" % time.monotonic_ns())
         script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "recording_notifications.py")
         self.process = subprocess.Popen(
             ["/usr/bin/python3", script, "--record", self.record, "--capabilities", ",".join(capabilities),
-             "--name", name], env=session.env)
+             "--name", name, "--version", version, *(["--refuse-repeats"] if refuse_repeats else [])], env=session.env)
         session.processes.append(self.process)
         self.owner = wait_for_name(session, NOTIFICATIONS)
 
@@ -396,6 +420,19 @@ class XfcePanel:
 
     def stop(self):
         stop(self.process)
+
+
+# The navy of the app's icon (packaging/icons/com.dreamsforlittles.App.svg),
+# which no missing-icon picture has.
+ICON_NAVY = (0x27, 0x32, 0x5E)
+
+
+def icon_pixels(path, crop=None):
+    """How many pixels of the picture at `path` (within `crop`, "WxH+X+Y")
+    have the navy of the app's icon."""
+    raw = subprocess.run(["convert", path, *(["-crop", crop] if crop else []), "-depth", "8", "rgb:-"],
+                         capture_output=True, check=True, timeout=PATIENCE).stdout
+    return sum(1 for i in range(0, len(raw) - 2, 3) if all(abs(raw[i + c] - ICON_NAVY[c]) <= 10 for c in range(3)))
 
 
 def install_icons(session):

@@ -16,12 +16,10 @@ import time
 
 import dbus
 
-from desktop import BusMonitor, Display, XfcePanel, wait_for_name, xdotool
+from desktop import ICON_NAVY, BusMonitor, Display, XfcePanel, wait_for_name, xdotool
 from harness import PATIENCE, REPO, PlatformTestCase, eventually
 
 ARTIFACTS = os.environ.get("DFL_ARTIFACTS", os.path.join(REPO, "build", "test-artifacts"))
-# The navy of the app's icon (packaging/icons/com.dreamsforlittles.App.svg).
-ICON_NAVY = (0x27, 0x32, 0x5E)
 PANEL_HEIGHT = 32
 SCREEN_WIDTH = 1280
 

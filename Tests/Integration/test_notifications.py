@@ -5,13 +5,14 @@ A recording server on the same bus checks exact content and timing."""
 
 import json
 import os
+import subprocess
 import time
 import unittest
 
 import dbus
 
 from dbus_client import Client
-from desktop import BusMonitor, Display, Dunst, RecordingServer, XfceNotifyd, xdotool, wait_for_name
+from desktop import BusMonitor, Display, Dunst, RecordingServer, XfceNotifyd, icon_pixels, xdotool, wait_for_name
 from display_text import elapsed_minutes
 from harness import (DEMO_FAMILY, INTERFACE, LEO, PATIENCE, REPO, AgentProcess, PlatformTestCase, Session,
                      eventually, iso_ms, next_minute_ms, sleep_until_ms, timer_dict)
@@ -67,11 +68,30 @@ class XfceTests(DesktopTestCase):
             xdotool(self.session, "key", "--window", window, "Tab")
         xdotool(self.session, "key", "--window", window, "Return")
 
+    def geometry(self, window):
+        return {key: int(value) for key, value in (line.split("=") for line in
+                xdotool(self.session, "getwindowgeometry", "--shell", window).stdout.split()) if key in "XYWIDTHEIGHT"}
+
     def click_body(self, window):
-        geometry = dict(line.split("=") for line in
-                        xdotool(self.session, "getwindowgeometry", "--shell", window).stdout.split())
-        xdotool(self.session, "mousemove", str(int(geometry["X"]) + 20), str(int(geometry["Y"]) + 12))
+        geometry = self.geometry(window)
+        xdotool(self.session, "mousemove", str(geometry["X"] + 20), str(geometry["Y"] + 12))
         xdotool(self.session, "click", "1")
+
+    def test_the_popup_shows_the_apps_icon(self):
+        """The icon named in Notify is found in the session's hicolor theme,
+        as the package installs it: the popup draws its navy, where a
+        missing-icon picture would be grey and red."""
+        self.start_timer()
+        eventually(lambda: len(self.popups()) == 1, what="the popup")
+        window = self.popups()[0]
+        time.sleep(0.5)  # the popup fades in
+        geometry = self.geometry(window)
+        shot = self.screenshot("xfce4-notifyd-icon.png")
+        popup = "%dx%d+%d+%d" % (geometry["WIDTH"], geometry["HEIGHT"], geometry["X"], geometry["Y"])
+        self.assertGreater(icon_pixels(shot, popup), 400)
+        # The README's picture of the notification.
+        subprocess.run(["convert", shot, "-crop", popup, "+repage",
+                        os.path.join(ARTIFACTS, "notification-xfce4-notifyd.png")], check=True, timeout=PATIENCE)
 
     def test_complete_gives_exactly_one_activity(self):
         timer_id, _ = self.start_timer()
@@ -196,11 +216,14 @@ class RecordedTestCase(PlatformTestCase):
 
     capabilities = ("actions", "body", "body-markup", "persistence")
     server_name = "recorder"
+    server_version = "1.0"
+    refuse_repeats = False
     extra_config = ""
 
     def setUp(self):
         super().setUp()
-        self.server = RecordingServer(self.session, self.capabilities, self.server_name)
+        self.server = RecordingServer(self.session, self.capabilities, self.server_name, self.refuse_repeats,
+                                      self.server_version)
         self.agent = AgentProcess(self.session)
         self.client = Client(self.session)
         self.addCleanup(self.client.close)
@@ -224,16 +247,18 @@ class RecordedTestCase(PlatformTestCase):
 
 
 class ActionIconTests(RecordedTestCase):
-    """A server that draws actions as icons gets Complete's icon name as its key."""
+    """A server offering action-icons still gets Complete in words: the
+    servers that offer it (xfce4-notifyd) draw the icon alone, without the
+    label, beside "Open" in words."""
 
     capabilities = ("actions", "action-icons", "body", "persistence")
 
-    def test_complete_is_drawn_as_an_icon_and_still_completes(self):
+    def test_complete_is_a_word_with_no_action_icons_hint(self):
         self.start_timer()
         [notify] = self.wait_notifies(1)
-        self.assertEqual(notify["actions"], ["default", "Open", "object-select-symbolic", "Complete"])
-        self.assertIs(notify["hints"]["action-icons"], True)
-        self.control.Invoke(notify["id"], "object-select-symbolic", "")
+        self.assertEqual(notify["actions"], ["default", "Open", "complete", "Complete"])
+        self.assertNotIn("action-icons", notify["hints"])
+        self.control.Invoke(notify["id"], "complete", "")
         self.platform.wait_for_activities(1)
 
 
@@ -361,6 +386,40 @@ class ContentTests(RecordedTestCase):
         self.assertEqual(notify["summary"], "Maya is asleep")
 
 
+class RefusedNotifyTests(RecordedTestCase):
+    """A server that answers Notify with an error, as Plasma does for a
+    notification identical to one it took within a second
+    (ExcessNotificationGeneration)."""
+
+    server_name = "Plasma"
+    refuse_repeats = True
+
+    def test_an_error_reply_is_logged_and_the_notification_offered_again_later(self):
+        self.control.RefuseNext(1)
+        timer_id, _, _ = self.start_timer()
+        self.assertTrue(self.server.wait_for(lambda calls: any(c["method"] == "Refused" for c in calls)))
+        eventually(lambda: "ExcessNotificationGeneration" in self.agent.log(), what="the refusal in the agent's log")
+        self.assertIn("Could not show the notification of timer %s" % timer_id, self.agent.log())
+        self.assertEqual(self.client.list()[0]["notification"], "unavailable")
+        # Offered again after a while (30 s), and taken.
+        [notify] = self.wait_notifies(1, timeout=PATIENCE + 30)
+        self.assertEqual(notify["summary"], "Maya is asleep")
+        eventually(lambda: self.client.list()[0]["notification"] == "shown", what="the notification shown")
+
+    def test_a_notification_shown_again_at_once_waits_its_second_and_is_taken(self):
+        # A click, then the server closes the notification (as xfce4-notifyd
+        # does after any action): it is shown again with the same text, which
+        # Plasma would refuse within a second of the first.
+        self.start_timer()
+        [first] = self.wait_notifies(1)
+        self.control.Invoke(first["id"], "default", "")
+        self.control.Dismiss(first["id"])
+        [_, again] = self.wait_notifies(2)
+        self.assertEqual((again["summary"], again["body"]), (first["summary"], first["body"]))
+        self.assertEqual([c for c in self.server.calls() if c["method"] == "Refused"], [])
+        eventually(lambda: self.client.list()[0]["notification"] == "shown", what="the notification shown")
+
+
 class NoActionsTests(RecordedTestCase):
     capabilities = ("body",)
 
@@ -384,6 +443,39 @@ class GnomeShellTests(RecordedTestCase):
         started_ms = iso_ms(reply["timer"]["startedAt"])
         sleep_until_ms(next_minute_ms(started_ms, shown_ms) + 2000)
         self.assertEqual(len(self.notifies()), 1)
+
+
+class Gnome48UrgencyTests(RecordedTestCase):
+    """GNOME Shell 46 and later pop a replaced notification up again unless
+    the urgency it held was low (48 decides before it takes the new one), and
+    a new notification unless its own is: only the first show pops up."""
+
+    server_name = "gnome-shell"
+    server_version = "48.7"
+
+    def pops_up(self):
+        """Each Notify, by GNOME 48's rule: whether it popped a banner up."""
+        held = {}
+        pops = []
+        for call in self.server.calls():
+            if call["method"] == "CloseNotification":
+                held.pop(call["id"], None)
+            elif call["method"] == "Notify":
+                before = held.get(call["replaces_id"])
+                pops.append(before != 0 if before is not None else call["hints"]["urgency"] != 0)
+                held.pop(call["replaces_id"], None)
+                held[call["id"]] = call["hints"]["urgency"]
+        return pops
+
+    def test_saving_and_saved_pop_up_no_banner_after_the_first(self):
+        self.start_timer()
+        [notify] = self.wait_notifies(1)
+        self.assertEqual(notify["hints"]["urgency"], 1)
+        self.control.Invoke(notify["id"], "complete", "")
+        self.platform.wait_for_activities(1)
+        self.assertTrue(self.server.wait_for(lambda calls: any(n["body"].startswith("Sleep saved") for n in self.notifies())))
+        self.assertEqual([n["body"].split(" ")[0] for n in self.notifies()], ["Asleep", "Saving…", "Sleep"])
+        self.assertEqual(self.pops_up(), [True, False, False], self.server.calls())
 
 
 class GnomeShellLiveOnTests(RecordedTestCase):

@@ -8,9 +8,12 @@ public struct NotificationServerTraits: Sendable, Equatable {
     /// Alerts the user again on every in-place update (GNOME Shell does),
     /// which makes a live elapsed time a nuisance.
     public var alertsOnUpdate: Bool
-    /// Draws an action as an icon when asked to (the action-icons
-    /// capability): its key is then the icon's name.
-    public var actionIcons: Bool = false
+    /// Shows a replaced notification again as a banner unless its urgency
+    /// is low (GNOME Shell 46 and later; 48 goes by the urgency it held
+    /// before the replace), and a new one unless its own is; GNOME 43 shows
+    /// it again whatever the urgency, and the other servers update in place
+    /// quietly.
+    public var bannersUnlessLowUrgency: Bool = false
 
     public init(actions: Bool, bodyMarkup: Bool, alertsOnUpdate: Bool) {
         self.actions = actions
@@ -18,11 +21,21 @@ public struct NotificationServerTraits: Sendable, Equatable {
         self.alertsOnUpdate = alertsOnUpdate
     }
 
-    public init(capabilities: [String], serverName: String) {
+    /// The action-icons capability is not taken up: every server that
+    /// offers it (xfce4-notifyd) then draws the icon alone, without the
+    /// label, so Complete would be a lone check mark beside "Open" in words.
+    public init(capabilities: [String], serverName: String, version: String = "") {
         actions = capabilities.contains("actions")
         bodyMarkup = capabilities.contains("body-markup")
-        alertsOnUpdate = serverName.lowercased() == "gnome-shell"
-        actionIcons = capabilities.contains("action-icons")
+        let gnome = serverName.lowercased() == "gnome-shell"
+        alertsOnUpdate = gnome
+        bannersUnlessLowUrgency = gnome && (Self.majorVersion(version) ?? 0) >= 46
+    }
+
+    /// The leading number of a version such as "48.7"; nil when there is none.
+    static func majorVersion(_ version: String) -> Int? {
+        let digits = version.prefix { $0.isASCII && $0.isNumber }
+        return digits.isEmpty ? nil : Int(digits)
     }
 
     /// Whether the elapsed time is updated in place, as configured.
@@ -41,18 +54,9 @@ public enum NotificationAction: String, Sendable, CaseIterable {
     case open = "default"
     case complete
 
-    /// The themed icon drawn for it where the server draws action icons;
-    /// nil for the click on the body, which has no button.
-    public var iconName: String? {
-        switch self {
-        case .open: return nil
-        case .complete: return "object-select-symbolic"
-        }
-    }
-
-    /// The action of a key the server sent back: its own name, or its icon's.
+    /// The action of a key the server sent back.
     public init?(key: String) {
-        guard let action = Self(rawValue: key) ?? Self.allCases.first(where: { $0.iconName == key }) else { return nil }
+        guard let action = Self(rawValue: key) else { return nil }
         self = action
     }
 
@@ -87,21 +91,29 @@ public struct NotificationContent: Sendable, Equatable {
     public var actions: [NotificationAction]
     /// Stays until closed (resident, never expires), or goes by itself.
     public var persistent: Bool
-    /// The actions are drawn as icons (the server can, and was asked to).
-    public var actionIcons = false
+    /// Normal for a running sleep (it matters, but a baby sleeping is no
+    /// emergency: never critical), low for a sleep saved, which goes by
+    /// itself. The notification plan lowers it for an update in place that
+    /// is no news, where the server would show it again otherwise.
+    public var urgency: NotificationUrgency
 
     /// The installed icon of the app, for servers that show the sender's icon.
     public static let appIcon = "com.dreamsforlittles.App"
-
-    /// Normal for a running sleep (it matters, but a baby sleeping is no
-    /// emergency: never critical), low for a sleep saved, which is news.
-    public var urgency: NotificationUrgency { persistent ? .normal : .low }
 
     public init(summary: String, body: String, actions: [NotificationAction], persistent: Bool) {
         self.summary = summary
         self.body = body
         self.actions = actions
         self.persistent = persistent
+        urgency = persistent ? .normal : .low
+    }
+
+    /// The same text, actions and lifetime, whatever the urgency: an
+    /// update that would change only the urgency is not worth a Notify.
+    public func sameApartFromUrgency(_ other: NotificationContent) -> Bool {
+        var other = other
+        other.urgency = urgency
+        return self == other
     }
 
     /// How long a transient notification stays, in milliseconds.
@@ -157,7 +169,6 @@ public struct NotificationContent: Sendable, Equatable {
                 persistent: true)
         }
         if !server.actions { content.actions = [] }
-        content.actionIcons = server.actionIcons && content.actions.contains { $0.iconName != nil }
         if server.bodyMarkup { content.body = DisplayText.escapeMarkup(content.body) }
         return content
     }
@@ -173,7 +184,7 @@ public struct NotificationContent: Sendable, Equatable {
 }
 
 /// The urgency hint of the specification; critical is never used.
-public enum NotificationUrgency: UInt8, Sendable {
+public enum NotificationUrgency: UInt8, Sendable, Equatable {
     case low = 0
     case normal = 1
 }

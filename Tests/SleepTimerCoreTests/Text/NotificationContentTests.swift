@@ -24,15 +24,39 @@ import SleepTimerCore
         #expect(content(.saved(minutes: 83)).urgency == .low)
     }
 
-    @Test func completeIsAnIconWhereTheServerDrawsActionIcons() {
-        let icons = NotificationServerTraits(capabilities: ["actions", "action-icons", "body"], serverName: "plasma")
-        #expect(content(.running(canComplete: true), server: icons).actionIcons)
-        #expect(!content(.running(canComplete: true)).actionIcons)
-        #expect(!content(.running(canComplete: false), server: icons).actionIcons)
-        #expect(NotificationAction(key: "object-select-symbolic") == .complete)
+    @Test func completeIsAWordEvenWhereTheServerOffersActionIcons() {
+        // xfce4-notifyd offers action-icons and then draws the icon alone.
+        let icons = NotificationServerTraits(
+            capabilities: ["action-icons", "actions", "body", "body-markup"], serverName: "Xfce Notify Daemon")
+        #expect(icons == xfce)
+        let running = content(.running(canComplete: true), server: icons)
+        #expect(running.actions == [.open, .complete])
+        #expect(running.actions.map(\.rawValue) == ["default", "complete"])
+        #expect(running.actions.map(\.label) == ["Open", "Complete"])
         #expect(NotificationAction(key: "complete") == .complete)
         #expect(NotificationAction(key: "default") == .open)
+        #expect(NotificationAction(key: "object-select-symbolic") == nil)
         #expect(NotificationAction(key: "unknown") == nil)
+    }
+
+    @Test func onlyGnome46AndLaterShowAReplacedNotificationAgainUnlessItsUrgencyIsLow() {
+        let capabilities = ["actions", "body", "body-markup", "persistence"]
+        for (version, banners) in [("43.9", false), ("45.2", false), ("46.0", true), ("48.7", true), ("50", true), ("", false)] {
+            let gnome = NotificationServerTraits(capabilities: capabilities, serverName: "gnome-shell", version: version)
+            #expect(gnome.bannersUnlessLowUrgency == banners, "GNOME \(version)")
+            #expect(gnome.alertsOnUpdate)
+        }
+        #expect(!NotificationServerTraits(capabilities: capabilities, serverName: "Plasma", version: "6.3.6").bannersUnlessLowUrgency)
+        #expect(!NotificationServerTraits(capabilities: capabilities, serverName: "Xfce Notify Daemon", version: "0.9.7")
+            .bannersUnlessLowUrgency)
+    }
+
+    @Test func onlyTheUrgencyApartIsTheSameContent() {
+        var quiet = content(.running(canComplete: true))
+        quiet.urgency = .low
+        #expect(quiet != content(.running(canComplete: true)))
+        #expect(quiet.sameApartFromUrgency(content(.running(canComplete: true))))
+        #expect(!quiet.sameApartFromUrgency(content(.running(canComplete: false))))
     }
 
     @Test func textThatIsNotUpdatedSaysOnlyWhatStaysTrue() {

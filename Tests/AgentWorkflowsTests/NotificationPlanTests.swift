@@ -203,6 +203,12 @@ import Testing
         #expect(plan.handle(.actionInvoked(F.id(1), .open, activationToken: "tok")) == [.open(F.id(1), activationToken: "tok")])
     }
 
+    @Test func theOpenButtonOpensAsTheBodysClickDoes() {
+        var plan = showing([F.timer()])
+        #expect(plan.handle(.actionInvoked(F.id(1), .openButton, activationToken: "tok"))
+            == [.open(F.id(1), activationToken: "tok")])
+    }
+
     @Test func anActionOnANotificationNoLongerShownDoesNothing() {
         var plan = showing([F.timer()])
         _ = plan.handle(.timerRemoved(F.id(1)))

@@ -73,7 +73,7 @@ class LoginTests(PlatformTestCase):
 
         eventually(shown, what="the notification in the Shell's message tray")
         [notification] = shown()
-        self.assertEqual(notification["actions"], ["Complete"], notification)
+        self.assertEqual(notification["actions"], ["Open", "Complete"], notification)
         self.assertTrue(str(self.client.properties.Get(INTERFACE, "NotificationServer")).startswith("gnome-shell"))
         self.assertNotIn("Open the app", notification["body"])
         self.assertEqual(self.timer(timer_id)["notification"], "shown")

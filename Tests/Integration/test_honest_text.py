@@ -103,7 +103,7 @@ class GnomeShellTests(HonestTextTestCase):
         [before] = shown()
         self.assertEqual(before["body"], asleep_since(self.started_ms, now_ms()))
         self.assertIsNone(elapsed_minutes(before["body"]))
-        self.assertEqual(before["actions"], ["Complete"])
+        self.assertEqual(before["actions"], ["Open", "Complete"])
         # Past the first minute boundary after the notification was seen.
         sleep_until_ms(next_minute_ms(self.started_ms, seen_ms) + 2500)
         self.assertEqual(shown(), [before])

@@ -14,6 +14,11 @@ public struct NotificationServerTraits: Sendable, Equatable {
     /// it again whatever the urgency, and the other servers update in place
     /// quietly.
     public var bannersUnlessLowUrgency: Bool = false
+    /// Draws no button for the body's click, the "default" action (GNOME
+    /// Shell, Plasma): Open is then offered as a button of its own too, so
+    /// the parent reads Open and Complete as words, as on xfce4-notifyd,
+    /// which draws "default" as a button labelled with its name.
+    public var needsOpenButton: Bool = false
 
     public init(actions: Bool, bodyMarkup: Bool, alertsOnUpdate: Bool) {
         self.actions = actions
@@ -30,6 +35,7 @@ public struct NotificationServerTraits: Sendable, Equatable {
         let gnome = serverName.lowercased() == "gnome-shell"
         alertsOnUpdate = gnome
         bannersUnlessLowUrgency = gnome && (Self.majorVersion(version) ?? 0) >= 46
+        needsOpenButton = gnome || serverName == "Plasma"
     }
 
     /// The leading number of a version such as "48.7"; nil when there is none.
@@ -52,6 +58,10 @@ public struct NotificationServerTraits: Sendable, Equatable {
 public enum NotificationAction: String, Sendable, CaseIterable {
     /// A click on the body: opens the app at the timer.
     case open = "default"
+    /// Open again, as a button, where the server draws none for the body's
+    /// click (NotificationServerTraits.needsOpenButton); it does what a
+    /// click on the body does.
+    case openButton = "open"
     case complete
 
     /// The action of a key the server sent back.
@@ -64,7 +74,7 @@ public enum NotificationAction: String, Sendable, CaseIterable {
         switch self {
         // TRANSLATORS: A notification's action (a click on it, or a button
         // on servers that draw one): opens the app at the sleep.
-        case .open: return trc("notification action", "Open")
+        case .open, .openButton: return trc("notification action", "Open")
         // TRANSLATORS: The button of a running sleep's notification: ends
         // the sleep now and saves it.
         case .complete: return trc("notification action", "Complete")
@@ -138,7 +148,7 @@ public struct NotificationContent: Sendable, Equatable {
             var body = liveElapsed
                 ? DisplayText.runningBody(start: startedAt, now: now, rules: rules, timeFormat: timeFormat)
                 : DisplayText.staticRunningBody(start: startedAt, now: now, rules: rules, timeFormat: timeFormat)
-            var actions: [NotificationAction] = [.open]
+            var actions: [NotificationAction] = server.needsOpenButton ? [.open, .openButton] : [.open]
             if canComplete && server.actions {
                 actions.append(.complete)
             } else {
@@ -165,8 +175,8 @@ public struct NotificationContent: Sendable, Equatable {
             content = NotificationContent(
                 // TRANSLATORS: The sleep cannot be saved from the desktop; the
                 // parent has to finish it in the app.
-                summary: sleepOf, body: tr("Couldn't save. Open the app to finish"), actions: [.open],
-                persistent: true)
+                summary: sleepOf, body: tr("Couldn't save. Open the app to finish"),
+                actions: server.needsOpenButton ? [.open, .openButton] : [.open], persistent: true)
         }
         if !server.actions { content.actions = [] }
         if server.bodyMarkup { content.body = DisplayText.escapeMarkup(content.body) }

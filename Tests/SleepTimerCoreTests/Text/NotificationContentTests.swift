@@ -51,6 +51,28 @@ import SleepTimerCore
             .bannersUnlessLowUrgency)
     }
 
+    @Test func openIsAButtonOfItsOwnWhereTheServerDrawsNoneForTheBodysClick() {
+        let capabilities = ["actions", "body", "body-markup", "persistence"]
+        for server in ["gnome-shell", "Plasma"] {
+            let traits = NotificationServerTraits(capabilities: capabilities, serverName: server)
+            #expect(traits.needsOpenButton, "\(server)")
+            let running = content(.running(canComplete: true), server: traits)
+            #expect(running.actions == [.open, .openButton, .complete], "\(server)")
+            #expect(running.actions.map(\.rawValue) == ["default", "open", "complete"])
+            #expect(running.actions.map(\.label) == ["Open", "Open", "Complete"])
+            #expect(content(.failed, server: traits).actions == [.open, .openButton])
+            #expect(content(.running(canComplete: false), server: traits).actions == [.open, .openButton])
+            #expect(content(.saving(waitingForNetwork: false), server: traits).actions.isEmpty)
+        }
+        // xfce4-notifyd draws "default" as a button labelled Open already.
+        #expect(!xfce.needsOpenButton)
+        #expect(content(.running(canComplete: true)).actions == [.open, .complete])
+        #expect(NotificationAction(key: "open") == .openButton)
+        // Without actions there is nothing to press, Open included.
+        let noActions = NotificationServerTraits(capabilities: ["body"], serverName: "Plasma")
+        #expect(content(.running(canComplete: true), server: noActions).actions.isEmpty)
+    }
+
     @Test func onlyTheUrgencyApartIsTheSameContent() {
         var quiet = content(.running(canComplete: true))
         quiet.urgency = .low

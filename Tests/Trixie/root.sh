@@ -114,8 +114,13 @@ make_root() {
     local started=$SECONDS base
     base=$(make_base)
     # Roots made from another package list are stale now: they go, so the
-    # cache holds one root at a time.
-    find "$cache" -mindepth 1 -maxdepth 1 -name "$suite-*" ! -name "$suite-$key" -exec rm -rf {} +
+    # cache holds one root at a time, except one that a run still reads
+    # (it holds its .in-use lock shared); a later make removes that one.
+    local stale
+    for stale in "$cache/$suite"-*; do
+        [[ -d $stale && $stale != "$target" && $stale != "$target.tmp" ]] || continue
+        if [[ ! -e $stale/.in-use ]] || flock -n -x "$stale/.in-use" true; then rm -rf "$stale"; fi
+    done
     rm -rf "$target.tmp"
     cp -a "$base" "$target.tmp"
     rm -f "$target.tmp/.complete"
@@ -157,6 +162,11 @@ case ${1:-} in
         (($# > 0)) || die "usage: root.sh run CMD..."
         need_root
         dir=$(make_root)
+        # Held shared for the run, so that a make of a newer root leaves
+        # this one alone while it is read.
+        touch "$dir/.in-use"
+        exec 8<"$dir/.in-use"
+        flock -s 8
         OVERLAY=1 enter "$dir" "$@"
         ;;
     drop)

@@ -174,6 +174,12 @@ class PlasmaTestCase(unittest.TestCase):
             raise AssertionError(self.failure("no popup on screen (KWin's windows: %r)" % self.plasma.windows()))
         return self.plasma.popups()[0]
 
+    def check(self, ok, text):
+        """Fails with `failure(text)` unless `ok`: the screenshot and the
+        logs are gathered only for a failure."""
+        if not ok:
+            raise AssertionError(self.failure(text))
+
     def failure(self, text):
         """A failure's message: what was wrong, the Notify calls on the bus,
         the agent's log and Plasma's, and on X11 the screen as it was, kept
@@ -235,12 +241,12 @@ class WaylandTests(PlasmaTestCase):
         counts.append(self.plasma.popups())
         calls = self.monitor.notify_calls()
         update = calls[1]
-        self.assertEqual(update["replaces_id"], first["id"], self.failure("the update was not a replacement"))
-        self.assertEqual(update.get("id"), first["id"], self.failure("Plasma gave the update a new id"))
+        self.check(update["replaces_id"] == first["id"], "the update was not a replacement")
+        self.check(update.get("id") == first["id"], "Plasma gave the update a new id")
         self.assertEqual(elapsed_minutes(update["body"]), elapsed_minutes(first["body"]) + 1, update["body"])
-        self.assertEqual(notify_errors(self.monitor), [], self.failure("Plasma refused a Notify: %r" % calls))
-        self.assertEqual(max(len(c) for c in counts), 1, self.failure(
-            "popups on screen while the minute changed: %r; Notify calls: %r" % (counts, calls)))
+        self.check(notify_errors(self.monitor) == [], "Plasma refused a Notify: %r" % calls)
+        self.check(max(len(c) for c in counts) == 1,
+                   "popups on screen while the minute changed: %r; Notify calls: %r" % (counts, calls))
         [after] = self.plasma.popups()
         self.assertEqual((after["id"], after["x"]), (popup["id"], popup["x"]), "the popup was not kept: %r, then %r"
                          % (popup, after))
@@ -282,7 +288,7 @@ class WaylandTests(PlasmaTestCase):
                    what="Plasma to send ActionInvoked(default)")
         tokens = [args[1] for args in signals(self.monitor, "ActivationToken")]
         self.assertEqual(len(tokens), 1, tokens)
-        self.assertNotIn("not-granted", tokens[0], self.failure("KWin gave plasmashell no activation token"))
+        self.check("not-granted" not in tokens[0], "KWin gave plasmashell no activation token: %r" % tokens[0])
         # The agent hands Plasma's token to the app with the link.
         token = tokens[0].split('"')[1]
         eventually(lambda: any("member=Open" in h and "interface=org.freedesktop.Application" in h
@@ -360,8 +366,7 @@ class X11Tests(PlasmaTestCase):
                    what="the agent to say the sleep is saved")
         time.sleep(1)
         self.assertEqual(len(self.platform.activities()), 1)
-        self.assertEqual(notify_errors(self.monitor), [], self.failure("Plasma refused a Notify: %r"
-                                                                        % self.monitor.notify_calls()))
+        self.check(notify_errors(self.monitor) == [], "Plasma refused a Notify: %r" % self.monitor.notify_calls())
         # What a parent reads: both actions in words. (Plasma draws a button
         # for each action but "default", the click on the body.)
         self.assertIsNotNone(screen_words.find(found, "Open"), "the popup does not say Open: it reads %r; the "
@@ -434,6 +439,5 @@ class X11Tests(PlasmaTestCase):
         eventually(lambda: key not in self.plasma.registered_items(), what="the item to leave the tray")
         time.sleep(1)
         self.assertEqual(len(self.platform.activities()), 1)
-        self.assertEqual(notify_errors(self.monitor), [], self.failure("Plasma refused a Notify: %r"
-                                                                        % self.monitor.notify_calls()))
+        self.check(notify_errors(self.monitor) == [], "Plasma refused a Notify: %r" % self.monitor.notify_calls())
 

@@ -14,7 +14,7 @@ PYTHON ?= python3
 SYSTEM_PYTHON ?= /usr/bin/python3
 
 .PHONY: deps toolchain build check unit-tests contract-tests integration-tests js-tests bench-quick sanitizers \
-	fuzz-short fuzz soak package package-test trixie-tests trixie-root-drop demo bench clean locale pot translation-tests
+	fuzz-short fuzz soak package package-test trixie-tests trixie-root-drop bench-gnome demo bench clean locale pot translation-tests
 
 deps:
 	@scripts/install-deps.sh
@@ -117,6 +117,18 @@ trixie-tests: deps
 # Drops the cached Debian 13 root; the next trixie-tests makes it again.
 trixie-root-drop:
 	Tests/Trixie/root.sh drop
+
+# The agent's start, memory and idle wake-ups under GNOME Shell 43 on this
+# Debian 12 and under GNOME Shell 48 in the Debian 13 root, measured once
+# each by the same script against the package's programs
+# (docs/BENCHMARKS.md, "Debian 13"); the tables go to build/bench-gnome/.
+bench-gnome: deps
+	@test -f $(DEB) || $(MAKE) --no-print-directory package
+	rm -rf build/bench-gnome && mkdir -p build/bench-gnome && dpkg-deb -x $(DEB) build/bench-gnome/package
+	DFL_BUILD_DIR=$(CURDIR)/build/bench-gnome/package/usr/bin PYTHONPATH=Tests/Integration \
+		$(SYSTEM_PYTHON) Tests/Trixie/measure_agent.py --output build/bench-gnome/debian12.md
+	Tests/Trixie/root.sh run /bin/bash -c 'dpkg -i $(DEB) >/dev/null && DFL_BUILD_DIR=/usr/bin \
+		PYTHONPATH=Tests/Integration python3 Tests/Trixie/measure_agent.py --output build/bench-gnome/debian13.md'
 
 # The benchmark once with tiny counts, so that it cannot rot; its figures
 # mean nothing and go to build/, not docs/.

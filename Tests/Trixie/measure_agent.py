@@ -26,7 +26,7 @@ import time
 import dbus
 
 from gnome_shell import GnomeShell
-from harness import (AGENT, BUS_NAME, PATIENCE, AgentProcess, Platform, Session, voluntary_switches,
+from harness import (AGENT, BUS_NAME, PATIENCE, REPO, AgentProcess, Platform, Session, voluntary_switches,
                      wait_until_settled)
 
 
@@ -38,6 +38,12 @@ def release():
             key, _, value = line.strip().partition("=")
             fields[key] = value.strip('"')
     return fields.get("PRETTY_NAME", "unknown")
+
+
+def program():
+    """The agent measured, named within the checkout where it is there."""
+    inside = os.path.relpath(AGENT, REPO)
+    return AGENT if inside.startswith("..") else inside
 
 
 def rss_kib(pid):
@@ -118,7 +124,7 @@ def main():
     rss = statistics.median(s[1] for s in starts)
     lines = [
         "Measured once: %s, GNOME Shell %s, kernel %s, %s; the agent %s."
-        % (release(), version, host.release(), time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), AGENT),
+        % (release(), version, host.release(), time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), program()),
         "",
         "| Figure | Value |",
         "|---|---|",

@@ -34,7 +34,9 @@
 #
 # Needs: apt-get, lintian, desktop-file-utils, man-db, bash-completion,
 # dbus-daemon, dbus-bin, systemd (for systemd-analyze), python3, dex, zsh,
-# fish, appstream, xdg-utils, xvfb, libglib2.0-bin (gdbus).
+# fish, appstream, xdg-utils, xvfb, libglib2.0-bin (gdbus), binutils
+# (readelf), locales-all (de_DE.UTF-8); for the user manager stage,
+# dbus-user-session.
 set -uo pipefail
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -94,12 +96,14 @@ if [[ $(id -u) -ne 0 ]]; then
 fi
 missing=()
 for tool in apt-get dpkg-query lintian desktop-file-validate man systemd-analyze dbus-daemon dbus-send python3 timeout dex zsh fish \
-    appstreamcli xdg-mime Xvfb gdbus; do
+    appstreamcli xdg-mime Xvfb gdbus readelf; do
     command -v "$tool" >/dev/null || missing+=("$tool")
 done
 [[ -r /usr/share/bash-completion/bash_completion ]] || missing+=(bash-completion)
+# The installed catalogs are read under de_DE.UTF-8.
+locale -a 2>/dev/null | grep -qix 'de_DE.utf-\?8' || missing+=("the de_DE.UTF-8 locale")
 if ((${#missing[@]})); then
-    echo "test_package: missing: ${missing[*]} (Debian packages: lintian desktop-file-utils man-db bash-completion dbus-daemon dbus-bin systemd python3 dex zsh fish appstream xdg-utils xvfb libglib2.0-bin)" >&2
+    echo "test_package: missing on $release: ${missing[*]} (Debian packages: lintian desktop-file-utils man-db bash-completion dbus-daemon dbus-bin systemd python3 dex zsh fish appstream xdg-utils xvfb libglib2.0-bin binutils locales-all)" >&2
     exit 2
 fi
 

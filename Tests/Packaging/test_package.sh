@@ -100,8 +100,9 @@ for tool in apt-get dpkg-query lintian desktop-file-validate man systemd-analyze
     command -v "$tool" >/dev/null || missing+=("$tool")
 done
 [[ -r /usr/share/bash-completion/bash_completion ]] || missing+=(bash-completion)
-# The installed catalogs are read under de_DE.UTF-8.
-locale -a 2>/dev/null | grep -qix 'de_DE.utf-\?8' || missing+=("the de_DE.UTF-8 locale")
+# The installed catalogs are read under de_DE.UTF-8. (grep reads the whole
+# list: with -q it could end first, and locale -a would die of SIGPIPE.)
+locale -a 2>/dev/null | grep -ix 'de_DE.utf-\?8' >/dev/null || missing+=("the de_DE.UTF-8 locale")
 if ((${#missing[@]})); then
     echo "test_package: missing on $release: ${missing[*]} (Debian packages: lintian desktop-file-utils man-db bash-completion dbus-daemon dbus-bin systemd python3 dex zsh fish appstream xdg-utils xvfb libglib2.0-bin binutils locales-all)" >&2
     exit 2

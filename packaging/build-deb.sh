@@ -33,7 +33,9 @@ source_dir=$work/dreamsforlittles-desktop-$upstream
 mkdir "$source_dir"
 
 echo "build-deb: copying the source tree to $source_dir" >&2
-if git -C "$repo" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+# The tree is a checkout of its own only where git's top level is the tree
+# itself (not a copy of it inside some other checkout).
+if [[ $(git -C "$repo" rev-parse --show-toplevel 2>/dev/null) == "$repo" ]]; then
     # Tracked files and untracked ones that are not ignored; a tracked file
     # deleted in the working tree is skipped.
     git -C "$repo" ls-files -z --cached --others --exclude-standard |

@@ -1,7 +1,22 @@
 #!/usr/bin/env bash
 # Installs the Debian packages this project needs, only those missing, so it
 # is cheap to run before every build. Run as root, or as a user with sudo.
+# Debian 12 (bookworm) and Debian 13 (trixie): the few names that differ are
+# chosen by the release's VERSION_CODENAME. On Debian 13, without a Swift on
+# PATH or in /opt/swift, it installs Debian's own Swift (swiftlang); Debian 12
+# has none, so there the Swift 6 toolchain comes from swift.org.
 set -euo pipefail
+
+codename=$(. /etc/os-release && echo "${VERSION_CODENAME:-}")
+case $codename in
+    bookworm)
+        webdriver=webkit2gtk-driver
+        ;;
+    *)
+        # Renamed in trixie; webkit2gtk-driver is a transitional package there.
+        webdriver=webkitgtk-webdriver
+        ;;
+esac
 
 packages=(
     # Building: the C libraries the Swift targets link, and pkg-config to find them.
@@ -30,7 +45,7 @@ packages=(
     # WebKit's WebDriver and read X window properties; xdg-open and
     # xdg-mime find it as the dreamsforlittles:// handler; appstream checks
     # its metainfo; tsc checks the JavaScript client's declarations.
-    libgtk-4-dev libwebkitgtk-6.0-dev webkit2gtk-driver x11-utils xdg-utils appstream node-typescript
+    libgtk-4-dev libwebkitgtk-6.0-dev "$webdriver" x11-utils xdg-utils appstream node-typescript
     # The panel indicator's tests: a real StatusNotifierItem host (the
     # systray of xfce4-panel, with its settings daemon xfconfd), and
     # tesseract to read what it shows off the screen.
@@ -54,7 +69,23 @@ packages=(
     # The shells whose completions of dfl-sleepctl the package ships, and an
     # XDG autostart runner that logs in the way XFCE or MATE does.
     zsh fish dex
+    # The Debian 13 root of the desktop tests and the package test
+    # (Tests/Trixie/root.sh): debootstrap makes it, unshare enters it.
+    debootstrap
 )
+
+# Swift: a toolchain on PATH or in /opt/swift is used as it is.
+if ! PATH=$PATH:/opt/swift/usr/bin command -v swift >/dev/null; then
+    case $codename in
+        bookworm)
+            echo "install-deps: no swift on PATH or in /opt/swift/usr/bin, and Debian 12 has no Swift package:" \
+                "install the Swift 6 toolchain from swift.org into /opt/swift" >&2
+            ;;
+        *)
+            packages+=(swiftlang)
+            ;;
+    esac
+fi
 
 missing=()
 for package in "${packages[@]}"; do

@@ -27,9 +27,16 @@
 # leaves nothing. Every process it starts is stopped. Exits non-zero on any
 # failure.
 #
+# The same checks serve Debian 12 and Debian 13: run inside the Debian 13
+# root with the package built on Debian 12 (Tests/Packaging/test_releases.sh
+# does both with one package). Every line names the release it ran on (from
+# /etc/os-release), and the end lists the time each part took.
+#
 # Needs: apt-get, lintian, desktop-file-utils, man-db, bash-completion,
 # dbus-daemon, dbus-bin, systemd (for systemd-analyze), python3, dex, zsh,
-# fish, appstream, xdg-utils, xvfb, libglib2.0-bin (gdbus).
+# fish, appstream, xdg-utils, xvfb, libglib2.0-bin (gdbus), binutils
+# (readelf), locales-all (de_DE.UTF-8); for the user manager stage,
+# dbus-user-session.
 set -uo pipefail
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -39,13 +46,33 @@ object_path=/com/dreamsforlittles/SleepTimers1
 unit=dfl-sleep-agent.service
 max_exposure=2.0
 
+# The release, as every line of the output says: "bookworm", "trixie".
+release=$(. /etc/os-release 2>/dev/null && echo "${VERSION_CODENAME:-unknown}")
+release_name=$(. /etc/os-release 2>/dev/null && echo "${NAME%% *} ${VERSION_ID:-?} (${VERSION_CODENAME:-unknown})")
+
 passed=0
 failed=0
 skipped=0
-pass() { passed=$((passed + 1)); echo "PASS: $*"; }
-fail() { failed=$((failed + 1)); echo "FAIL: $*"; }
-skip() { skipped=$((skipped + 1)); echo "SKIP: $*"; }
+pass() { passed=$((passed + 1)); echo "PASS [$release]: $*"; }
+fail() { failed=$((failed + 1)); echo "FAIL [$release]: $*"; }
+skip() { skipped=$((skipped + 1)); echo "SKIP [$release]: $*"; }
 note() { echo "      $*"; }
+# section TITLE: the heading of the next part; the part before it ends, and
+# its time is kept for the summary.
+sections=()
+section_title=
+section_started=$SECONDS
+test_started=$SECONDS
+section_end() {
+    [[ -n $section_title ]] && sections+=("$(printf '%5d s  %s' $((SECONDS - section_started)) "$section_title")")
+    section_title=
+}
+section() {
+    section_end
+    section_title=$1
+    section_started=$SECONDS
+    echo "== [$release] $1"
+}
 # check DESCRIPTION COMMAND...: passes when the command succeeds.
 check() {
     local description=$1
@@ -53,8 +80,11 @@ check() {
     if "$@"; then pass "$description"; else fail "$description"; fi
 }
 finish() {
+    section_end
     echo
-    echo "packaging: $passed passed, $failed failed, $skipped skipped"
+    echo "packaging on $release_name: the time of each part"
+    printf '      %s\n' "${sections[@]}"
+    echo "packaging on $release_name: $passed passed, $failed failed, $skipped skipped in $((SECONDS - test_started)) s"
     echo "$passed passed, $failed failed"
     ((failed == 0))
     exit
@@ -66,12 +96,15 @@ if [[ $(id -u) -ne 0 ]]; then
 fi
 missing=()
 for tool in apt-get dpkg-query lintian desktop-file-validate man systemd-analyze dbus-daemon dbus-send python3 timeout dex zsh fish \
-    appstreamcli xdg-mime Xvfb gdbus; do
+    appstreamcli xdg-mime Xvfb gdbus readelf; do
     command -v "$tool" >/dev/null || missing+=("$tool")
 done
 [[ -r /usr/share/bash-completion/bash_completion ]] || missing+=(bash-completion)
+# The installed catalogs are read under de_DE.UTF-8. (grep reads the whole
+# list: with -q it could end first, and locale -a would die of SIGPIPE.)
+locale -a 2>/dev/null | grep -ix 'de_DE.utf-\?8' >/dev/null || missing+=("the de_DE.UTF-8 locale")
 if ((${#missing[@]})); then
-    echo "test_package: missing: ${missing[*]} (Debian packages: lintian desktop-file-utils man-db bash-completion dbus-daemon dbus-bin systemd python3 dex zsh fish appstream xdg-utils xvfb libglib2.0-bin)" >&2
+    echo "test_package: missing on $release: ${missing[*]} (Debian packages: lintian desktop-file-utils man-db bash-completion dbus-daemon dbus-bin systemd python3 dex zsh fish appstream xdg-utils xvfb libglib2.0-bin binutils locales-all)" >&2
     exit 2
 fi
 
@@ -119,7 +152,7 @@ wait_for() {
 
 deb=${1:-${DFL_DEB:-}}
 if [[ -z $deb ]]; then
-    echo "== Building the package with packaging/build-deb.sh (release, static Swift runtime; a few minutes)"
+    section "Building the package with packaging/build-deb.sh (release, static Swift runtime; a few minutes)"
     if ! "$repo/packaging/build-deb.sh" "$work/out" >"$work/build.log" 2>&1; then
         tail -40 "$work/build.log"
         fail "packaging/build-deb.sh builds the package"
@@ -130,20 +163,22 @@ if [[ -z $deb ]]; then
 fi
 deb=$(realpath "$deb")
 [[ -f $deb ]] || { fail "package file $deb exists"; finish; }
-echo "== Package: $deb"
+echo "== [$release] Package: $deb"
 
-echo "== lintian"
+# This release's lintian, with this release's checks and profile.
+section "lintian"
+lintian_version=$(lintian --version 2>/dev/null | awk '{ print $NF }')
 lintian --info "$deb" >"$work/lintian.txt" 2>&1
 grep -v '^running with root privileges' "$work/lintian.txt" | sed 's/^/      /' | grep -E '^      [EWIX]:' || true
 if grep -qE '^[EW]: ' "$work/lintian.txt"; then
-    fail "lintian reports no error and no warning"
+    fail "lintian ${lintian_version:-?} reports no error and no warning"
 else
-    pass "lintian reports no error and no warning"
+    pass "lintian ${lintian_version:-?} reports no error and no warning"
 fi
 
 # --- Installation ------------------------------------------------------------
 
-echo "== apt-get install"
+section "apt-get install"
 if dpkg-query -W -f='${db:Status-Abbrev}' "$package" 2>/dev/null | grep -q '^.[ic]'; then
     note "$package was installed before the test; it is replaced, and purged at the end"
 fi
@@ -211,15 +246,23 @@ check "the default configuration sets nothing (every setting commented out)" \
     bash -c "! grep -Ev '^[[:space:]]*(#|\\[|$)' /etc/xdg/dreamsforlittles/sleep-agent.conf"
 
 toolchain_free=1
+declare -A owned=()
 for binary in /usr/bin/dfl-sleep-agent /usr/bin/dfl-sleepctl /usr/bin/dfl-webview-bridge /usr/bin/dreamsforlittles; do
     if readelf -d "$binary" | grep -qE 'RPATH|RUNPATH'; then toolchain_free=0; note "$binary has a library search path"; fi
     if ldd "$binary" | grep -qE 'swift|not found'; then toolchain_free=0; note "$binary: $(ldd "$binary" | grep -E 'swift|not found')"; fi
     # Every library ldd finds belongs to a Debian package (under /usr on
-    # merged-/usr systems, where ldd may name the /lib path).
+    # merged-/usr systems, where ldd may name the /lib path). Each library
+    # is looked up once: the app alone needs a hundred, and every dpkg -S
+    # reads the whole database.
     while read -r library; do
-        dpkg -S "$library" >/dev/null 2>&1 || dpkg -S "/usr$library" >/dev/null 2>&1 ||
-            dpkg -S "$(realpath "$library")" >/dev/null 2>&1 ||
-            { toolchain_free=0; note "$binary needs $library, which no Debian package holds"; }
+        [[ -n ${owned[$library]:-} ]] && continue
+        if dpkg -S "$library" >/dev/null 2>&1 || dpkg -S "/usr$library" >/dev/null 2>&1 ||
+            dpkg -S "$(realpath "$library")" >/dev/null 2>&1; then
+            owned[$library]=1
+        else
+            toolchain_free=0
+            note "$binary needs $library, which no Debian package holds"
+        fi
     done < <(ldd "$binary" | awk '$2 == "=>" && $3 ~ /^\// { print $3 }')
 done
 check "the binaries need only libraries of Debian packages (no Swift toolchain, no RUNPATH)" test "$toolchain_free" -eq 1
@@ -230,9 +273,11 @@ check "dfl-sleep-agent --version prints 0.1.0" bash -c '[[ $(/usr/bin/dfl-sleep-
 check "dfl-webview-bridge --help answers" bash -c '/usr/bin/dfl-webview-bridge --help | grep -q "JSON-RPC 2.0"'
 check "dreamsforlittles --help answers without a display" bash -c 'env -u DISPLAY -u WAYLAND_DISPLAY /usr/bin/dreamsforlittles --help | grep -q "dreamsforlittles://families/"'
 check "appstreamcli validates the app's metainfo" appstreamcli validate --no-net /usr/share/metainfo/com.dreamsforlittles.App.metainfo.xml
+# msgfmt --xml names Brazilian Portuguese pt_BR in gettext 0.21 (Debian 12)
+# and pt-BR, as BCP 47 spells it, in 0.23 (a package built on Debian 13).
 check "the app's metainfo carries its summary in every language of po/" \
     bash -c 'for lang in de es fr it pt_BR; do
-                 grep -q "<summary xml:lang=\"$lang\">" /usr/share/metainfo/com.dreamsforlittles.App.metainfo.xml || exit 1
+                 grep -qE "<summary xml:lang=\"(${lang}|${lang/_/-})\">" /usr/share/metainfo/com.dreamsforlittles.App.metainfo.xml || exit 1
              done'
 mime_home=$work/mime-home
 mkdir -p "$mime_home"
@@ -255,7 +300,7 @@ check "the desktop entries of the agent and the app are translated in every lang
 
 # --- D-Bus activation on a private session bus ----------------------------------
 
-echo "== D-Bus activation on a private session bus"
+section "D-Bus activation on a private session bus"
 bus_dir=$work/dbus
 home=$bus_dir/home
 mkdir -p "$home" "$bus_dir/run"
@@ -409,7 +454,7 @@ user_processes() {
 }
 
 xfce_stage() {
-    echo "== An XFCE-like session without systemd's graphical target (dex --autostart)"
+    section "An XFCE-like session without systemd's graphical target (dex --autostart)"
     local dir=$work/xfce home
     home=$dir/home
     mkdir -p "$home" "$dir/run"
@@ -506,7 +551,7 @@ xfce_stage
 # gnome-session honours under systemd). The generator is run here as a user
 # manager runs it, beside a user's own entry that it must turn into a unit.
 
-echo "== systemd-xdg-autostart-generator skips the entry"
+section "systemd-xdg-autostart-generator skips the entry"
 generator=
 for candidate in /usr/lib/systemd/user-generators/systemd-xdg-autostart-generator /lib/systemd/user-generators/systemd-xdg-autostart-generator; do
     [[ -x $candidate ]] && { generator=$candidate; break; }
@@ -550,7 +595,14 @@ systemd_stage() {
         skip "systemd user manager stage: $reason"
         return
     fi
-    echo "== The unit under a systemd user manager"
+    section "The unit under a systemd user manager"
+    # The unit's PrivateUsers= needs a user namespace, which the kernel
+    # refuses to any process in a chroot (unshare(2): EPERM), so a root has
+    # to be entered with pivot_root.
+    if ! unshare --user true 2>/dev/null; then
+        fail "a user namespace can be made here, as the unit's PrivateUsers= needs (none inside a chroot: enter a root with pivot_root)"
+        return
+    fi
     if ! id "$user" >/dev/null 2>&1; then
         useradd --create-home --user-group --shell /usr/sbin/nologin --comment "dreamsforlittles package test" "$user" || { skip "systemd user manager stage: useradd failed"; return; }
         created_user=1
@@ -614,7 +666,9 @@ if [ ! -d /run/systemd/system ]; then
     mount -t tmpfs -o mode=0755 tmpfs /run/systemd
     mkdir /run/systemd/system
 fi
-mkdir -p /run/systemd/unit-root
+# Where the manager builds the mount namespace of a unit (PID 1 makes it at
+# boot): unit-root for systemd 252 (Debian 12), mount-rootfs for 257 (13).
+mkdir -p /run/systemd/unit-root /run/systemd/mount-rootfs
 mount -t tmpfs -o mode=0700,uid=$uid,gid=$gid tmpfs /run/user/$uid
 mount --bind "$fakebin" /usr/local/bin
 exec setpriv --reuid=$uid --regid=$gid --init-groups env -i HOME=$home USER=$user LOGNAME=$user \
@@ -626,13 +680,18 @@ EOF
     manager_pid=$!
     track "$manager_pid"
 
-    user_command=(nsenter -t "$manager_pid" -m setpriv --reuid="$uid" --regid="$gid" --init-groups
+    # nsenter -r -w: the target's root and working directory too, so that
+    # inside a chroot (the Debian 13 root) a path means what it means to the
+    # manager; entering only its mount namespace would leave the chroot.
+    user_command=(nsenter -t "$manager_pid" -m -r -w setpriv --reuid="$uid" --regid="$gid" --init-groups
         env -i HOME="$user_home" USER="$user" LOGNAME="$user" LANG=C.UTF-8 PATH=/usr/local/bin:/usr/bin:/bin
         XDG_RUNTIME_DIR="/run/user/$uid" DBUS_SESSION_BUS_ADDRESS="unix:path=/run/user/$uid/bus")
     as_user() { timeout 60 "${user_command[@]}" "$@"; }
     manager_up() { [[ $(as_user systemctl --user is-system-running 2>/dev/null) =~ ^(running|degraded)$ ]]; }
     if ! wait_for 300 manager_up; then
         skip "systemd user manager stage: the user manager did not come up here"
+        note "systemctl --user is-system-running: $(as_user systemctl --user is-system-running 2>&1 | tr '\n' ' ')"
+        note "the manager: $(ps -o pid=,stat=,args= -p "$manager_pid" 2>&1 || echo "$manager_pid has ended")"
         sed 's/^/      /' "$work/manager.log" | tail -5
         return
     fi
@@ -650,10 +709,10 @@ EOF
     # that records what it is asked to show.
     local system_bus=0 notification_server=0 recorded=$user_home/notifications.jsonl
     if [[ ! -S /run/dbus/system_bus_socket && -f /usr/share/dbus-1/system.conf ]] && getent passwd messagebus >/dev/null &&
-        nsenter -t "$manager_pid" -m mount -t tmpfs -o mode=0755 tmpfs /run/dbus; then
-        nsenter -t "$manager_pid" -m dbus-daemon --system --nofork --nopidfile >"$work/system-bus.log" 2>&1 &
+        nsenter -t "$manager_pid" -m -r -w mount -t tmpfs -o mode=0755 tmpfs /run/dbus; then
+        nsenter -t "$manager_pid" -m -r -w dbus-daemon --system --nofork --nopidfile >"$work/system-bus.log" 2>&1 &
         track "$!"
-        wait_for 100 nsenter -t "$manager_pid" -m test -S /run/dbus/system_bus_socket && system_bus=1
+        wait_for 100 nsenter -t "$manager_pid" -m -r -w test -S /run/dbus/system_bus_socket && system_bus=1
     elif [[ -S /run/dbus/system_bus_socket ]]; then
         system_bus=1
     fi
@@ -721,6 +780,9 @@ PY
     note "dfl-sleepctl status: exit $rc; $(echo "$output" | tr '\n' ' ')"
     check "dfl-sleepctl status starts the agent through D-Bus and systemd (SystemdService=) and answers" \
         test "$rc" -eq 0 -a "$(echo "$output" | grep -c '^Version: 0.1.0$')" -eq 1
+    # Without a journal here, the unit's status is what says why it failed.
+    ((rc == 0)) || as_user systemctl --user status --no-pager --lines=0 "$unit" 2>&1 |
+        grep -E 'Active:|Process:|Main PID:' | sed 's/^ */      /'
     main_pid=$(show MainPID)
     check "$unit is active (Type=notify, so after READY=1) with the agent as its main process" \
         test "$(states ActiveState SubState Type)/$(readlink "/proc/$main_pid/exe")" = "active/running/notify//usr/bin/dfl-sleep-agent"
@@ -729,7 +791,7 @@ PY
             grep -qzE 'NoNewPrivs:[[:space:]]*1.*Seccomp:[[:space:]]*2' "/proc/$main_pid/status"
         check "the agent runs in a user namespace that maps only its own user (PrivateUsers=)" \
             test "$(awk '{ print $1, $2, $3 }' "/proc/$main_pid/uid_map")" = "$uid $uid 1"
-        nsenter -t "$main_pid" -m findmnt -rn -o TARGET,OPTIONS >"$work/agent-mounts.txt" 2>&1
+        nsenter -t "$main_pid" -m -r -w findmnt -rn -o TARGET,OPTIONS >"$work/agent-mounts.txt" 2>&1
         # mounted PATH OPTION: the mount that PATH is on (the last one over
         # the longest matching target) has OPTION.
         mounted() {
@@ -755,7 +817,7 @@ PY
 
     if ((system_bus)) && [[ $main_pid =~ ^[1-9][0-9]*$ ]]; then
         check "the sandboxed agent is connected to the system bus (for NetworkManager's signals)" \
-            bash -c "nsenter -t $manager_pid -m busctl --system list --no-legend --no-pager 2>/dev/null | awk '{ print \$2 }' | grep -qx $main_pid"
+            bash -c "nsenter -t $manager_pid -m -r -w busctl --system list --no-legend --no-pager 2>/dev/null | awk '{ print \$2 }' | grep -qx $main_pid"
     fi
 
     # A platform on loopback, a mirrored timer, a link and a completion.
@@ -837,8 +899,10 @@ PY
 
     # Restart=on-failure after a crash; RestartPreventExitStatus= after a
     # configuration error; a clean stop.
+    # MainPID is 0 when the unit is not running: kill 0 would end this test's
+    # own process group.
     main_pid=$(show MainPID)
-    kill -KILL "$main_pid" 2>/dev/null
+    [[ $main_pid =~ ^[1-9][0-9]*$ ]] && kill -KILL "$main_pid" 2>/dev/null
     restarted() {
         local pid
         pid=$(show MainPID)
@@ -864,7 +928,7 @@ PY
     # The unit starts the agent; the generator skips the entry. A user's own
     # entry shows that autostart ran; the machine's other entries are hidden
     # for the test user.
-    echo "== A systemd session: graphical-session.target and XDG autostart through systemd"
+    section "A systemd session: graphical-session.target and XDG autostart through systemd"
     local session_target=dfl-pkgtest-session.target control_ran=$user_home/autostart-control-ran generated
     as_user mkdir -p "$user_home/.config/systemd/user" "$user_home/.config/autostart"
     printf '[Unit]\nDescription=A desktop session (package test)\nBindsTo=graphical-session.target\nWants=graphical-session-pre.target xdg-desktop-autostart.target\nAfter=graphical-session-pre.target\n' |
@@ -921,7 +985,7 @@ systemd_stage
 
 # --- The unit, the desktop entry, the man pages, the completion -----------------------
 
-echo "== systemd-analyze"
+section "systemd-analyze"
 analyze_runtime=$work/analyze-runtime
 mkdir -m 0700 "$analyze_runtime"
 XDG_RUNTIME_DIR=$analyze_runtime systemd-analyze security --offline=yes --user "/usr/lib/systemd/user/$unit" >"$work/security.txt" 2>&1
@@ -934,7 +998,7 @@ verify_rc=$?
 [[ -s $work/verify.txt ]] && sed 's/^/      /' "$work/verify.txt"
 check "systemd-analyze verify --user passes without a message" test "$verify_rc" -eq 0 -a ! -s "$work/verify.txt"
 
-echo "== Desktop entries, man pages, completions"
+section "Desktop entries, man pages, completions"
 check "desktop-file-validate passes" desktop-file-validate /usr/share/applications/com.dreamsforlittles.SleepAgent.desktop \
     /usr/share/applications/com.dreamsforlittles.App.desktop
 check "desktop-file-validate passes for the autostart entry" desktop-file-validate "$autostart_entry"
@@ -1057,7 +1121,7 @@ check "fish completes the timer ids, with the baby's name" \
 
 # --- Purge -----------------------------------------------------------------
 
-echo "== apt-get purge"
+section "apt-get purge"
 if DEBIAN_FRONTEND=noninteractive "${apt_get[@]}" purge -y "$package" >>"$work/apt.log" 2>&1; then
     pass "apt-get purge -y $package"
     installed_by_us=0

@@ -81,7 +81,14 @@ enter() {
         mkdir -p "$dir/run/user" "$dir/run/dbus"
         mkdir -p "$dir$repo"
         mount --bind "$repo" "$dir$repo"
-        exec chroot "$dir" /usr/bin/env -i \
+        # pivot_root, not chroot alone: the kernel refuses a user namespace
+        # to a chrooted process, and the agent'"'"'s unit (PrivateUsers=) under
+        # systemd --user needs one. The old root is then let go of.
+        cd "$dir"
+        pivot_root . .
+        umount -l .
+        cd /
+        exec chroot / /usr/bin/env -i \
             PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
             HOME=/root LANG=C.UTF-8 TERM=dumb DEBIAN_FRONTEND=noninteractive \
             ${CI:+CI=$CI} /bin/bash -c "cd \"\$0\" && exec \"\$@\"" "$repo" "$@"

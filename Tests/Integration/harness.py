@@ -140,6 +140,22 @@ def canary_token():
     return "dflnat_CANARY_" + uuid.uuid4().hex
 
 
+def session_environment(root, home, runtime):
+    """A private session's environment: its own HOME and XDG directories
+    under `root`, nothing of the tests' own but PATH."""
+    return {
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        "HOME": home,
+        "XDG_CONFIG_HOME": os.path.join(home, ".config"),
+        "XDG_CONFIG_DIRS": os.path.join(root, "etc-xdg"),
+        "XDG_STATE_HOME": os.path.join(home, ".local", "state"),
+        "XDG_DATA_HOME": os.path.join(home, ".local", "share"),
+        "XDG_CACHE_HOME": os.path.join(home, ".cache"),
+        "XDG_RUNTIME_DIR": runtime,
+        "LANG": "C.UTF-8",
+    }
+
+
 class Session:
     """A private home with its own session bus, whose only service directory
     is the session's own (so no installed service starts by itself)."""
@@ -154,17 +170,7 @@ class Session:
         self.config_dir = os.path.join(self.home, ".config", "dreamsforlittles")
         self.state_dir = os.path.join(self.home, ".local", "state", "dreamsforlittles")
         os.makedirs(self.config_dir)
-        self.env = {
-            "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
-            "HOME": self.home,
-            "XDG_CONFIG_HOME": os.path.join(self.home, ".config"),
-            "XDG_CONFIG_DIRS": os.path.join(self.root, "etc-xdg"),
-            "XDG_STATE_HOME": os.path.join(self.home, ".local", "state"),
-            "XDG_DATA_HOME": os.path.join(self.home, ".local", "share"),
-            "XDG_CACHE_HOME": os.path.join(self.home, ".cache"),
-            "XDG_RUNTIME_DIR": self.runtime,
-            "LANG": "C.UTF-8",
-        }
+        self.env = session_environment(self.root, self.home, self.runtime)
         # A sanitized build reads its options (suppressions among them)
         # from the environment.
         for name in ("ASAN_OPTIONS", "LSAN_OPTIONS", "TSAN_OPTIONS", "UBSAN_OPTIONS"):

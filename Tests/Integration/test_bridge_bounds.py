@@ -11,6 +11,7 @@ import time
 import unittest
 import uuid
 
+from bus_probe import rss_kib
 from harness import BUILD, PATIENCE, AgentProcess, Session
 
 BRIDGE = os.path.join(BUILD, "dfl-webview-bridge")
@@ -18,14 +19,6 @@ CALLS = 100_000
 # The growth allowed: the calls in flight (64) and one read's worth of
 # lines waiting, with room for the allocator.
 BOUND_KB = 10 * 1024
-
-
-def rss_kb(pid):
-    with open("/proc/%d/status" % pid) as handle:
-        for line in handle:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1])
-    raise AssertionError("no VmRSS for %d" % pid)
 
 
 class PipelinedCallTests(unittest.TestCase):
@@ -47,7 +40,7 @@ class PipelinedCallTests(unittest.TestCase):
         self.bridge.stdin.write(first)
         self.bridge.stdin.flush()
         self.assertIn(b'"nativeSleepTimer":true', self.bridge.stdout.readline())
-        baseline = rss_kb(self.bridge.pid)
+        baseline = rss_kib(self.bridge.pid)
         answered = {}
         refused = []
 
@@ -74,7 +67,7 @@ class PipelinedCallTests(unittest.TestCase):
         deadline = time.monotonic() + 10 * PATIENCE
         while reader.is_alive() and time.monotonic() < deadline:
             try:
-                peak = max(peak, rss_kb(self.bridge.pid))
+                peak = max(peak, rss_kib(self.bridge.pid))
             except (FileNotFoundError, ProcessLookupError, AssertionError):
                 break  # it has exited: the end of input
             time.sleep(0.02)

@@ -11,7 +11,7 @@ import shutil
 import subprocess
 import tempfile
 
-from harness import BUS_CONFIG, PATIENCE, stop
+from harness import BUS_CONFIG, PATIENCE, session_environment, stop
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -45,17 +45,7 @@ class UnprivilegedSession:
         for path in (self.home, self.runtime):
             os.makedirs(path, mode=0o700)
             os.chown(path, self.uid, self.uid)
-        self.env = {
-            "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
-            "HOME": self.home,
-            "XDG_CONFIG_HOME": os.path.join(self.home, ".config"),
-            "XDG_CONFIG_DIRS": os.path.join(self.root, "etc-xdg"),
-            "XDG_STATE_HOME": os.path.join(self.home, ".local", "state"),
-            "XDG_DATA_HOME": os.path.join(self.home, ".local", "share"),
-            "XDG_CACHE_HOME": os.path.join(self.home, ".cache"),
-            "XDG_RUNTIME_DIR": self.runtime,
-            "LANG": "C.UTF-8",
-        }
+        self.env = session_environment(self.root, self.home, self.runtime)
         services = os.path.join(self.root, "services")
         os.makedirs(services)
         # The bus runs as root: dbus-daemon neither runs as nor admits by

@@ -25,6 +25,7 @@ import time
 
 import dbus
 
+from bus_probe import rss_kib
 from gnome_shell import GnomeShell
 from harness import (AGENT, BUS_NAME, PATIENCE, REPO, AgentProcess, Platform, Session, voluntary_switches,
                      wait_until_settled)
@@ -44,14 +45,6 @@ def program():
     """The agent measured, named within the checkout where it is there."""
     inside = os.path.relpath(AGENT, REPO)
     return AGENT if inside.startswith("..") else inside
-
-
-def rss_kib(pid):
-    with open("/proc/%d/status" % pid) as handle:
-        for line in handle:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1])
-    raise AssertionError("no VmRSS for %d" % pid)
 
 
 def start_once(session, bus):

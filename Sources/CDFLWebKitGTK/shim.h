@@ -115,4 +115,12 @@ static inline GSubprocess *dfl_subprocess_spawn(GSubprocessLauncher *launcher, c
     return g_subprocess_launcher_spawnv(launcher, argv, error);
 }
 
+/* gtk_accessible_update_property is variadic: a control's accessible name
+ * and description, as a screen reader says them (an icon button is
+ * otherwise named after its image). */
+static inline void dfl_accessible_describe(gpointer widget, const char *label, const char *description) {
+    gtk_accessible_update_property(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_PROPERTY_LABEL, label,
+                                   GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, description, -1);
+}
+
 #endif

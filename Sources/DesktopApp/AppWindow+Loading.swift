@@ -35,6 +35,9 @@ extension AppWindow {
         dfl_connect_pointer(webView, "notify::uri", { _, _, data in
             from(data, as: AppWindow.self).updateBackButton()
         }, unretained(self), nil)
+        dfl_connect_pointer(webView, "notify::title", { _, _, data in
+            from(data, as: AppWindow.self).updateTitle()
+        }, unretained(self), nil)
         dfl_connect_int(raw(g_network_monitor_get_default()), "network-changed", { _, available, data in
             if available != 0 { from(data, as: AppWindow.self).retryNowIfWaiting() }
         }, unretained(self), nil)

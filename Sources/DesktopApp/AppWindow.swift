@@ -86,7 +86,9 @@ final class AppWindow {
         let header = gtk_header_bar_new()!
         backButton = button(icon: "go-previous-symbolic", tooltip: AppText.backTooltip) { $0.goBack() }
         gtk_widget_set_sensitive(backButton, 0)
+        describe(backButton, AppAccessibleText.back)
         let reload = button(icon: "view-refresh-symbolic", tooltip: AppText.reloadTooltip) { $0.reload() }
+        describe(reload, AppAccessibleText.reload)
         gtk_header_bar_pack_start(dfl_gtk_header_bar(header), backButton)
         gtk_header_bar_pack_start(dfl_gtk_header_bar(header), reload)
         gtk_window_set_titlebar(window, header)
@@ -96,6 +98,7 @@ final class AppWindow {
         gtk_widget_set_hexpand(noticeLabel, 1)
         gtk_label_set_xalign(dfl_gtk_label(noticeLabel), 0)
         let dismiss = button(icon: "window-close-symbolic", tooltip: AppText.dismissTooltip) { $0.hideNotice() }
+        describe(dismiss, AppAccessibleText.dismiss)
         let noticeBox = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 12)!
         gtk_widget_add_css_class(noticeBox, "toolbar")
         gtk_box_append(dfl_gtk_box(noticeBox), noticeLabel)

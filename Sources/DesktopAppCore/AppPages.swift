@@ -3,7 +3,9 @@ import SleepTimerCore
 /// The pages the app shows itself, when the web app cannot be shown: not
 /// configured, a configuration mistake, offline, an unverified certificate.
 /// Self-contained HTML without scripts; every text is escaped, its
-/// translation included: a catalog is text from outside the program.
+/// translation included: a catalog is text from outside the program. Each
+/// page says its language (a screen reader picks its voice by it), is
+/// headed by its title, and reads in the order it is shown.
 public enum AppPages {
     public static func notConfigured(searchPaths: [String]) -> String {
         let files = searchPaths.map { "<li><code>\(escape($0))</code></li>" }.joined()
@@ -45,7 +47,7 @@ public enum AppPages {
     static func page(_ title: String, _ body: String) -> String {
         """
         <!DOCTYPE html>
-        <html><head><meta charset="utf-8"><meta name="color-scheme" content="light dark">
+        <html lang="\(escape(AppAccessibleText.pageLanguage))"><head><meta charset="utf-8"><meta name="color-scheme" content="light dark">
         <title>\(escape(title))</title>
         <style>
         body { font: 15px/1.5 system-ui, sans-serif; max-width: 38em; margin: 4em auto; padding: 0 1.5em; }

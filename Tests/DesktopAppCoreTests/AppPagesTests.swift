@@ -54,3 +54,39 @@ import Testing
         #expect(WindowState(parsing: "[window]\nwidth=5\nheight=999999\n") == WindowState(width: 360, height: 16_384, maximized: false))
     }
 }
+
+/// What a screen reader meets on the app's own pages: the language, a
+/// heading, and the text in the order it is shown.
+@Suite struct AppPagesAccessibilityTests {
+    static let pages = [
+        AppPages.notConfigured(searchPaths: ["/etc/xdg/dreamsforlittles/sleep-agent.conf"]),
+        AppPages.configurationError("/x.conf:2: [app] web-origin: not an origin"),
+        AppPages.offline(origin: "https://app.example", retryURL: "https://app.example/", retrySeconds: 4),
+        AppPages.insecure(origin: "https://app.example", retrySeconds: 4),
+        AppPages.crashed(),
+    ]
+
+    @Test func everyPageSaysItsLanguageAndHasOneHeading() {
+        for page in Self.pages {
+            #expect(page.contains(#"<html lang="en">"#))
+            #expect(page.ranges(of: "<h1>").count == 1)
+        }
+    }
+
+    @Test func theOfflinePageReadsInOrderHeadingExplanationRetryLink() {
+        let page = AppPages.offline(origin: "https://app.example", retryURL: "https://app.example/", retrySeconds: 4)
+        let order = ["<h1>Dreams for Littles cannot be reached</h1>", "https://app.example", "Trying again in 4 seconds.",
+                     ">Try again now</a>"].map { page.firstRange(of: $0)?.lowerBound }
+        #expect(!order.contains(nil))
+        #expect(order.map { $0! } == order.map { $0! }.sorted())
+    }
+
+    @Test func theWindowTitleSaysWhereThePersonIs() {
+        #expect(AppWindowTitle.title(pageTitle: "Sleep") == "Sleep · Dreams for Littles")
+        #expect(AppWindowTitle.title(pageTitle: "  Maya's\n sleep ") == "Maya's sleep · Dreams for Littles")
+        #expect(AppWindowTitle.title(pageTitle: nil) == "Dreams for Littles")
+        #expect(AppWindowTitle.title(pageTitle: "") == "Dreams for Littles")
+        #expect(AppWindowTitle.title(pageTitle: "Dreams for Littles") == "Dreams for Littles")
+        #expect(AppWindowTitle.title(pageTitle: "Sleep · Dreams for Littles") == "Sleep · Dreams for Littles")
+    }
+}

@@ -88,3 +88,37 @@ import Testing
         #expect(unknown == .refuse("dreamsforlittles: Unbekannte Option --nope.\n" + help, link: nil))
     }
 }
+
+/// The controls' names and the pages' language in another language, and a
+/// catalog's language code kept out of the markup unless it is one.
+@Suite struct AppAccessibleTextTests {
+    static let german = DictionaryTranslator(
+        messages: [
+            "tooltip\u{4}Back": "Zurück",
+            "accessible description\u{4}Goes back to the previous page": "Geht eine Seite zurück",
+            "language code\u{4}en": "de",
+            "Dreams for Littles cannot be reached": "Dreams for Littles ist nicht erreichbar",
+        ],
+        plurals: [:])
+
+    @Test func theBackButtonIsNamedAndDescribedInTheReadersLanguage() {
+        let back = Localization.$scoped.withValue(Self.german) { AppAccessibleText.back }
+        #expect(back.name == "Zurück" && back.description == "Geht eine Seite zurück")
+        let reload = AppAccessibleText.reload
+        #expect(reload.name == "Reload" && reload.description == "Loads the page again")
+    }
+
+    @Test func aGermanPageSaysItIsGerman() {
+        let page = Localization.$scoped.withValue(Self.german) {
+            AppPages.offline(origin: "https://app.example", retryURL: "https://app.example/", retrySeconds: 4)
+        }
+        #expect(page.contains(#"<html lang="de">"#))
+        #expect(page.contains("<h1>Dreams for Littles ist nicht erreichbar</h1>"))
+    }
+
+    @Test func aLanguageCodeThatIsNoneLeavesEnglish() {
+        let broken = DictionaryTranslator(messages: ["language code\u{4}en": #"de" onload="x"#], plurals: [:])
+        #expect(Localization.$scoped.withValue(broken) { AppAccessibleText.pageLanguage } == "en")
+        #expect(Localization.$scoped.withValue(Self.german) { AppAccessibleText.pageLanguage } == "de")
+    }
+}

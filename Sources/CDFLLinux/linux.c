@@ -43,6 +43,14 @@ locale_t dfl_c_locale(void) {
     return newlocale(LC_ALL_MASK, "C", (locale_t)0);
 }
 
+locale_t dfl_locale_with_messages(locale_t base, const char *name) {
+    locale_t copy = duplocale(base);
+    if (copy == (locale_t)0) return (locale_t)0;
+    locale_t made = newlocale(LC_MESSAGES_MASK, name, copy);
+    if (made == (locale_t)0) freelocale(copy);
+    return made;
+}
+
 const char *dfl_dgettext_l(locale_t locale, const char *domain, const char *message) {
     locale_t previous = uselocale(locale);
     const char *translated = dgettext(domain, message);

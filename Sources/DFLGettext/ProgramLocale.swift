@@ -8,8 +8,10 @@ import SleepTimerCore
 /// glibc decides, as it would after `setlocale(LC_ALL, "")`: messages follow
 /// LANGUAGE (a list such as "de:fr"), then LC_ALL, LC_MESSAGES and LANG;
 /// times follow LC_TIME. LANGUAGE is ignored while the messages' locale is
-/// "C" (or "POSIX"), but not under "C.UTF-8". A locale that is not
-/// installed leaves the program in English.
+/// "C" (or "POSIX"); under "C.UTF-8", which glibc 2.41 treats as "C" too,
+/// the messages come from an installed UTF-8 locale so that LANGUAGE
+/// speaks (LanguageListLocale). A locale that is not installed leaves the
+/// program in English.
 ///
 /// The process's own locale stays "C": the words a person reads are looked
 /// up through a locale object, while strerror, libdbus and GLib keep writing
@@ -49,12 +51,23 @@ public struct ProgramLocale: @unchecked Sendable {
     /// catalogs (as UTF-8, whatever the locale's charset) and installs the
     /// gettext translator. Call once, before any thread starts.
     public static func start(environment: [String: String]) -> ProgramLocale {
-        let program = ProgramLocale(locale: dfl_environment_locale(), directory: catalogDirectory(environment: environment))
+        let locale = dfl_environment_locale().map { honouringLanguage($0, environment: environment) }
+        let program = ProgramLocale(locale: locale, directory: catalogDirectory(environment: environment))
         _ = dfl_bindtextdomain(GettextTranslator.domain, program.directory)
         _ = dfl_bind_textdomain_codeset(GettextTranslator.domain, "UTF-8")
         _ = dfl_textdomain(GettextTranslator.domain)
         Localization.install(GettextTranslator(locale: program.locale))
         return program
+    }
+
+    /// The environment's locale, its messages taken from an installed UTF-8
+    /// locale where glibc would otherwise ignore LANGUAGE (see
+    /// LanguageListLocale); as it was when none is installed.
+    static func honouringLanguage(_ locale: locale_t, environment: [String: String]) -> locale_t {
+        for name in LanguageListLocale.candidates(environment: environment) {
+            if let made = dfl_locale_with_messages(locale, name) { return made }
+        }
+        return locale
     }
 
     /// DFL_LOCALEDIR when it is an absolute path, else the installed

@@ -42,6 +42,11 @@ locale_t dfl_environment_locale(void);
 /* The "C" locale as an object. */
 locale_t dfl_c_locale(void);
 
+/* `base` with its messages' category (LC_MESSAGES) taken from the locale
+ * `name`, as a new object; NULL when `name` is not installed. `base` is
+ * left as it was. */
+locale_t dfl_locale_with_messages(locale_t base, const char *name);
+
 /* The translation of a message in a text domain, in `locale`'s messages
  * language (LANGUAGE first, unless that locale is "C"), or the message
  * itself: gettext on this thread with `locale` in force. The pointers

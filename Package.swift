@@ -197,7 +197,7 @@ let package = Package(
         /// D-Bus single instance: the shell around DesktopAppCore.
         .target(name: "DesktopApp", dependencies: ["DesktopAppCore", "SleepTimerCore", "CDFLWebKitGTK"]),
         /// dreamsforlittles, application id com.dreamsforlittles.App.
-        .executableTarget(name: "dreamsforlittles", dependencies: ["DesktopApp", "DFLGettext"]),
+        .executableTarget(name: "dreamsforlittles", dependencies: ["DesktopApp", "DFLGettext", "CDFLWebKitGTK"]),
 
         // MARK: Tests
 

@@ -32,6 +32,10 @@ public struct ProgramLocale: @unchecked Sendable {
     /// The environment named a locale glibc does not have: the program
     /// speaks English, with the C locale's clock.
     public let localeMissing: Bool
+    /// The installed locale the messages were taken from in place of
+    /// C.UTF-8's (LanguageListLocale), if any: a GTK program sets its own
+    /// LC_MESSAGES to it, so that GTK's words follow LANGUAGE too.
+    public let messagesLocaleName: String?
 
     /// The "C" locale, and catalogs nowhere: English, as the tests of other
     /// parts expect.
@@ -39,20 +43,23 @@ public struct ProgramLocale: @unchecked Sendable {
         locale = dfl_c_locale()
         directory = Self.installedDirectory
         localeMissing = false
+        messagesLocaleName = nil
     }
 
-    private init(locale: locale_t?, directory: String) {
+    private init(locale: locale_t?, directory: String, messagesLocaleName: String?) {
         self.locale = locale ?? dfl_c_locale()
         self.directory = directory
         localeMissing = locale == nil
+        self.messagesLocaleName = messagesLocaleName
     }
 
     /// Takes the locale the environment names, binds the text domain to its
     /// catalogs (as UTF-8, whatever the locale's charset) and installs the
     /// gettext translator. Call once, before any thread starts.
     public static func start(environment: [String: String]) -> ProgramLocale {
-        let locale = dfl_environment_locale().map { honouringLanguage($0, environment: environment) }
-        let program = ProgramLocale(locale: locale, directory: catalogDirectory(environment: environment))
+        let chosen = dfl_environment_locale().map { honouringLanguage($0, environment: environment) }
+        let program = ProgramLocale(locale: chosen?.locale, directory: catalogDirectory(environment: environment),
+                                    messagesLocaleName: chosen?.messagesName)
         _ = dfl_bindtextdomain(GettextTranslator.domain, program.directory)
         _ = dfl_bind_textdomain_codeset(GettextTranslator.domain, "UTF-8")
         _ = dfl_textdomain(GettextTranslator.domain)
@@ -63,11 +70,13 @@ public struct ProgramLocale: @unchecked Sendable {
     /// The environment's locale, its messages taken from an installed UTF-8
     /// locale where glibc would otherwise ignore LANGUAGE (see
     /// LanguageListLocale); as it was when none is installed.
-    static func honouringLanguage(_ locale: locale_t, environment: [String: String]) -> locale_t {
+    static func honouringLanguage(_ locale: locale_t, environment: [String: String])
+        -> (locale: locale_t, messagesName: String?)
+    {
         for name in LanguageListLocale.candidates(environment: environment) {
-            if let made = dfl_locale_with_messages(locale, name) { return made }
+            if let made = dfl_locale_with_messages(locale, name) { return (made, name) }
         }
-        return locale
+        return (locale, nil)
     }
 
     /// DFL_LOCALEDIR when it is an absolute path, else the installed

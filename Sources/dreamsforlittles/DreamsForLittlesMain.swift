@@ -1,3 +1,4 @@
+import CDFLWebKitGTK
 import DFLGettext
 import DesktopApp
 import Glibc
@@ -11,6 +12,12 @@ struct DreamsForLittlesMain {
         // pages and --help in the reader's language (LANGUAGE, LC_MESSAGES;
         // DFL_LOCALEDIR for the catalogs of the build tree).
         let locale = ProgramLocale.start(environment: environment)
+        // GTK's own words (the window's buttons, its dialogs) in the same
+        // language: GTK would take the process's locale from the
+        // environment alone, and so miss LANGUAGE under C.UTF-8 on glibc 2.41.
+        gtk_disable_setlocale()
+        setlocale(LC_ALL, "")
+        if let name = locale.messagesLocaleName { setlocale(LC_MESSAGES, name) }
         let executable = readLink("/proc/self/exe") ?? CommandLine.arguments[0]
         let application = DesktopApplication(environment: environment, executable: executable, localeMissing: locale.localeMissing)
         exit(application.run(arguments: CommandLine.arguments))

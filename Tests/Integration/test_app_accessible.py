@@ -56,3 +56,12 @@ class AccessibleControlsTests(AppTestCase):
         controls = self.controls(app, "Zurück")
         self.assertIn(["button", "Zurück", "Geht zur vorigen Seite zurück"], controls)
         self.assertIn(["button", "Neu laden", "Lädt die Seite neu"], controls)
+
+    def test_german_under_c_utf8_gtks_words_too(self):
+        """glibc 2.41 ignores LANGUAGE under C.UTF-8: the app takes the
+        messages from an installed German locale, for GTK's words as well."""
+        self.session.env.update(LANG="C.UTF-8", LANGUAGE="de", DFL_LOCALEDIR=os.path.join(REPO, "build", "locale"))
+        app = self.start_app()
+        controls = self.controls(app, "Zurück")
+        self.assertIn(["button", "Neu laden", "Lädt die Seite neu"], controls)
+        self.assertIn("Schließen", [name for _, name, _ in controls])

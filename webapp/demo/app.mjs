@@ -252,6 +252,15 @@ if (client) {
   });
 }
 
+// Stands in for the platform's realtime updates: while a timer runs, the
+// page fetches the family's timers again now and then, so that a timer
+// stopped on another device leaves the desktop (through the reconcile)
+// while the app's window is closed too.
+const REFRESH_WHILE_RUNNING_MS = 15000;
+setInterval(() => {
+  if (session && $("running").children.length > 0) refresh().catch((error) => say(describe(error)));
+}, REFRESH_WHILE_RUNNING_MS);
+
 showDesktopStatus();
 render();
 if (session) showFamily().catch((error) => say(describe(error)));

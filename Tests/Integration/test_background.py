@@ -1,0 +1,194 @@
+"""The app with its window closed while a Sleep runs: the real app under
+Xvfb, the real agent, the bridge the app starts, the reference platform
+over TLS with short token lifetimes, and xfce4-notifyd.
+
+The window is closed as a window manager closes it (WM_DELETE_WINDOW,
+window_close.py) or with Ctrl+W; the app stays, hidden, while the agent
+mirrors a timer, renews its token through the bridge, follows a stop on
+another device, and quits when the last timer ends or Quit is chosen."""
+
+import os
+import subprocess
+
+import dbus
+
+from app_harness import APP, AppTestCase, bridge_children
+from dbus_client import Client
+from desktop import BusMonitor, xdotool
+from harness import DEMO_FAMILY, MAYA, PATIENCE, eventually, now_ms
+from test_desktop_app import dbus_application, sleep_link
+from window_close import request_close
+
+NOTICE = "Dreams for Littles keeps running while Maya's sleep is on the desktop; quit from the panel or with Ctrl+Q"
+# BackgroundPolicy.graceSeconds: a hidden app with no timer left quits after it.
+GRACE_SECONDS = 10
+
+
+def alive(pid):
+    try:
+        with open("/proc/%d/stat" % pid) as handle:
+            return handle.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def application_actions(session):
+    """com.dreamsforlittles.App's actions, as the agent and the panel reach them."""
+    bus = dbus.bus.BusConnection(session.env["DBUS_SESSION_BUS_ADDRESS"])
+    proxy = bus.get_object("com.dreamsforlittles.App", "/com/dreamsforlittles/App")
+    return dbus.Interface(proxy, "org.freedesktop.Application")
+
+
+class BackgroundTestCase(AppTestCase):
+    TOKEN_SECONDS = 40
+
+    def setUp(self):
+        super().setUp()
+        self.platform.process.control_json("POST", "/control/config", {"tokenTtlSeconds": self.TOKEN_SECONDS})
+        self.monitor = BusMonitor(self.session)
+        self.addCleanup(self.monitor.stop)
+        self.client = Client(self.session)
+        self.addCleanup(self.client.close)
+
+    def app_with_a_sleep(self, baby="Maya"):
+        """The app signed in, a Sleep started in its page and mirrored."""
+        app = self.signed_in(self.start_app())
+        app.click("#start-sleep-%s" % baby)
+        [timer_id] = app.wait("return [...document.querySelectorAll('#running li')].map(li => li.dataset.timerId)",
+                              "the running timer in the page")
+        eventually(lambda: self.listed(timer_id), what="the agent's mirror")
+        return app, timer_id
+
+    def listed(self, timer_id):
+        return any(t["timer_id"] == timer_id for t in self.client.list())
+
+    def close_window(self, app):
+        [window] = app.windows()
+        request_close(self.session, window)
+
+    def notices(self, text=NOTICE):
+        return [c for c in self.monitor.notify_calls() if c["body"] == text]
+
+    def puts_of(self, timer_id):
+        return [r for r in self.requests("PUT", "/active-timers/" + timer_id)
+                if (r["body"] or {}).get("requestNativeActionToken")]
+
+
+class WindowClosedWithASleepTests(BackgroundTestCase):
+    def test_the_app_stays_hidden_renews_the_token_and_a_complete_after_its_expiry_makes_one_activity(self):
+        app, timer_id = self.app_with_a_sleep()
+        [first] = self.puts_of(timer_id)
+        first_expiry_ms = first["arrivalNs"] // 1_000_000 + self.TOKEN_SECONDS * 1000
+        bridges = bridge_children(app.pid)
+        self.assertEqual(len(bridges), 1)
+
+        self.close_window(app)
+        eventually(lambda: app.windows() == [], what="the window to be unmapped")
+        eventually(lambda: len(self.notices()) == 1, what="the notice that the app keeps running")
+        self.assertTrue(alive(app.pid))
+        self.assertEqual(bridge_children(app.pid), bridges)
+        # WebKit is told: the page is hidden (and throttled).
+        self.assertEqual(app.js("return document.visibilityState"), "hidden")
+
+        # The bridge renews before the first token expires, with the window closed.
+        eventually(lambda: len(self.puts_of(timer_id)) >= 2 and self.puts_of(timer_id)[1]["status"] is not None,
+                   timeout=self.TOKEN_SECONDS + PATIENCE, what="the renewal")
+        renewal = self.puts_of(timer_id)[1]
+        self.assertLess(renewal["arrivalNs"] // 1_000_000, first_expiry_ms, "renewed only after the token expired")
+        self.assertEqual(renewal["status"], 200)
+        eventually(lambda: now_ms() > first_expiry_ms + 1000, timeout=self.TOKEN_SECONDS + PATIENCE,
+                   what="the first token's expiry")
+        [listed] = self.client.list()
+        self.assertEqual((listed["state"], listed["can_complete"]), ("running", True))
+        self.assertEqual(app.windows(), [])
+
+        self.client.timers.Complete(timer_id, dbus.Int64(0))
+        [activity] = self.platform.wait_for_activities(1)
+        self.assertEqual((activity["timerId"], activity["source"]), (timer_id, "native"))
+        # The last timer ended: the hidden app quits by itself after the grace.
+        eventually(lambda: not alive(app.pid), timeout=GRACE_SECONDS + PATIENCE, what="the hidden app to quit")
+        self.assertEqual(len(self.platform.activities()), 1)
+        self.assertIn("keeps running", app.log())
+
+    def test_a_sleep_stopped_on_another_device_leaves_the_desktop_and_the_hidden_app_quits(self):
+        app, timer_id = self.app_with_a_sleep()
+        self.close_window(app)
+        eventually(lambda: app.windows() == [], what="the window to be unmapped")
+        # The phone stops it.
+        reply = self.platform.process.api("POST", "/active-timers/%s/stop" % timer_id, {},
+                                          token=self.platform.parent["accessToken"])
+        self.assertEqual(reply.status, 200, reply.body)
+        eventually(lambda: not self.listed(timer_id), timeout=2 * PATIENCE, what="the reconcile")
+        self.assertTrue(self.client.wait_for(lambda: any(
+            member == "TimerRemoved" and args[0] == timer_id and args[1] == "reconciled"
+            for member, args in self.client.signals)))
+        popups = xdotool(self.session, "search", "--onlyvisible", "--class", "xfce4-notifyd").stdout.split()
+        eventually(lambda: all("Maya" not in xdotool(self.session, "getwindowname", p).stdout for p in popups),
+                   what="the timer's notification to close")
+        eventually(lambda: not alive(app.pid), timeout=GRACE_SECONDS + PATIENCE, what="the hidden app to quit")
+
+    def test_everything_that_opens_the_app_shows_the_hidden_window_and_the_notice_comes_once(self):
+        app, timer_id = self.app_with_a_sleep()
+        route = "%s/families/%s/babies/%s/track/sleep?timer=%s" % (self.platform.origin, DEMO_FAMILY, MAYA, timer_id)
+
+        # The notification's Open and a deep link: org.freedesktop.Application.Open.
+        self.close_window(app)
+        eventually(lambda: app.windows() == [], what="the window to hide")
+        dbus_application(self.session).Open([sleep_link(timer_id)], {"activation-token": dbus.String("dfl-open_TIME1")})
+        eventually(lambda: len(app.windows()) == 1, what="the window to show again")
+        eventually(lambda: app.url() == route, what="the timer's route")
+        self.assertEqual(app.js("return document.visibilityState"), "visible")
+
+        # The panel item's "Open Dreams for Littles": Activate.
+        [window] = app.windows()
+        xdotool(self.session, "windowfocus", "--sync", window)
+        xdotool(self.session, "key", "--window", window, "ctrl+w")
+        eventually(lambda: app.windows() == [], what="the window to hide on Ctrl+W")
+        dbus_application(self.session).Activate({})
+        eventually(lambda: len(app.windows()) == 1, what="the window to show on Activate")
+
+        # A second launch.
+        self.close_window(app)
+        eventually(lambda: app.windows() == [], what="the window to hide")
+        launched = subprocess.run([APP], env=self.session.env, capture_output=True, text=True, timeout=PATIENCE)
+        self.assertEqual(launched.returncode, 0, launched.stderr)
+        eventually(lambda: len(app.windows()) == 1, what="the window to show on a second launch")
+        self.assertTrue(alive(app.pid))
+        self.assertEqual(len(self.notices()), 1)
+
+    def test_quit_quits_while_a_sleep_runs_and_says_what_stops(self):
+        app, timer_id = self.app_with_a_sleep()
+        [window] = app.windows()
+        xdotool(self.session, "windowfocus", "--sync", window)
+        xdotool(self.session, "key", "--window", window, "ctrl+q")
+        eventually(lambda: not alive(app.pid), what="the app to quit")
+        self.assertTrue(bridge_children(app.pid) == [])
+        eventually(lambda: any("no longer renewed" in c["body"] for c in self.monitor.notify_calls()),
+                   what="the line that says what stops")
+        # The agent keeps the timer; only the app has gone.
+        self.assertTrue(self.listed(timer_id))
+
+    def test_the_quit_action_quits_a_hidden_app(self):
+        app, timer_id = self.app_with_a_sleep()
+        self.close_window(app)
+        eventually(lambda: app.windows() == [], what="the window to hide")
+        application_actions(self.session).ActivateAction("quit", dbus.Array([], signature="v"), {})
+        eventually(lambda: not alive(app.pid), what="the app to quit")
+
+
+class WindowClosedWithoutASleepTests(BackgroundTestCase):
+    def test_the_app_exits(self):
+        app = self.signed_in(self.start_app())
+        self.assertEqual(self.client.list(), [])
+        self.close_window(app)
+        eventually(lambda: not alive(app.pid), what="the app to exit")
+        self.assertEqual(self.notices(), [])
+
+    def test_a_sleep_of_another_baby_keeps_it_and_the_notice_names_that_baby(self):
+        # Control for the test above: a mirrored timer keeps the app.
+        app, _ = self.app_with_a_sleep(baby="Leo")
+        self.close_window(app)
+        eventually(lambda: app.windows() == [], what="the window to hide")
+        self.assertTrue(alive(app.pid))
+        self.assertEqual(len(self.notices("Dreams for Littles keeps running while Leo's sleep is on the desktop; "
+                                          "quit from the panel or with Ctrl+Q")), 1)

@@ -88,10 +88,10 @@ public enum AppText {
     /// mirrored: the app stays, and how to quit it.
     public static func keepsRunning(babyNames: [String]) -> String {
         if babyNames.count == 1 {
-            // TRANSLATORS: A desktop notification when the window is closed; {name} is a baby's name. Keep Ctrl+Q as it is.
+            // TRANSLATORS: A desktop notification when the window is closed; {name} is a baby's name. Ctrl+Q as keyboards in your language label it.
             return tr("Dreams for Littles keeps running while {name}'s sleep is on the desktop; quit from the panel or with Ctrl+Q").filling(["name": babyNames[0]])
         }
-        // TRANSLATORS: A desktop notification when the window is closed; {count} is 2 or more. Keep Ctrl+Q as it is.
+        // TRANSLATORS: A desktop notification when the window is closed; {count} is 2 or more. Ctrl+Q as keyboards in your language label it.
         return trn("Dreams for Littles keeps running while {count} sleep is on the desktop; quit from the panel or with Ctrl+Q", "Dreams for Littles keeps running while {count} sleeps are on the desktop; quit from the panel or with Ctrl+Q", count: babyNames.count).filling(["count": String(babyNames.count)])
     }
     // TRANSLATORS: A desktop notification when the app is quit while a Sleep is still on the desktop.

@@ -14,7 +14,7 @@ import dbus
 
 from app_harness import APP, AppTestCase, bridge_children
 from dbus_client import Client
-from desktop import BusMonitor, xdotool
+from desktop import BusMonitor, SpecPanel, xdotool
 from harness import DEMO_FAMILY, MAYA, PATIENCE, eventually, now_ms
 from test_desktop_app import dbus_application, sleep_link
 from window_close import request_close
@@ -166,6 +166,22 @@ class WindowClosedWithASleepTests(BackgroundTestCase):
         eventually(lambda: any("no longer renewed" in c["body"] for c in self.monitor.notify_calls()),
                    what="the line that says what stops")
         # The agent keeps the timer; only the app has gone.
+        self.assertTrue(self.listed(timer_id))
+
+    def test_the_panel_items_menu_shows_the_hidden_window_and_quits_the_app(self):
+        panel = SpecPanel(self.session)
+        app, timer_id = self.app_with_a_sleep()
+        self.close_window(app)
+        eventually(lambda: app.windows() == [], what="the window to hide")
+        self.assertEqual(panel.click("Open Dreams for Littles"), {"reply": [[]]})
+        eventually(lambda: len(app.windows()) == 1, what="the window to show from the panel")
+        self.close_window(app)
+        eventually(lambda: app.windows() == [], what="the window to hide again")
+        self.assertEqual(panel.click("Quit Dreams for Littles"), {"reply": [[]]})
+        eventually(lambda: not alive(app.pid), what="the app to quit from the panel")
+        # The entry goes with the app; the timer stays on the desktop.
+        panel.wait_for(lambda events: [e for e in events if e["event"] == "layout"][-1]["layout"][2][-1][1]
+                       .get("label") == "Open Dreams for Littles", what="the menu without Quit")
         self.assertTrue(self.listed(timer_id))
 
     def test_the_quit_action_quits_a_hidden_app(self):

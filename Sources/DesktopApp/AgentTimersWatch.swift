@@ -13,7 +13,7 @@ final class AgentTimersWatch {
     static let agentPath = "/com/dreamsforlittles/SleepTimers1"
     static let agentInterface = "com.dreamsforlittles.SleepTimers1"
 
-    var onTimers: ([MirroredTimer]) -> Void = { _ in }
+    var onTimers: ([ListedTimer]) -> Void = { _ in }
 
     private let connection: OpaquePointer
     private var nameWatch: guint = 0
@@ -93,13 +93,13 @@ final class AgentTimersWatch {
     }
 
     /// List's reply, `(aa{sv})`: each timer's `baby_name` and `state`.
-    private static func timers(in reply: OpaquePointer) -> [MirroredTimer] {
+    private static func timers(in reply: OpaquePointer) -> [ListedTimer] {
         guard let array = g_variant_get_child_value(reply, 0) else { return [] }
         defer { g_variant_unref(array) }
-        var timers: [MirroredTimer] = []
+        var timers: [ListedTimer] = []
         for index in 0..<g_variant_n_children(array) {
             guard let entry = g_variant_get_child_value(array, index) else { continue }
-            timers.append(MirroredTimer(babyName: string(entry, "baby_name") ?? "", state: string(entry, "state") ?? ""))
+            timers.append(ListedTimer(babyName: string(entry, "baby_name") ?? "", state: string(entry, "state") ?? ""))
             g_variant_unref(entry)
         }
         return timers

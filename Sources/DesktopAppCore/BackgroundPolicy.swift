@@ -26,7 +26,7 @@ public struct BackgroundPolicy: Sendable, Equatable {
         case startedHidden
         /// What the agent mirrors now (its List after a change; none when
         /// the agent is not on the bus).
-        case timers([MirroredTimer])
+        case timers([ListedTimer])
         /// The grace the policy asked for has passed.
         case graceElapsed
         /// Ctrl+Q, the window's menu, the panel item's menu, SIGTERM.
@@ -51,7 +51,7 @@ public struct BackgroundPolicy: Sendable, Equatable {
     public private(set) var visible: Bool
     public private(set) var held = false
     public private(set) var graceRunning = false
-    public private(set) var timers: [MirroredTimer] = []
+    public private(set) var timers: [ListedTimer] = []
     /// The notice was given (in this run or an earlier one).
     public private(set) var noticeGiven: Bool
     public private(set) var quitting = false
@@ -63,7 +63,7 @@ public struct BackgroundPolicy: Sendable, Equatable {
 
     /// The timers that need the app: all but those whose completion is
     /// already recorded and being sent.
-    var keepingTheAppRunning: [MirroredTimer] { timers.filter(\.needsTheApp) }
+    var keepingTheAppRunning: [ListedTimer] { timers.filter(\.needsTheApp) }
 
     public mutating func handle(_ event: Event) -> [Action] {
         guard !quitting else { return [] }
@@ -147,7 +147,7 @@ public struct BackgroundPolicy: Sendable, Equatable {
 
 /// A timer the agent mirrors, as its List names it: only what the app's
 /// decisions and words need.
-public struct MirroredTimer: Sendable, Equatable {
+public struct ListedTimer: Sendable, Equatable {
     public let babyName: String
     /// List's `state`: running, token-expired, saving, save-failed, needs-app.
     public let state: String

@@ -2,11 +2,11 @@ import DesktopAppCore
 import Testing
 
 @Suite struct BackgroundPolicyTests {
-    let maya = MirroredTimer(babyName: "Maya", state: "running")
-    let leo = MirroredTimer(babyName: "Leo", state: "token-expired")
-    let saving = MirroredTimer(babyName: "Maya", state: "saving")
+    let maya = ListedTimer(babyName: "Maya", state: "running")
+    let leo = ListedTimer(babyName: "Leo", state: "token-expired")
+    let saving = ListedTimer(babyName: "Maya", state: "saving")
 
-    func hidden(with timers: [MirroredTimer]) -> BackgroundPolicy {
+    func hidden(with timers: [ListedTimer]) -> BackgroundPolicy {
         var policy = BackgroundPolicy()
         _ = policy.handle(.timers(timers))
         _ = policy.handle(.closeRequested)

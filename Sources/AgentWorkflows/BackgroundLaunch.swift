@@ -33,6 +33,10 @@ public struct BackgroundLaunch: Sendable {
     public enum Action: Sendable, Equatable {
         /// Activate the app's `background` action, for these timers.
         case launch([TimerID])
+        /// Not again yet for these: the app was started for them less than
+        /// `perTimerInterval` ago (and could not renew, or they would not be
+        /// due).
+        case heldBack([TimerID])
     }
 
     public var settings: Settings
@@ -86,8 +90,8 @@ public struct BackgroundLaunch: Sendable {
             guard let last = lastLaunch[id] else { return true }
             return now.millisecondsSince1970 - last.millisecondsSince1970 >= settings.perTimerInterval
         }.sorted()
-        guard !allowed.isEmpty else { return [] }
+        let held = Set(ids).subtracting(allowed).sorted()
         for id in allowed { lastLaunch[id] = now }
-        return [.launch(allowed)]
+        return (allowed.isEmpty ? [] : [.launch(allowed)]) + (held.isEmpty ? [] : [.heldBack(held)])
     }
 }

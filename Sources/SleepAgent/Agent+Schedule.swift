@@ -72,10 +72,15 @@ extension Agent {
 
     /// Starts the app in the background, for the timers that need it.
     func carryOut(_ actions: [BackgroundLaunch.Action]) {
-        for case .launch(let ids) in actions {
-            guard let launchAppInBackground else { continue }
-            log.log(.info, "Starting the app in the background for \(ids.count) timer(s): \(ids.map(\.string).joined(separator: ", ")).")
-            launchAppInBackground()
+        for action in actions {
+            switch action {
+            case .launch(let ids):
+                guard let launchAppInBackground else { continue }
+                log.log(.info, "Starting the app in the background for \(ids.count) timer(s): \(ids.map(\.string).joined(separator: ", ")).")
+                launchAppInBackground()
+            case .heldBack(let ids):
+                log.log(.notice, "No renewal came for \(ids.map(\.string).joined(separator: ", ")), and the app was started for it less than an hour ago; it is not started again yet (is the web app signed in?).")
+            }
         }
         setWake(.background, at: backgroundLaunch.wakeAt)
     }

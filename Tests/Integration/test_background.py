@@ -8,15 +8,17 @@ mirrors a timer, renews its token through the bridge, follows a stop on
 another device, and quits when the last timer ends or Quit is chosen."""
 
 import os
+import signal
 import subprocess
+import time
 
 import dbus
 
-from app_harness import APP, AppTestCase, bridge_children
+from app_harness import APP, DESKTOP_FILE, AppTestCase, app_windows, bridge_children
 from dbus_client import Client
 from desktop import BusMonitor, SpecPanel, xdotool
-from harness import DEMO_FAMILY, MAYA, PATIENCE, eventually, now_ms
-from test_desktop_app import dbus_application, sleep_link
+from harness import DEMO_FAMILY, MAYA, PATIENCE, AgentProcess, eventually, now_ms
+from test_desktop_app import ProcessHandle, dbus_application, sleep_link
 from window_close import request_close
 
 NOTICE = "Dreams for Littles keeps running while Maya's sleep is on the desktop; quit from the panel or with Ctrl+Q"
@@ -208,3 +210,118 @@ class WindowClosedWithoutASleepTests(BackgroundTestCase):
         self.assertTrue(alive(app.pid))
         self.assertEqual(len(self.notices("Dreams for Littles keeps running while Leo's sleep is on the desktop; "
                                           "quit from the panel or with Ctrl+Q")), 1)
+
+
+def app_pids():
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                if os.readlink("/proc/%s/exe" % entry) == os.path.realpath(APP) and alive(int(entry)):
+                    found.append(int(entry))
+            except OSError:
+                pass
+    return found
+
+
+class AgentStartsTheAppTests(AppTestCase):
+    """The agent's background action: the app started by D-Bus activation,
+    no window shown, for the timers the agent brings back from its store
+    and for a renewal nobody answers. Tokens of ten minutes, renewed half an
+    hour ahead: each is due for renewal when it arrives."""
+
+    notification_server = False
+    TOKEN_SECONDS = 600
+
+    def setUp(self):
+        super().setUp()
+        self.platform.process.control_json("POST", "/control/config", {"tokenTtlSeconds": self.TOKEN_SECONDS})
+        self.client = Client(self.session)
+        self.addCleanup(self.client.close)
+        with open(os.path.join(os.path.dirname(DESKTOP_FILE), "..", "dbus", "com.dreamsforlittles.App.service")) as source:
+            service = source.read().replace("/usr/bin/dreamsforlittles", APP)
+        with open(os.path.join(self.session.services, "com.dreamsforlittles.App.service"), "w") as handle:
+            handle.write(service)
+        # As a desktop session does at login: what D-Bus-activated programs get.
+        subprocess.run(["dbus-update-activation-environment", "DISPLAY", "PATH", "GTK_A11Y", "NO_AT_BRIDGE",
+                        "XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME", "HOME"],
+                       env=self.session.env, check=True, timeout=PATIENCE)
+
+    def listed(self, timer_id):
+        return [t for t in self.client.list() if t["timer_id"] == timer_id]
+
+    def token_puts(self, timer_id):
+        return [r for r in self.requests("PUT", "/active-timers/" + timer_id)
+                if (r["body"] or {}).get("requestNativeActionToken") and r["status"] is not None]
+
+    def stop_every_app(self):
+        for pid in app_pids():
+            os.kill(pid, signal.SIGTERM)
+        eventually(lambda: app_pids() == [], what="the app to end")
+
+    def signed_in_app_with_a_sleep(self):
+        """The app signed in as the parent with real keys (so its website
+        data keeps the sign-in), a Sleep started on the phone and handed to
+        the desktop by the page."""
+        timer_id, _ = self.platform.start_sleep()
+        log = open(os.path.join(self.session.root, "plain-app.log"), "w")
+        self.addCleanup(log.close)
+        process = subprocess.Popen([APP], env=self.session.env, stdout=log, stderr=log)
+        self.session.processes.append(process)
+        eventually(lambda: len(app_windows(self.session, process.pid)) == 1, what="the window")
+        [window] = app_windows(self.session, process.pid)
+        eventually(lambda: self.requests("POST", "/demo/events"), what="the page to load")
+        xdotool(self.session, "windowfocus", "--sync", window)
+        xdotool(self.session, "key", "--window", window, "Tab")  # Sign in as Sam (parent)
+        xdotool(self.session, "key", "--window", window, "Return")
+        eventually(lambda: len(self.token_puts(timer_id)) == 2, what="the page to hand the sleep to the desktop")
+        eventually(lambda: self.listed(timer_id), what="the agent's mirror")
+        return process, timer_id
+
+    def reboot(self, config_extra=""):
+        """Everything ends; the agent starts again with its store."""
+        self.stop_every_app()
+        self.agent.terminate()
+        if config_extra:
+            self.write_app_config(config_extra)
+        self.agent = AgentProcess(self.session)
+
+    def test_after_a_reboot_the_agent_starts_the_app_hidden_and_the_token_is_renewed(self):
+        _, timer_id = self.signed_in_app_with_a_sleep()
+        self.reboot()
+        eventually(lambda: len(app_pids()) == 1, what="the agent to start the app")
+        [pid] = app_pids()
+        self.session.processes.append(ProcessHandle(pid))
+        eventually(lambda: len(self.token_puts(timer_id)) == 3, what="the background app to renew the token")
+        self.assertEqual(self.token_puts(timer_id)[2]["status"], 200)
+        [listed] = self.listed(timer_id)
+        self.assertEqual((listed["state"], listed["can_complete"]), ("running", True))
+        self.assertEqual(app_windows(self.session, pid), [])
+        self.assertEqual(len(bridge_children(pid)), 1)
+        self.assertEqual(self.agent.log().count("Starting the app in the background"), 1)
+
+    def test_with_the_setting_off_nothing_starts(self):
+        _, timer_id = self.signed_in_app_with_a_sleep()
+        self.reboot("background=off\n")
+        # The agent acts on its store before it is ready; D-Bus activation
+        # would have started the app by now.
+        time.sleep(3)
+        self.assertEqual(app_pids(), [])
+        self.assertNotIn("Starting the app in the background", self.agent.log())
+        self.assertEqual(len(self.listed(timer_id)), 1)
+
+    def test_signed_out_the_agent_starts_the_app_no_more_than_once_an_hour_for_the_timer(self):
+        timer_id, reply = self.platform.start_sleep()
+        self.platform.mirror(self.client, timer_id, reply)
+        self.reboot()
+        eventually(lambda: len(app_pids()) == 1, what="the agent to start the app")
+        [pid] = app_pids()
+        self.session.processes.append(ProcessHandle(pid))
+        # The renewal asked for at the start does not come: its bound runs out.
+        eventually(lambda: "it is not started again yet" in self.agent.log(), timeout=60 + PATIENCE,
+                   what="the bound of the renewal to run out")
+        self.assertEqual(self.agent.log().count("Starting the app in the background"), 1)
+        self.assertEqual(app_pids(), [pid])
+        self.assertEqual(len(self.token_puts(timer_id)), 1)
+        [listed] = self.listed(timer_id)
+        self.assertEqual(listed["state"], "running")

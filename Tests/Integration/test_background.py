@@ -34,6 +34,19 @@ def alive(pid):
         return False
 
 
+def install_app_service(session):
+    """The package's D-Bus service file for the app, so that the agent's
+    ActivateAction starts it, with what a desktop session gives activated
+    programs at login."""
+    with open(os.path.join(os.path.dirname(DESKTOP_FILE), "..", "dbus", "com.dreamsforlittles.App.service")) as source:
+        service = source.read().replace("/usr/bin/dreamsforlittles", APP)
+    with open(os.path.join(session.services, "com.dreamsforlittles.App.service"), "w") as handle:
+        handle.write(service)
+    subprocess.run(["dbus-update-activation-environment", "DISPLAY", "PATH", "GTK_A11Y", "NO_AT_BRIDGE",
+                    "XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME", "HOME"],
+                   env=session.env, check=True, timeout=PATIENCE)
+
+
 def application_actions(session):
     """com.dreamsforlittles.App's actions, as the agent and the panel reach them."""
     bus = dbus.bus.BusConnection(session.env["DBUS_SESSION_BUS_ADDRESS"])
@@ -185,6 +198,17 @@ class WindowClosedWithASleepTests(BackgroundTestCase):
         panel.wait_for(lambda events: [e for e in events if e["event"] == "layout"][-1]["layout"][2][-1][1]
                        .get("label") == "Open Dreams for Littles", what="the menu without Quit")
         self.assertTrue(self.listed(timer_id))
+        self.assertNotIn("Starting the app in the background", self.agent.log())
+
+        # The next renewal finds no bridge: only the agent's background
+        # action starts the app again, with no window.
+        install_app_service(self.session)
+        eventually(lambda: app_pids(), timeout=60 + self.TOKEN_SECONDS + PATIENCE,
+                   what="the agent to start the app in the background")
+        [pid] = app_pids()
+        self.session.processes.append(ProcessHandle(pid))
+        self.assertIn("Starting the app in the background", self.agent.log())
+        self.assertEqual(app_windows(self.session, pid), [])
 
     def test_the_quit_action_quits_a_hidden_app(self):
         app, timer_id = self.app_with_a_sleep()
@@ -238,14 +262,7 @@ class AgentStartsTheAppTests(AppTestCase):
         self.platform.process.control_json("POST", "/control/config", {"tokenTtlSeconds": self.TOKEN_SECONDS})
         self.client = Client(self.session)
         self.addCleanup(self.client.close)
-        with open(os.path.join(os.path.dirname(DESKTOP_FILE), "..", "dbus", "com.dreamsforlittles.App.service")) as source:
-            service = source.read().replace("/usr/bin/dreamsforlittles", APP)
-        with open(os.path.join(self.session.services, "com.dreamsforlittles.App.service"), "w") as handle:
-            handle.write(service)
-        # As a desktop session does at login: what D-Bus-activated programs get.
-        subprocess.run(["dbus-update-activation-environment", "DISPLAY", "PATH", "GTK_A11Y", "NO_AT_BRIDGE",
-                        "XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME", "HOME"],
-                       env=self.session.env, check=True, timeout=PATIENCE)
+        install_app_service(self.session)
 
     def listed(self, timer_id):
         return [t for t in self.client.list() if t["timer_id"] == timer_id]

@@ -342,3 +342,61 @@ class AgentStartsTheAppTests(AppTestCase):
         self.assertEqual(len(self.token_puts(timer_id)), 1)
         [listed] = self.listed(timer_id)
         self.assertEqual(listed["state"], "running")
+
+
+def process_tree(root):
+    """`root` and every process descended from it."""
+    children = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open("/proc/%s/stat" % entry) as handle:
+                    parent = int(handle.read().rsplit(")", 1)[1].split()[1])
+                children.setdefault(parent, []).append(int(entry))
+            except (OSError, ValueError, IndexError):
+                pass
+    found = [root]
+    for pid in found:
+        found.extend(children.get(pid, []))
+    return found
+
+
+class SuspendTests(BackgroundTestCase):
+    """A suspend, as the machine's freezes every process: the agent and the
+    app's whole tree stopped (SIGSTOP) while the platform's clock runs on,
+    past the moment the renewal was due and past the token's expiry. Tokens
+    of two minutes, renewed a minute ahead."""
+
+    TOKEN_SECONDS = 120
+
+    def setUp(self):
+        super().setUp()
+        self.agent.terminate()
+        self.write_app_config("\n[timers]\nrenew-before-expiry-minutes=1\n")
+        self.agent = AgentProcess(self.session)
+
+    def test_after_a_resume_the_hidden_app_renews_the_token_that_expired_and_complete_comes_back(self):
+        app, timer_id = self.app_with_a_sleep()
+        [first] = self.puts_of(timer_id)
+        first_expiry_ms = first["arrivalNs"] // 1_000_000 + self.TOKEN_SECONDS * 1000
+        self.close_window(app)
+        eventually(lambda: app.windows() == [], what="the window to hide")
+
+        frozen = [self.agent.pid] + process_tree(app.pid)
+        for pid in frozen:
+            os.kill(pid, signal.SIGSTOP)
+        try:
+            while now_ms() <= first_expiry_ms + 2000:
+                time.sleep(0.5)
+        finally:
+            for pid in frozen:
+                os.kill(pid, signal.SIGCONT)
+        self.assertEqual(len(self.puts_of(timer_id)), 1, "renewed before the suspend")
+
+        eventually(lambda: len(self.puts_of(timer_id)) >= 2 and self.puts_of(timer_id)[1]["status"] is not None,
+                   what="the renewal after the resume")
+        self.assertEqual(self.puts_of(timer_id)[1]["status"], 200)
+        eventually(lambda: [t["can_complete"] for t in self.client.list()] == [True], what="Complete to come back")
+        self.client.timers.Complete(timer_id, dbus.Int64(0))
+        [activity] = self.platform.wait_for_activities(1)
+        self.assertEqual((activity["timerId"], activity["source"]), (timer_id, "native"))

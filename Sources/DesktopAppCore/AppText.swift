@@ -222,7 +222,6 @@ public enum AppLogText {
         "Could not save the window's size to \(path): \(error)"
     }
     public static let keepsRunning = "The window is hidden: a Sleep is mirrored on the desktop, so the app keeps running."
-    public static let shownAgain = "The window is shown again."
     public static let startedInBackground = "Started in the background (the background action): the window stays hidden."
     public static func graceStarted(_ seconds: Int) -> String {
         "No mirrored timer needs the hidden app; it quits in \(seconds) s unless one comes."

@@ -400,3 +400,23 @@ class SuspendTests(BackgroundTestCase):
         self.client.timers.Complete(timer_id, dbus.Int64(0))
         [activity] = self.platform.wait_for_activities(1)
         self.assertEqual((activity["timerId"], activity["source"]), (timer_id, "native"))
+
+
+class InTheReadersLanguageTests(BackgroundTestCase):
+    """The notice in German: LANGUAGE=de, the catalogs of the build tree."""
+
+    def setUp(self):
+        from test_translations import CATALOGS, require_catalogs, require_locale
+        require_catalogs()
+        require_locale("de_DE.UTF-8")
+        super().setUp()
+        self.session.env.update(LANG="de_DE.UTF-8", LANGUAGE="de", DFL_LOCALEDIR=CATALOGS)
+
+    def test_the_notice_speaks_german(self):
+        app, _ = self.app_with_a_sleep()
+        self.close_window(app)
+        eventually(lambda: app.windows() == [], what="the window to hide")
+        german = ("Dreams for Littles läuft weiter, solange Mayas Schlaf auf dem Desktop ist; "
+                  "beenden über die Leiste oder mit Strg+Q")
+        eventually(lambda: len(self.notices(german)) == 1, what="the notice in German")
+        self.assertEqual(self.notices(), [])

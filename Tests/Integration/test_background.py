@@ -18,7 +18,7 @@ from app_harness import APP, DESKTOP_FILE, AppTestCase, app_windows, bridge_chil
 from dbus_client import Client
 from desktop import BusMonitor, SpecPanel, xdotool
 from harness import DEMO_FAMILY, MAYA, PATIENCE, AgentProcess, eventually, now_ms
-from test_desktop_app import ProcessHandle, dbus_application, sleep_link
+from test_desktop_app import DeepLinkTests, ProcessHandle, dbus_application, sleep_link
 from window_close import request_close
 
 NOTICE = "Dreams for Littles keeps running while Maya's sleep is on the desktop; quit from the panel or with Ctrl+Q"
@@ -149,10 +149,12 @@ class WindowClosedWithASleepTests(BackgroundTestCase):
         # The notification's Open and a deep link: org.freedesktop.Application.Open.
         self.close_window(app)
         eventually(lambda: app.windows() == [], what="the window to hide")
-        dbus_application(self.session).Open([sleep_link(timer_id)], {"activation-token": dbus.String("dfl-open_TIME1")})
+        dbus_application(self.session).Open([sleep_link(timer_id)], {
+            "activation-token": dbus.String("dfl-open_TIME1"), "desktop-startup-id": dbus.String("dfl-open_TIME1")})
         eventually(lambda: len(app.windows()) == 1, what="the window to show again")
         eventually(lambda: app.url() == route, what="the timer's route")
         self.assertEqual(app.js("return document.visibilityState"), "visible")
+        eventually(lambda: DeepLinkTests.startup_id(self, app) == "dfl-open_TIME1", what="the window to take the token")
 
         # The panel item's "Open Dreams for Littles": Activate.
         [window] = app.windows()

@@ -10,7 +10,8 @@ import SleepTimerCore
 /// org.freedesktop.Application.Open (or Activate) on it. There is one
 /// window, whichever way the app was reached; the activation token of the
 /// launch comes as platform data, and GTK uses it when the window is
-/// presented.
+/// presented. While the agent mirrors a Sleep, closing the window hides it
+/// and the app runs on (DesktopApplication+Background.swift).
 public final class DesktopApplication {
     public static let applicationID = "com.dreamsforlittles.App"
 
@@ -115,6 +116,7 @@ public final class DesktopApplication {
 
     /// The one window, made once; shown by presentWindow, or kept hidden
     /// when the app starts in the background.
+    @discardableResult
     func makeWindow() -> AppWindow {
         if let window { return window }
         if automation {

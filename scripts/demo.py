@@ -170,7 +170,7 @@ class Demo:
 
     def agent(self):
         for name, how in (("com.dreamsforlittles.SleepTimers1", "systemctl --user stop dfl-sleep-agent"),
-                          ("com.dreamsforlittles.App", "close the Dreams for Littles window")):
+                          ("com.dreamsforlittles.App", "quit Dreams for Littles (Ctrl+Q)")):
             if self.name_has_owner(name):
                 raise RuntimeError("%s already runs on your session bus; %s for the demo and try again" % (name, how))
         self.start([os.path.join(BUILD, "dfl-sleep-agent")], log="agent.log")
@@ -274,7 +274,8 @@ def main():
                 "notification (waiting up to %d s)" % CLICK_WAIT)
             demo.print_activity(CLICK_WAIT)
             say("the page says 'Saved from the desktop'; start a Sleep for Leo and click its notification to "
-                "open Leo's Sleep route in the same window; close the window to end the demo")
+                "open Leo's Sleep route in the same window; quit the app with Ctrl+Q to end the demo (while a "
+                "Sleep runs, closing the window only hides it)")
             demo.processes[-1].wait(CLICK_WAIT)
         else:
             demo.headless_story()

@@ -46,6 +46,9 @@ packages=(
     # xdg-mime find it as the dreamsforlittles:// handler; appstream checks
     # its metainfo; tsc checks the JavaScript client's declarations.
     libgtk-4-dev libwebkitgtk-6.0-dev "$webdriver" x11-utils xdg-utils appstream node-typescript
+    # The accessibility tests read the app's window through AT-SPI: its bus
+    # and registry, and the client library for Python.
+    at-spi2-core gir1.2-atspi-2.0
     # The panel indicator's tests: a real StatusNotifierItem host (the
     # systray of xfce4-panel, with its settings daemon xfconfd), and
     # tesseract to read what it shows off the screen.

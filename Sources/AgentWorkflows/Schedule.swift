@@ -68,4 +68,7 @@ public enum AgentWake: Hashable, Sendable, CaseIterable {
     case completions
     /// The panel indicator's elapsed times move on, or a saved moment ends.
     case panel
+    /// A renewal asked for did not come within its bound: the app is
+    /// started in the background.
+    case background
 }

@@ -2,9 +2,10 @@ import SleepTimerCore
 
 /// A mirrored timer's life on the desktop apart from its completion:
 /// warned of ahead of its token's expiry (so that an app with a live
-/// session renews the token), still shown as running once the token has
-/// run out (a baby sleeps through the night whatever the token does), and
-/// dropped only when no sleep could still be running.
+/// session renews the token; after a suspend that slept through that
+/// moment, once the token has run out), still shown as running once the
+/// token has run out (a baby sleeps through the night whatever the token
+/// does), and dropped only when no sleep could still be running.
 ///
 /// A recorded completion that is still pending keeps its timer as it is:
 /// the completion flow decides what becomes of it.
@@ -64,6 +65,11 @@ public struct TimerLifecycle: Sendable {
             if expiresAt <= now {
                 if ranOut[id] != expiresAt { actions.append(.tokenExpired(id)) }
                 ranOut[id] = expiresAt
+                // Its renewal moment passed unseen (the machine was
+                // suspended, or the agent not running): asked for once now,
+                // since the platform issues a new token while the timer runs.
+                if warned[id] != expiresAt { actions.append(.renewalDue(id, expiresAt: expiresAt)) }
+                warned[id] = expiresAt
                 continue
             }
             later(expiresAt)

@@ -69,6 +69,7 @@ static inline GtkBox *dfl_gtk_box(gpointer p) { return GTK_BOX(p); }
 static inline GtkLabel *dfl_gtk_label(gpointer p) { return GTK_LABEL(p); }
 static inline GtkRevealer *dfl_gtk_revealer(gpointer p) { return GTK_REVEALER(p); }
 static inline GtkButton *dfl_gtk_button(gpointer p) { return GTK_BUTTON(p); }
+static inline GtkMenuButton *dfl_gtk_menu_button(gpointer p) { return GTK_MENU_BUTTON(p); }
 static inline WebKitWebView *dfl_webkit_web_view(gpointer p) { return WEBKIT_WEB_VIEW(p); }
 static inline WebKitNavigationPolicyDecision *dfl_navigation_decision(gpointer p) {
     return WEBKIT_NAVIGATION_POLICY_DECISION(p);

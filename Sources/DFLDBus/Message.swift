@@ -84,6 +84,13 @@ public final class Message {
         return Message(taking: raw)
     }
 
+    /// A call that must not start its destination by D-Bus activation: for
+    /// a program that is to be reached only while it runs.
+    public func withoutAutoStart() -> Message {
+        dbus_message_set_auto_start(raw, 0)
+        return self
+    }
+
     /// The reply to this method call.
     public func methodReturn() -> Message {
         guard let reply = dbus_message_new_method_return(raw) else { Self.outOfMemory() }

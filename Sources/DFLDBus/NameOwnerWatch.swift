@@ -62,6 +62,8 @@ public final class NameOwnerWatch {
     private let connection: BusConnection
     private var ownership: NameOwnership
     private var filter: BusConnection.Filter?
+    /// After each answer or change, with the owner then (nil: none).
+    public var onOwnerChanged: ((String?) -> Void)?
 
     public init(name: String, connection: BusConnection) {
         self.connection = connection
@@ -82,12 +84,17 @@ public final class NameOwnerWatch {
         try connection.addMatch(bus.ownerChangedMatch(of: name))
         // Never consumes the message: other watches may follow the same name.
         filter = connection.addSignalFilter { [weak self] message in
-            self?.ownership.observe(message)
+            guard let self else { return false }
+            if self.ownership.observe(message) { self.onOwnerChanged?(self.ownership.owner) }
             return false
         }
         let question = Message.methodCall(destination: bus.name, path: bus.path, interface: bus.name, member: bus.getNameOwner)
             .append(.string(name))
-        connection.call(question) { [weak self] result in self?.ownership.answered(result) }
+        connection.call(question) { [weak self] result in
+            guard let self else { return }
+            self.ownership.answered(result)
+            self.onOwnerChanged?(self.ownership.owner)
+        }
     }
 
     /// True for a message whose sender is the name's current owner.

@@ -28,6 +28,9 @@ final class AppWindow {
     let website: WebsiteSession
     let opener: ExternalOpener
     var bridge: BridgeChild?
+    /// The close button, the window manager or Ctrl+W: the application
+    /// decides whether the window hides or the app quits.
+    var onCloseRequest: () -> Void = {}
     var backButton: UnsafeMutablePointer<GtkWidget>!
     var notice: UnsafeMutablePointer<GtkWidget>!
     var noticeLabel: UnsafeMutablePointer<GtkWidget>!
@@ -91,6 +94,7 @@ final class AppWindow {
         describe(reload, AppAccessibleText.reload)
         gtk_header_bar_pack_start(dfl_gtk_header_bar(header), backButton)
         gtk_header_bar_pack_start(dfl_gtk_header_bar(header), reload)
+        gtk_header_bar_pack_end(dfl_gtk_header_bar(header), menuButton())
         gtk_window_set_titlebar(window, header)
 
         noticeLabel = gtk_label_new(nil)
@@ -115,12 +119,27 @@ final class AppWindow {
         // The keyboard goes to the page first, not to the header's buttons.
         gtk_window_set_focus(window, view)
 
+        // Handled here always: the window hides, or is destroyed with the app.
         dfl_connect_bool_void(window, "close-request", { _, data in
-            from(data, as: AppWindow.self).saveState()
-            return 0
+            from(data, as: AppWindow.self).onCloseRequest()
+            return 1
         }, unretained(self), nil)
+        addAction("close", accelerators: ["<Control>w"]) { $0.close() }
         addAction("reload", accelerators: ["<Control>r", "F5"]) { $0.reload() }
         addAction("back", accelerators: ["<Alt>Left"]) { $0.goBack() }
+    }
+
+    /// The window's menu: Quit, which ends the app even while a Sleep keeps
+    /// it running with the window closed.
+    private func menuButton() -> UnsafeMutablePointer<GtkWidget> {
+        let menu = g_menu_new()!
+        g_menu_append(menu, AppText.quitMenuItem, "app.quit")
+        let button = gtk_menu_button_new()!
+        gtk_menu_button_set_icon_name(dfl_gtk_menu_button(button), "open-menu-symbolic")
+        gtk_menu_button_set_menu_model(dfl_gtk_menu_button(button), UnsafeMutableRawPointer(menu).assumingMemoryBound(to: GMenuModel.self))
+        gtk_widget_set_tooltip_text(button, AppText.menuTooltip)
+        g_object_unref(raw(menu))
+        return button
     }
 
     /// A flat icon button whose click runs `action` on this window.
@@ -170,6 +189,14 @@ final class AppWindow {
     }
 
     func close() { gtk_window_close(window) }
+
+    /// Hidden, not destroyed: the web view and the bridge live on; WebKit
+    /// sees the view unmapped, so the page is hidden and throttled.
+    func hide() { gtk_widget_set_visible(dfl_gtk_widget(window), 0) }
+
+    var isVisible: Bool { gtk_widget_get_visible(dfl_gtk_widget(window)) != 0 }
+
+    func destroy() { gtk_window_destroy(window) }
 
     // MARK: Notices
 

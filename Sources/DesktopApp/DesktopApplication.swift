@@ -10,7 +10,8 @@ import SleepTimerCore
 /// org.freedesktop.Application.Open (or Activate) on it. There is one
 /// window, whichever way the app was reached; the activation token of the
 /// launch comes as platform data, and GTK uses it when the window is
-/// presented.
+/// presented. While the agent mirrors a Sleep, closing the window hides it
+/// and the app runs on (DesktopApplication+Background.swift).
 public final class DesktopApplication {
     public static let applicationID = "com.dreamsforlittles.App"
 
@@ -21,6 +22,10 @@ public final class DesktopApplication {
     var setup: AppSetup?
     var window: AppWindow?
     var automation = false
+    /// Whether the app stays with its window closed (see BackgroundPolicy).
+    var background = BackgroundPolicy()
+    var timersWatch: AgentTimersWatch?
+    var graceSource: guint = 0
     /// The environment names a locale glibc does not have: said in the log
     /// once, by the instance that runs the window.
     let localeMissing: Bool
@@ -59,7 +64,7 @@ public final class DesktopApplication {
         }, unretained(self), nil)
         for signalNumber in [SIGTERM, SIGINT] {
             g_unix_signal_add(signalNumber, { data in
-                from(data, as: DesktopApplication.self).quit()
+                from(data, as: DesktopApplication.self).quit(why: "a signal")
                 return 1
             }, unretained(self))
         }
@@ -82,6 +87,7 @@ public final class DesktopApplication {
     /// Reads the configuration once, in the instance that runs the window.
     private func startup() {
         if localeMissing { AppLog.log(.warning, AppLogText.localeMissing) }
+        startBackgroundSupport()
         do {
             let (configuration, file) = try Configuration.load(environment: environment)
             AppLog.log(.info, file.map(AppLogText.configuration) ?? AppLogText.noConfiguration)
@@ -101,11 +107,18 @@ public final class DesktopApplication {
     /// there is one (GTK takes the token of a D-Bus Open or Activate from
     /// its platform data itself).
     @discardableResult
-    private func presentWindow(activationToken: String? = nil) -> AppWindow {
-        if let window {
-            window.present(activationToken: activationToken)
-            return window
-        }
+    func presentWindow(activationToken: String? = nil) -> AppWindow {
+        let window = self.window ?? makeWindow()
+        window.present(activationToken: activationToken)
+        apply(background.handle(.shown))
+        return window
+    }
+
+    /// The one window, made once; shown by presentWindow, or kept hidden
+    /// when the app starts in the background.
+    @discardableResult
+    func makeWindow() -> AppWindow {
+        if let window { return window }
         if automation {
             // Before the view exists: WebKit gives a view that automation
             // controls only to a context that allows automation.
@@ -117,8 +130,8 @@ public final class DesktopApplication {
             automation: automation,
             bridgeProgram: AppPaths.bridgeProgram(environment: environment, executable: executable))
         self.window = window
+        window.onCloseRequest = { [unowned self] in self.closeRequested() }
         if automation { enableAutomation(for: window) }
-        window.present(activationToken: activationToken)
         return window
     }
 
@@ -175,14 +188,6 @@ public final class DesktopApplication {
         case .open(let link):
             presentWindow(activationToken: token).open(link)
             return 0
-        }
-    }
-
-    private func quit() {
-        if let window {
-            window.close()
-        } else {
-            g_application_quit(dfl_g_application(application))
         }
     }
 

@@ -25,6 +25,10 @@ public struct AppPaths: Sendable, Equatable {
     /// The file that keeps the window's size.
     public var windowState: String { state + "/window.conf" }
 
+    /// There once the app has said that it keeps running with its window
+    /// closed, so that it says so only the first time.
+    public var backgroundNoticeGiven: String { state + "/background-notice-given" }
+
     /// The bridge program: `DFL_WEBVIEW_BRIDGE` when set to an absolute
     /// path (tests and developers), else `dfl-webview-bridge` beside the
     /// app's own executable.

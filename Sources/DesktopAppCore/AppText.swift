@@ -82,6 +82,25 @@ public enum AppText {
         tr("This link cannot be opened until the app knows the web app's address (web-origin).")
     }
 
+    // MARK: Running in the background
+
+    /// Said once, the first time the window closes while a Sleep is
+    /// mirrored: the app stays, and how to quit it.
+    public static func keepsRunning(babyNames: [String]) -> String {
+        if babyNames.count == 1 {
+            // TRANSLATORS: A desktop notification when the window is closed; {name} is a baby's name. Ctrl+Q as keyboards in your language label it.
+            return tr("Dreams for Littles keeps running while {name}'s sleep is on the desktop; quit from the panel or with Ctrl+Q").filling(["name": babyNames[0]])
+        }
+        // TRANSLATORS: A desktop notification when the window is closed; {count} is 2 or more. Ctrl+Q as keyboards in your language label it.
+        return trn("Dreams for Littles keeps running while {count} sleep is on the desktop; quit from the panel or with Ctrl+Q", "Dreams for Littles keeps running while {count} sleeps are on the desktop; quit from the panel or with Ctrl+Q", count: babyNames.count).filling(["count": String(babyNames.count)])
+    }
+    // TRANSLATORS: A desktop notification when the app is quit while a Sleep is still on the desktop.
+    public static var quitStops: String { tr("Dreams for Littles has quit: the sleep's Complete button is no longer renewed, and changes from other devices no longer reach the desktop.") }
+    // TRANSLATORS: An item of the window's menu that ends the app, even while a Sleep runs.
+    public static var quitMenuItem: String { trc("menu", "Quit") }
+    // TRANSLATORS: Tooltip of the window's menu button.
+    public static var menuTooltip: String { trc("tooltip", "Menu") }
+
     // MARK: The command line
 
     static let paragraphWidth = 72
@@ -202,6 +221,13 @@ public enum AppLogText {
     public static func windowStateNotSaved(_ path: String, _ error: String) -> String {
         "Could not save the window's size to \(path): \(error)"
     }
+    public static let keepsRunning = "The window is hidden: a Sleep is mirrored on the desktop, so the app keeps running."
+    public static let startedInBackground = "Started in the background (the background action): the window stays hidden."
+    public static func graceStarted(_ seconds: Int) -> String {
+        "No mirrored timer needs the hidden app; it quits in \(seconds) s unless one comes."
+    }
+    public static func quitting(_ why: String) -> String { "Quitting: \(why)." }
+    public static func timersUnknown(_ error: String) -> String { "Could not list the agent's timers: \(error)" }
     public static let automationOn =
         "Automation is on (--automation): a WebDriver client on this computer may drive the window."
     public static let automationIgnored =

@@ -7,8 +7,10 @@ public enum IndicatorText {
     /// The app's name, a brand: the same in every language.
     public static let appName = "Dreams for Littles"
 
-    // TRANSLATORS: The last entry of the panel icon's menu.
+    // TRANSLATORS: The entry of the panel icon's menu after the timers.
     public static var openApp: String { tr("Open Dreams for Littles") }
+    // TRANSLATORS: A panel menu item, shown while the app runs: it ends the app even with its window closed.
+    public static var quitApp: String { tr("Quit Dreams for Littles") }
 
     /// A tooltip line for a running timer: "Maya asleep · 1 h 37 min".
     public static func asleepFor(name: String, elapsed: String) -> String {

@@ -75,6 +75,7 @@ struct MenuIDs: Sendable {
     static let root: Int32 = 0
     static let separator: Int32 = 1
     static let openApp: Int32 = 2
+    static let quitApp: Int32 = 3
     static let firstTimerItem: Int32 = 16
 
     private var next = firstTimerItem

@@ -63,6 +63,8 @@ public struct PanelIndicator: Sendable {
         case complete(TimerID)
         case open(TimerID, activationToken: String?)
         case openApp(activationToken: String?)
+        /// The app's `quit` action: the running app ends, window or not.
+        case quitApp
     }
 
     /// The tooltip: (title, description), the description in the markup
@@ -85,6 +87,8 @@ public struct PanelIndicator: Sendable {
     private var ids = MenuIDs()
     /// What the host was last told, to say only what changed.
     private var told: Appearance?
+    /// com.dreamsforlittles.App is on the bus.
+    public private(set) var appRunning = false
     /// From the host (ProvideXdgActivationToken), for the next opening.
     private var activationToken: String?
 
@@ -104,6 +108,13 @@ public struct PanelIndicator: Sendable {
     /// A minute boundary passed: the elapsed times move on.
     public mutating func minuteBoundary(now: Instant) -> [Action] {
         settle(now: now)
+    }
+
+    /// The app came onto the bus or left it: while it runs (perhaps with
+    /// its window closed, to renew the timers' tokens), the menu can quit it.
+    public mutating func appRunningChanged(_ running: Bool, now: Instant) -> [Action] {
+        appRunning = running
+        return settle(now: now)
     }
 
     /// A watcher appeared, changed owner (restarted) or went away; or its
@@ -143,6 +154,7 @@ public struct PanelIndicator: Sendable {
         guard menu.item(id) != nil else { return .unknownItem }
         guard event == "clicked" else { return .handled([]) }
         if id == MenuIDs.openApp { return .handled([.openApp(activationToken: takeActivationToken())]) }
+        if id == MenuIDs.quitApp { return .handled([.quitApp]) }
         guard let key = ids.meaning[id] else { return .handled([]) }
         switch key.role {
         case .complete: return .handled([.complete(key.timer)])
@@ -274,6 +286,7 @@ public struct PanelIndicator: Sendable {
         }
         if !items.isEmpty { items.append(MenuItem(id: MenuIDs.separator, properties: ["type": .string("separator")])) }
         items.append(MenuItem(id: MenuIDs.openApp, properties: ["label": .label(IndicatorText.openApp)]))
+        if appRunning { items.append(MenuItem(id: MenuIDs.quitApp, properties: ["label": .label(IndicatorText.quitApp)])) }
         return replaceMenuItems(with: items)
     }
 

@@ -21,6 +21,8 @@ extension Agent {
             log.log(.info, "Ignored a Mirror of timer \(timer.id) with revision \(timer.revision); revision \(stored) is stored.")
         case .inserted, .updated:
             log.log(.info, "Mirrored timer \(timer.id) (\(outcome == .inserted ? "new" : "updated"), revision \(timer.revision)).")
+            backgroundLaunch.mirrored(timer.id, expiresAt: timer.tokenExpiresAt)
+            setWake(.background, at: backgroundLaunch.wakeAt)
             announceChange(of: timer.id)
             applyLifecycle()
             publishProperties()

@@ -18,6 +18,7 @@ extension Agent {
         policy.maximumTokenLifetime = new.maximumTokenLifetime
         opener.reconfigure(new)
         lifecycle.settings.renewalLead = new.renewalLead
+        backgroundLaunch.settings.enabled = new.appInBackground
         applyLifecycle()
         var settings = plan.settings
         settings.liveElapsed = new.liveElapsed

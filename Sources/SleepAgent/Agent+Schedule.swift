@@ -36,6 +36,7 @@ extension Agent {
             case .notifications: runPlan(.wake(now: now))
             case .completions: lookAtOutbox()
             case .panel: wakePanel(now: now)
+            case .background: carryOut(backgroundLaunch.check(now: now))
             }
         }
     }
@@ -49,6 +50,7 @@ extension Agent {
             switch action {
             case .renewalDue(let id, let expiresAt):
                 log.log(.info, "The action token of timer \(id) expires soon; asking the app for a new one.")
+                backgroundLaunch.renewalAsked(id, expiresAt: expiresAt, now: now)
                 for observer in observers { observer.tokenExpiring(id, expiresAt: expiresAt) }
             case .tokenExpired(let id):
                 log.log(.info, "The action token of timer \(id) ran out; it stays shown, to be finished in the app.")
@@ -58,6 +60,29 @@ extension Agent {
             }
         }
         setWake(.tokenExpiry, at: lifecycle.wakeAt)
+        setWake(.background, at: backgroundLaunch.wakeAt)
+    }
+
+    /// At the start: the timers brought back from the store that still
+    /// run need the app (after a reboot, nothing else starts it).
+    func launchForRestoredTimers() {
+        let running = timers.values.filter { $0.completionState != .pending && ($0.state == .running || $0.state == .tokenExpired) }
+        carryOut(backgroundLaunch.restored(running.map(\.timer.id), now: clock.now()))
+    }
+
+    /// Starts the app in the background, for the timers that need it.
+    func carryOut(_ actions: [BackgroundLaunch.Action]) {
+        for action in actions {
+            switch action {
+            case .launch(let ids):
+                guard let launchAppInBackground else { continue }
+                log.log(.info, "Starting the app in the background for \(ids.count) timer(s): \(ids.map(\.string).joined(separator: ", ")).")
+                launchAppInBackground()
+            case .heldBack(let ids):
+                log.log(.notice, "No renewal came for \(ids.map(\.string).joined(separator: ", ")), and the app was started for it less than an hour ago; it is not started again yet (is the web app signed in?).")
+            }
+        }
+        setWake(.background, at: backgroundLaunch.wakeAt)
     }
 
     /// Drops timers no sleep could still be running for.

@@ -80,6 +80,10 @@ public final class Agent {
     var schedule = Schedule<AgentWake>()
     var lifecycle: TimerLifecycle
     let limits: TimerLimits
+    var backgroundLaunch: BackgroundLaunch
+    /// Starts the desktop app in the background (its `background` action);
+    /// nil: nothing can (the tests of the agent alone).
+    public var launchAppInBackground: (() -> Void)?
 
     public init(
         store: SleepTimerStore, configuration: Configuration, timeZones: any TimeZoneResolving,
@@ -88,6 +92,7 @@ public final class Agent {
         limits: TimerLimits = TimerLimits()
     ) {
         self.limits = limits
+        backgroundLaunch = BackgroundLaunch(settings: BackgroundLaunch.Settings(enabled: configuration.appInBackground))
         lifecycle = TimerLifecycle(settings: TimerLifecycle.Settings(
             renewalLead: configuration.renewalLead, longestSleep: MirrorPolicy.longestSleep))
         self.store = store
@@ -123,6 +128,7 @@ public final class Agent {
         self.surface = surface
         self.transport = transport
         applyLifecycle()
+        launchForRestoredTimers()
         publishProperties()
         surface?.start { [weak self] event in self?.surfaceReported(event) }
         if transport != nil { runCompletions(.outbox(readOutbox(), now: clock.now())) }
@@ -198,6 +204,7 @@ public final class Agent {
         invalidateList()
         for id in ids {
             timers[id] = nil
+            backgroundLaunch.removed(id)
             for observer in observers { observer.timerRemoved(id, reason: reason) }
             runPlan(.timerRemoved(id))
         }

@@ -292,6 +292,8 @@ public final class AgentApp {
             timeFormat: locale.timeFormat(), clock: clock, log: log,
             alarm: wallClock ?? LoopAlarm(loop: loop, clock: clock), opener: opener,
             crashPoints: CrashPoints(environment: environment))
+        let appActions = AppActions(connection: connection, log: log)
+        agent.launchAppInBackground = { appActions.activate(.background) }
         wallClock?.clockChanged = { [weak agent] in agent?.clockChanged(reason: "the clock was set") }
         desktopClock.changed = { [weak agent, locale] hourCycle in
             agent?.timeFormatChanged(locale.timeFormat(clockFormat: hourCycle))

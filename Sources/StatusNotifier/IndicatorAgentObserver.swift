@@ -18,6 +18,9 @@ public final class IndicatorAgentObserver: PanelSurface {
     private let log: any LogSink
     private let opener: any LinkOpener
     private var shown = IndicatorTimers()
+    private let appActions: AppActions
+    /// The app on the bus: while it runs, the menu can quit it.
+    private let appWatch: NameOwnerWatch
     public var wakeAtChanged: (() -> Void)?
 
     public init(agent: Agent, connection: BusConnection, opener: any LinkOpener, clock: any WallClock, log: any LogSink) {
@@ -25,6 +28,8 @@ public final class IndicatorAgentObserver: PanelSurface {
         self.clock = clock
         self.log = log
         self.opener = opener
+        appActions = AppActions(connection: connection, log: log)
+        appWatch = NameOwnerWatch(name: AppActions.busName, connection: connection)
         indicator = StatusNotifierIndicator(
             visibility: agent.configuration.indicator, connection: connection, processID: getpid(), clock: clock,
             log: log)
@@ -37,10 +42,17 @@ public final class IndicatorAgentObserver: PanelSurface {
             guard let self else { return }
             self.opener.open(DeepLink(appHomeAt: self.agent.configuration.deepLinkBase), activationToken: token)
         }
+        indicator.onQuitApp = { [weak self] in self?.appActions.activate(.quit) }
         indicator.onScheduleChanged = { [weak self] in self?.wakeAtChanged?() }
         for view in (try? agent.list()) ?? [] { shown.changed(Self.value(of: view)) }
         indicator.start()
         indicator.timersChanged(shown.all)
+        appWatch.onOwnerChanged = { [weak self] owner in self?.indicator.appRunningChanged(owner != nil) }
+        do {
+            try appWatch.start()
+        } catch {
+            log.log(.notice, "The panel indicator cannot follow the app on the bus: \(error.message)")
+        }
     }
 
     /// As the notification's Complete button: recorded in the outbox, sent

@@ -26,6 +26,7 @@ public final class StatusNotifierIndicator {
     public var onComplete: (TimerID) -> Void = { _ in }
     public var onOpen: (TimerID, _ activationToken: String?) -> Void = { _, _ in }
     public var onOpenApp: (_ activationToken: String?) -> Void = { _ in }
+    public var onQuitApp: () -> Void = {}
     /// After every change that may start, stop or move minute refreshes.
     public var onScheduleChanged: () -> Void = {}
 
@@ -79,6 +80,12 @@ public final class StatusNotifierIndicator {
         apply(model.timersChanged(timers, now: clock.now()))
     }
 
+    /// The app came onto the bus or left it.
+    public func appRunningChanged(_ running: Bool) {
+        guard model.visibility != .never else { return }
+        apply(model.appRunningChanged(running, now: clock.now()))
+    }
+
     /// A minute boundary passed: the tooltip's elapsed times move on.
     public func minuteBoundary() {
         apply(model.minuteBoundary(now: clock.now()))
@@ -109,6 +116,8 @@ public final class StatusNotifierIndicator {
                 onOpen(id, token)
             case .openApp(let token):
                 onOpenApp(token)
+            case .quitApp:
+                onQuitApp()
             }
         }
         onScheduleChanged()

@@ -37,10 +37,19 @@ import Testing
     @Test func aTokenThatRanOutKeepsTheTimerAndIsAnnouncedOnce() {
         var lifecycle = lifecycle()
         let timer = F.timer(expiresAt: now)
-        #expect(lifecycle.check([timer], now: now) == [.tokenExpired(F.id(1))])
+        // First seen run out (a suspend slept through its renewal): a new
+        // one is asked for, once.
+        #expect(lifecycle.check([timer], now: now) == [.tokenExpired(F.id(1)), .renewalDue(F.id(1), expiresAt: now)])
         #expect(lifecycle.check([timer], now: now.plus(seconds: 3600)).isEmpty)
         // Next: the end of the longest sleep, 48 h after the start.
         #expect(lifecycle.wakeAt == timer.timer.startedAt.adding(milliseconds: 48 * Milliseconds.hour))
+    }
+
+    @Test func aTokenWarnedOfBeforeItRanOutIsNotAskedForAgain() {
+        var lifecycle = lifecycle()
+        let expiresAt = now.plus(seconds: 600)
+        #expect(lifecycle.check([F.timer(expiresAt: expiresAt)], now: now) == [.renewalDue(F.id(1), expiresAt: expiresAt)])
+        #expect(lifecycle.check([F.timer(expiresAt: expiresAt)], now: expiresAt) == [.tokenExpired(F.id(1))])
     }
 
     @Test func aTimerStartedLongerAgoThanAnySleepIsDropped() {

@@ -212,6 +212,25 @@ final class RecordingOpener: LinkOpener {
         #expect(alarm.moment != nil)
     }
 
+    @Test func aTokenThatRanOutDuringASuspendIsAskedForAgainAndANewOneBringsCompleteBack() throws {
+        let agent = try agent()
+        let observer = RecordingObserver()
+        agent.addObserver(observer)
+        let expiresAt = Fixtures.now.adding(milliseconds: Milliseconds.hour)
+        try agent.mirror(Fixtures.request { $0.tokenExpiresAtMilliseconds = expiresAt.millisecondsSince1970 })
+        clock.advance(milliseconds: 2 * Milliseconds.hour)
+        agent.clockChanged(reason: "the machine woke from a suspend")
+        #expect(observer.expiring.map(\.1) == [expiresAt])
+        #expect(try agent.list().first?.state == .tokenExpired)
+        let renewed = clock.now().adding(milliseconds: 12 * Milliseconds.hour)
+        try agent.mirror(Fixtures.request {
+            $0.tokenExpiresAtMilliseconds = renewed.millisecondsSince1970
+            $0.revision = 4
+        })
+        #expect(try agent.list().first?.canComplete == true)
+        #expect(surface.shown.last?.1.actions.contains(.complete) == true)
+    }
+
     @Test func aTimeThePlatformRefusesIsCorrectedOnceByItsClock() throws {
         let agent = try agent()
         try agent.mirror(Fixtures.request())

@@ -22,6 +22,8 @@ const client = desktop ? new SleepTimerBridgeClient(desktop.transport) : null;
 let session = readSession();
 /** Timers this page knows of, by id: for the names and times of saved sleeps. */
 const known = new Map();
+// The timers this page has handed to the desktop (mirrored through the bridge).
+const handedToDesktop = new Set();
 
 function readSession() {
   try {
@@ -115,6 +117,15 @@ async function refresh() {
   if (client && session.mode === "self") {
     // The desktop forgets the timers that stopped elsewhere (on the phone).
     await client.reconcileSleepTimers(timers.filter((t) => t.activityType === "sleep").map((t) => t.id));
+    // A page that loads while sleeps run (the app started in the background
+    // after a reboot, say) hands them to the desktop again: the upsert
+    // brings each a fresh token.
+    for (const timer of timers) {
+      if (timer.activityType !== "sleep" || handedToDesktop.has(timer.id)) continue;
+      handedToDesktop.add(timer.id);
+      const { id, babyId, activityType, startedAt, timezone, details, note } = timer;
+      await client.upsertSleepTimer({ id, babyId, babyName: babyName(babyId), activityType, startedAt, timezone, details, note });
+    }
   }
   showSleepRoute();
   return timers;
@@ -132,6 +143,7 @@ async function startSleep(baby) {
     note: null,
   };
   if (client) {
+    handedToDesktop.add(timer.id);
     const { native } = await client.upsertSleepTimer(timer);
     say(native.mirrored ? `${baby.name}'s sleep started; it is on the desktop too.`
       : `${baby.name}'s sleep started (${native.reason}).`);
@@ -251,6 +263,15 @@ if (client) {
     startBridgeSession().catch((error) => say(describe(error)));
   });
 }
+
+// Stands in for the platform's realtime updates: while a timer runs, the
+// page fetches the family's timers again now and then, so that a timer
+// stopped on another device leaves the desktop (through the reconcile)
+// while the app's window is closed too.
+const REFRESH_WHILE_RUNNING_MS = 15000;
+setInterval(() => {
+  if (session && $("running").children.length > 0) refresh().catch((error) => say(describe(error)));
+}, REFRESH_WHILE_RUNNING_MS);
 
 showDesktopStatus();
 render();

@@ -31,6 +31,7 @@ public enum IndicatorVisibility: String, Sendable, CaseIterable {
 /// web-origin=https://app.example.com
 /// deep-link-base=dreamsforlittles://
 /// url-opener=/usr/bin/xdg-open
+/// background=on
 ///
 /// [notifications]
 /// live-elapsed=auto
@@ -68,6 +69,10 @@ public struct Configuration: Sendable, Equatable {
     /// link opens in the default browser when the app is not installed.
     /// nil until configured.
     public var webOrigin: APIOrigin?
+    /// Whether the agent starts the app in the background when a token is
+    /// due for renewal and no bridge renews it, and for timers it brings
+    /// back from the store at its start ([app] background, on by default).
+    public var appInBackground = true
     /// How long before a mirrored token expires the agent asks the app for
     /// a new one ([timers] renew-before-expiry-minutes).
     public var renewalLead: Int64 = 30 * Milliseconds.minute
@@ -123,7 +128,7 @@ public struct Configuration: Sendable, Equatable {
 
     private static let knownKeys: [String: [String]] = [
         "platform": ["allowed-origins", "pinned-public-keys", "ca-file", "proxy"],
-        "app": ["web-origin", "deep-link-base", "url-opener"],
+        "app": ["web-origin", "deep-link-base", "url-opener", "background"],
         "notifications": ["live-elapsed"],
         "indicator": ["show"],
         "timers": ["renew-before-expiry-minutes", "max-token-lifetime-hours"],
@@ -183,6 +188,13 @@ public struct Configuration: Sendable, Equatable {
             } catch {
                 // The value is not repeated: it may hold a password.
                 throw value.fail("must be a proxy of the form http://host:port or https://host:port, without a user name, password or path")
+            }
+        case "background":
+            let text = try value.single()
+            switch text {
+            case "on": appInBackground = true
+            case "off": appInBackground = false
+            default: throw value.fail("must be on or off, not \(text)")
             }
         case "live-elapsed":
             let text = try value.single()

@@ -21,6 +21,7 @@ public struct ConfigurationChange: Sendable, Equatable {
         note(old.proxy != new.proxy, "[platform] proxy", restart: true)
         note(old.deepLinkBase != new.deepLinkBase, "[app] deep-link-base")
         note(old.urlOpener != new.urlOpener, "[app] url-opener")
+        note(old.appInBackground != new.appInBackground, "[app] background")
         note(old.liveElapsed != new.liveElapsed, "[notifications] live-elapsed")
         note(old.indicator != new.indicator, "[indicator] show", restart: true)
         note(old.renewalLead != new.renewalLead, "[timers] renew-before-expiry-minutes")
@@ -34,6 +35,7 @@ public struct ConfigurationChange: Sendable, Equatable {
         known.proxy = old.proxy
         known.deepLinkBase = old.deepLinkBase
         known.urlOpener = old.urlOpener
+        known.appInBackground = old.appInBackground
         known.liveElapsed = old.liveElapsed
         known.indicator = old.indicator
         known.renewalLead = old.renewalLead

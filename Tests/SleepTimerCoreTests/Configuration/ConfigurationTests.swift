@@ -157,6 +157,14 @@ import SleepTimerCore
         #expect(error.description.hasSuffix(":2: [indicator] show: must be auto, always or never, not sometimes"))
     }
 
+    @Test func theBackgroundSettingIsOnUnlessTurnedOff() throws {
+        #expect(try parse("").appInBackground)
+        #expect(try parse("[app]\nbackground=on\n").appInBackground)
+        #expect(try !parse("[app]\nbackground=off\n").appInBackground)
+        let error = try #require(failure("[app]\nbackground=yes\n"))
+        #expect(error.description.hasSuffix(":2: [app] background: must be on or off, not yes"))
+    }
+
     @Test(arguments: [
         ("[platform]\nallowed-origins=http://api.example.com\n", 2, "allowed-origins"),
         ("[platform]\nallowed-origins=https://a.example/v1\n", 2, "allowed-origins"),

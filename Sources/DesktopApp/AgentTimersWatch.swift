@@ -1,0 +1,114 @@
+import CDFLWebKitGTK
+import DesktopAppCore
+import Glibc
+
+/// What dfl-sleep-agent mirrors, followed on the app's own session bus
+/// connection: its List when it appears on the bus and after each
+/// TimerChanged or TimerRemoved (several signals in a row make one List);
+/// nothing while it is not on the bus. Only the baby's name and the state
+/// of each timer are read: the app decides with them whether it stays
+/// running with its window closed (BackgroundPolicy).
+final class AgentTimersWatch {
+    static let agentName = "com.dreamsforlittles.SleepTimers1"
+    static let agentPath = "/com/dreamsforlittles/SleepTimers1"
+    static let agentInterface = "com.dreamsforlittles.SleepTimers1"
+
+    var onTimers: ([ListedTimer]) -> Void = { _ in }
+
+    private let connection: OpaquePointer
+    private var nameWatch: guint = 0
+    private var subscriptions: [guint] = []
+    private var listSource: guint = 0
+    private var listing = false
+    private var listAgain = false
+    private var agentPresent = false
+
+    init(connection: OpaquePointer) {
+        self.connection = connection
+        g_object_ref(raw(connection))
+        for member in ["TimerChanged", "TimerRemoved"] {
+            subscriptions.append(g_dbus_connection_signal_subscribe(
+                connection, Self.agentName, Self.agentInterface, member, Self.agentPath, nil,
+                G_DBUS_SIGNAL_FLAGS_NONE, { _, _, _, _, _, _, data in
+                    from(data, as: AgentTimersWatch.self).changed()
+                }, unretained(self), nil))
+        }
+        nameWatch = g_bus_watch_name_on_connection(
+            connection, Self.agentName, G_BUS_NAME_WATCHER_FLAGS_NONE, { _, _, _, data in
+                let watch = from(data, as: AgentTimersWatch.self)
+                watch.agentPresent = true
+                watch.changed()
+            }, { _, _, data in
+                let watch = from(data, as: AgentTimersWatch.self)
+                watch.agentPresent = false
+                watch.onTimers([])
+            }, unretained(self), nil)
+    }
+
+    deinit {
+        subscriptions.forEach { g_dbus_connection_signal_unsubscribe(connection, $0) }
+        if nameWatch != 0 { g_bus_unwatch_name(nameWatch) }
+        if listSource != 0 { g_source_remove(listSource) }
+        g_object_unref(raw(connection))
+    }
+
+    /// Lists once the signals of one change have all arrived.
+    private func changed() {
+        guard listSource == 0 else { return }
+        listSource = g_idle_add({ data in
+            let watch = from(data, as: AgentTimersWatch.self)
+            watch.listSource = 0
+            watch.list()
+            return 0
+        }, unretained(self))
+    }
+
+    private func list() {
+        guard agentPresent else { return }
+        guard !listing else {
+            listAgain = true
+            return
+        }
+        listing = true
+        // No auto-start: the app only follows an agent that runs.
+        g_dbus_connection_call(
+            connection, Self.agentName, Self.agentPath, Self.agentInterface, "List", nil, nil,
+            G_DBUS_CALL_FLAGS_NO_AUTO_START, 25_000, nil, { source, result, data in
+                let watch = taken(data, as: AgentTimersWatch.self)
+                var error: UnsafeMutablePointer<GError>?
+                let reply = g_dbus_connection_call_finish(OpaquePointer(source), result, &error)
+                watch.listing = false
+                if let reply {
+                    let timers = AgentTimersWatch.timers(in: reply)
+                    g_variant_unref(reply)
+                    if watch.agentPresent { watch.onTimers(timers) }
+                } else {
+                    AppLog.log(.notice, AppLogText.timersUnknown(takeGError(error)))
+                }
+                if watch.listAgain {
+                    watch.listAgain = false
+                    watch.list()
+                }
+            }, retained(self))
+    }
+
+    /// List's reply, `(aa{sv})`: each timer's `baby_name` and `state`.
+    private static func timers(in reply: OpaquePointer) -> [ListedTimer] {
+        guard let array = g_variant_get_child_value(reply, 0) else { return [] }
+        defer { g_variant_unref(array) }
+        var timers: [ListedTimer] = []
+        for index in 0..<g_variant_n_children(array) {
+            guard let entry = g_variant_get_child_value(array, index) else { continue }
+            timers.append(ListedTimer(babyName: string(entry, "baby_name") ?? "", state: string(entry, "state") ?? ""))
+            g_variant_unref(entry)
+        }
+        return timers
+    }
+
+    private static func string(_ dictionary: OpaquePointer, _ key: String) -> String? {
+        guard let value = g_variant_lookup_value(dictionary, key, nil) else { return nil }
+        defer { g_variant_unref(value) }
+        guard String(cString: g_variant_get_type_string(value)) == "s" else { return nil }
+        return String(cString: g_variant_get_string(value, nil))
+    }
+}

@@ -1,0 +1,117 @@
+import CDFLWebKitGTK
+import DesktopAppCore
+import Glibc
+import SleepTimerCore
+
+/// Running with the window closed: BackgroundPolicy decides, this carries
+/// it out. The window is hidden, not destroyed, so the web view (the web
+/// app's session, its realtime updates) and the bridge (renewals) live on;
+/// the application is held while it has no window shown.
+extension DesktopApplication {
+    /// The app's actions, and the agent's timers followed on the bus: in the
+    /// instance that runs the window.
+    func startBackgroundSupport() {
+        background = BackgroundPolicy(noticeGiven: g_file_test(paths.backgroundNoticeGiven, G_FILE_TEST_EXISTS) != 0)
+        addApplicationAction("quit", accelerators: ["<Control>q"]) { $0.quit(why: "Quit was chosen") }
+        // The agent's way to start the app when a token needs renewal and no
+        // bridge answers: the web app loads, its window never shows.
+        addApplicationAction("background", accelerators: []) { $0.startInBackground() }
+        if let connection = g_application_get_dbus_connection(dfl_g_application(application)) {
+            let watch = AgentTimersWatch(connection: connection)
+            watch.onTimers = { [unowned self] timers in self.apply(self.background.handle(.timers(timers))) }
+            timersWatch = watch
+        }
+    }
+
+    /// The window asked to close: it is hidden, or it goes with the app.
+    func closeRequested() {
+        window?.saveState()
+        apply(background.handle(.closeRequested))
+    }
+
+    func quit(why: String) {
+        AppLog.log(.info, AppLogText.quitting(why))
+        apply(background.handle(.quitRequested))
+    }
+
+    private func startInBackground() {
+        guard window == nil else { return }
+        AppLog.log(.info, AppLogText.startedInBackground)
+        makeWindow()
+        apply(background.handle(.startedHidden))
+    }
+
+    func apply(_ actions: [BackgroundPolicy.Action]) {
+        let app = dfl_g_application(application)
+        for action in actions {
+            switch action {
+            case .hideWindow:
+                AppLog.log(.info, AppLogText.keepsRunning)
+                window?.hide()
+            case .hold:
+                g_application_hold(app)
+            case .release:
+                g_application_release(app)
+            case .notice(let text):
+                sendNotification(id: "background", body: text)
+                g_mkdir_with_parents(paths.state, 0o700)
+                g_file_set_contents(paths.backgroundNoticeGiven, "", 0, nil)
+            case .startGrace(let seconds):
+                AppLog.log(.info, AppLogText.graceStarted(seconds))
+                if graceSource != 0 { g_source_remove(graceSource) }
+                graceSource = g_timeout_add_seconds(guint(seconds), { data in
+                    let app = from(data, as: DesktopApplication.self)
+                    app.graceSource = 0
+                    app.apply(app.background.handle(.graceElapsed))
+                    return 0
+                }, unretained(self))
+            case .cancelGrace:
+                if graceSource != 0 { g_source_remove(graceSource) }
+                graceSource = 0
+            case .quit(let sayWhatStops):
+                if sayWhatStops { sendNotification(id: "quit", body: AppText.quitStops) }
+                g_application_withdraw_notification(app, "background")
+                if let window, window.isVisible { window.saveState() }
+                window?.destroy()
+                g_application_quit(app)
+            }
+        }
+    }
+
+    /// A desktop notification of the app's own (GIO picks the desktop's
+    /// service); GApplication sends what is queued before it exits.
+    private func sendNotification(id: String, body: String) {
+        let notification = g_notification_new(AppText.applicationName)!
+        g_notification_set_body(notification, body)
+        g_application_send_notification(dfl_g_application(application), id, notification)
+        g_object_unref(raw(notification))
+    }
+
+    /// An application action (`app.NAME`), reachable on the bus through
+    /// org.freedesktop.Application.ActivateAction, with its shortcuts.
+    private func addApplicationAction(_ name: String, accelerators: [String],
+                                      _ action: @escaping (DesktopApplication) -> Void)
+    {
+        let simple = g_simple_action_new(name, nil)!
+        dfl_connect_pointer(raw(simple), "activate", { _, _, data in
+            let handler = from(data, as: ActionHandler.self)
+            handler.action(handler.application!)
+        }, retained(ActionHandler(application: self, action: action)), { data, _ in
+            Unmanaged<ActionHandler>.fromOpaque(data!).release()
+        })
+        g_action_map_add_action(dfl_g_action_map(application), simple)
+        g_object_unref(raw(simple))
+        if !accelerators.isEmpty {
+            withCStringArray(accelerators) { gtk_application_set_accels_for_action(application, "app." + name, $0) }
+        }
+    }
+
+    private final class ActionHandler {
+        weak var application: DesktopApplication?
+        let action: (DesktopApplication) -> Void
+        init(application: DesktopApplication, action: @escaping (DesktopApplication) -> Void) {
+            self.application = application
+            self.action = action
+        }
+    }
+}

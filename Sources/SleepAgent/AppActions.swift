@@ -1,0 +1,43 @@
+import DFLDBus
+import SleepTimerCore
+
+/// The desktop app's GApplication actions, through
+/// org.freedesktop.Application.ActivateAction on com.dreamsforlittles.App:
+/// `quit` (the panel's Quit item) reaches a running app only; `background`
+/// (a token due for renewal with no bridge to renew it) may start the app
+/// by D-Bus activation, and no window shows.
+public final class AppActions {
+    public enum Action: String, Sendable {
+        case quit
+        case background
+    }
+
+    static let name = "com.dreamsforlittles.App"
+    static let path = "/com/dreamsforlittles/App"
+    static let interface = "org.freedesktop.Application"
+    public static var busName: String { name }
+
+    let connection: BusConnection
+    let log: any LogSink
+
+    public init(connection: BusConnection, log: any LogSink) {
+        self.connection = connection
+        self.log = log
+    }
+
+    public func activate(_ action: Action) {
+        var call = Message.methodCall(destination: Self.name, path: Self.path, interface: Self.interface, member: "ActivateAction")
+            .append(.string(action.rawValue), .array(elementSignature: "v", []), .vardict([]))
+        if action == .quit { call = call.withoutAutoStart() }
+        // Activation may start the app before it answers.
+        connection.call(call, timeoutMilliseconds: 25_000) { [log] result in
+            switch result {
+            case .success: log.log(.info, "Asked the app to \(action.rawValue == "quit" ? "quit" : "run in the background") through \(Self.name).")
+            case .failure(let error): log.log(.notice, "The app's \(action.rawValue) action failed: \(error.message)")
+            }
+        }
+    }
+}
+
+@available(*, unavailable, message: "Bound to the agent's loop, as its connection is.")
+extension AppActions: Sendable {}

@@ -32,7 +32,7 @@ STANDARD = "org.freedesktop.DBus.Error."
 # docs/dbus-api.md, "Errors".
 DOCUMENTED_ERRORS = {ERROR + name for name in (
     "InvalidArgument", "NotSleep", "NotSelfMode", "BearerTokenRefused", "OriginNotAllowed", "TokenExpired",
-    "UnknownTimer", "CannotComplete", "StorageFailed", "TooManyTimers")} | {STANDARD + name for name in (
+    "UnknownTimer", "CannotComplete", "StorageFailed", "TooManyTimers", "StoreInUse")} | {STANDARD + name for name in (
         "UnknownMethod", "UnknownInterface", "UnknownProperty", "PropertyReadOnly", "InvalidArgs")}
 # What the agent answers a message with more values than it unpacks (not in
 # the table of docs/dbus-api.md).

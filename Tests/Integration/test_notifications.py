@@ -360,7 +360,8 @@ class ContentTests(RecordedTestCase):
         self.assertEqual(self.platform.requests()[-1]["method"], "PUT")
 
     def test_the_activation_token_reaches_the_opener(self):
-        self.session.write_config(open(os.path.join(self.session.config_dir, "sleep-agent.conf")).read())
+        with open(os.path.join(self.session.config_dir, "sleep-agent.conf")) as handle:
+            self.session.write_config(handle.read())
         timer_id, _, _ = self.start_timer()
         [notify] = self.wait_notifies(1)
         with open(self.session.opener_path(), "w") as handle:

@@ -65,7 +65,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     let text = String(decoding: UnsafeBufferPointer(start: data, count: size), as: UTF8.self)
     checkLink(text)
     _ = policy.decide(text, at: .navigation(userGesture: size % 2 == 0))
-    _ = policy.decide(text, at: .newWindow)
+    _ = policy.decide(text, at: .newWindow(userGesture: size % 3 == 0))
     checkMessage(text)
     return 0
 }

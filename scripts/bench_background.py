@@ -28,6 +28,7 @@ sys.path.insert(0, os.path.join(HERE, "..", "Tests", "Integration"))
 
 from app_harness import APP, WEBAPP, app_windows  # noqa: E402
 from desktop import Display, xdotool  # noqa: E402
+from bus_probe import process_tree  # noqa: E402
 from harness import BUILD, AgentProcess, Platform, Session, eventually, stop  # noqa: E402
 from window_close import request_close  # noqa: E402
 
@@ -36,23 +37,6 @@ MINIBROWSER = [p + "/webkitgtk-6.0/MiniBrowser" for p in
                ("/usr/lib/x86_64-linux-gnu", "/usr/lib/aarch64-linux-gnu", "/usr/lib")]
 SETTLE_S = 15
 IDLE_S = 60
-
-
-def tree(root):
-    """`root` and every process descended from it."""
-    children = {}
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                with open("/proc/%s/stat" % entry) as handle:
-                    parent = int(handle.read().rsplit(")", 1)[1].split()[1])
-                children.setdefault(parent, []).append(int(entry))
-            except (OSError, ValueError, IndexError):
-                pass
-    found = [root]
-    for pid in found:
-        found.extend(children.get(pid, []))
-    return found
 
 
 def pss_kib(pids):
@@ -110,10 +94,10 @@ def name(pid):
 def idle_minute(root):
     """(PSS KiB at the end, CPU s, wake-ups, wake-ups by process name) of
     the tree of `root` over IDLE_S."""
-    pids = tree(root)
+    pids = process_tree(root)
     cpu_before, switches_before = cpu_ticks(pids), switches(pids)
     time.sleep(IDLE_S)
-    pids = tree(root)
+    pids = process_tree(root)
     cpu_after, switches_after = cpu_ticks(pids), switches(pids)
     cpu = sum(t - cpu_before.get(pid, 0) for pid, t in cpu_after.items()) / os.sysconf("SC_CLK_TCK")
     by_process = {}

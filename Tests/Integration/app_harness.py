@@ -16,6 +16,7 @@ import signal
 import unittest
 import uuid
 
+from bus_probe import children_by_parent
 from desktop import Display, XfceNotifyd, xdotool
 from harness import BUILD, REPO, AgentProcess, Platform, Session, stop
 from webdriver import AppDriver
@@ -67,16 +68,12 @@ def app_windows(session, pid):
 def bridge_children(pid):
     """The bridge processes the app started (its children running dfl-webview-bridge)."""
     found = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
+    for child in children_by_parent().get(pid, []):
         try:
-            with open("/proc/%s/stat" % entry) as handle:
-                parent = int(handle.read().rsplit(")", 1)[1].split()[1])
-            if parent == pid and os.readlink("/proc/%s/exe" % entry) == os.path.realpath(BRIDGE):
-                found.append(int(entry))
-        except (OSError, ValueError, IndexError):
-            continue
+            if os.readlink("/proc/%d/exe" % child) == os.path.realpath(BRIDGE):
+                found.append(child)
+        except OSError:
+            continue  # gone meanwhile
     return found
 
 

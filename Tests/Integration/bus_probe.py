@@ -55,6 +55,29 @@ def rss_kib(pid):
     raise AssertionError("no VmRSS for process %d" % pid)
 
 
+def children_by_parent():
+    """Every process's children, by the parent's pid (read from /proc)."""
+    children = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open("/proc/%s/stat" % entry) as handle:
+                    parent = int(handle.read().rsplit(")", 1)[1].split()[1])
+                children.setdefault(parent, []).append(int(entry))
+            except (OSError, ValueError, IndexError):
+                pass  # gone meanwhile
+    return children
+
+
+def process_tree(root):
+    """`root` and every process descended from it."""
+    children = children_by_parent()
+    found = [root]
+    for pid in found:
+        found.extend(children.get(pid, []))
+    return found
+
+
 def descriptors(pid):
     """The open file descriptors of a process: {number: what it refers to}."""
     result = {}

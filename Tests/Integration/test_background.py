@@ -15,6 +15,7 @@ import time
 import dbus
 
 from app_harness import APP, DESKTOP_FILE, AppTestCase, app_windows, bridge_children
+from bus_probe import process_tree
 from dbus_client import Client
 from desktop import BusMonitor, SpecPanel, xdotool
 from harness import DEMO_FAMILY, MAYA, PATIENCE, AgentProcess, eventually, now_ms
@@ -344,23 +345,6 @@ class AgentStartsTheAppTests(AppTestCase):
         self.assertEqual(len(self.token_puts(timer_id)), 1)
         [listed] = self.listed(timer_id)
         self.assertEqual(listed["state"], "running")
-
-
-def process_tree(root):
-    """`root` and every process descended from it."""
-    children = {}
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                with open("/proc/%s/stat" % entry) as handle:
-                    parent = int(handle.read().rsplit(")", 1)[1].split()[1])
-                children.setdefault(parent, []).append(int(entry))
-            except (OSError, ValueError, IndexError):
-                pass
-    found = [root]
-    for pid in found:
-        found.extend(children.get(pid, []))
-    return found
 
 
 class SuspendTests(BackgroundTestCase):

@@ -159,20 +159,12 @@ final class AppWindow {
 
     /// A window action (`win.NAME`) with its keyboard shortcuts.
     private func addAction(_ name: String, accelerators: [String], _ action: @escaping (AppWindow) -> Void) {
-        let simple = g_simple_action_new(name, nil)!
-        dfl_connect_pointer(raw(simple), "activate", { _, _, data in
-            let handler = from(data, as: Handler.self)
-            handler.action(handler.window!)
-        }, retained(Handler(window: self, action: action)), { data, _ in
-            Unmanaged<Handler>.fromOpaque(data!).release()
-        })
-        g_action_map_add_action(dfl_g_action_map(window), simple)
-        g_object_unref(raw(simple))
-        let application = gtk_window_get_application(window)
-        withCStringArray(accelerators) { gtk_application_set_accels_for_action(application, "win." + name, $0) }
+        DesktopApp.addAction(
+            name, to: window, scope: "win", application: gtk_window_get_application(window), accelerators: accelerators
+        ) { [weak self] in if let self { action(self) } }
     }
 
-    /// The data of a button's or action's handler: the window, weakly (the
+    /// The data of a button's handler: the window, weakly (the
     /// widget and its handler go with the window), and what to do.
     private final class Handler {
         weak var window: AppWindow?

@@ -92,26 +92,8 @@ extension DesktopApplication {
     private func addApplicationAction(_ name: String, accelerators: [String],
                                       _ action: @escaping (DesktopApplication) -> Void)
     {
-        let simple = g_simple_action_new(name, nil)!
-        dfl_connect_pointer(raw(simple), "activate", { _, _, data in
-            let handler = from(data, as: ActionHandler.self)
-            handler.action(handler.application!)
-        }, retained(ActionHandler(application: self, action: action)), { data, _ in
-            Unmanaged<ActionHandler>.fromOpaque(data!).release()
-        })
-        g_action_map_add_action(dfl_g_action_map(application), simple)
-        g_object_unref(raw(simple))
-        if !accelerators.isEmpty {
-            withCStringArray(accelerators) { gtk_application_set_accels_for_action(application, "app." + name, $0) }
-        }
-    }
-
-    private final class ActionHandler {
-        weak var application: DesktopApplication?
-        let action: (DesktopApplication) -> Void
-        init(application: DesktopApplication, action: @escaping (DesktopApplication) -> Void) {
-            self.application = application
-            self.action = action
+        addAction(name, to: application, scope: "app", application: application, accelerators: accelerators) {
+            [weak self] in if let self { action(self) }
         }
     }
 }

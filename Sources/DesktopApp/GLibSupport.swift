@@ -42,6 +42,32 @@ enum AppLog {
 /// An opaque GLib object pointer as the untyped pointer GObject calls take.
 @inline(__always) func raw(_ pointer: OpaquePointer?) -> gpointer? { UnsafeMutableRawPointer(pointer) }
 
+/// Adds the stateless action NAME to `map` (the application, `app.NAME`,
+/// or a window, `win.NAME`), with its keyboard shortcuts; `activate` runs
+/// for each activation, and goes with the action.
+func addAction(
+    _ name: String, to map: gpointer, scope: String, application: UnsafeMutablePointer<GtkApplication>?,
+    accelerators: [String], _ activate: @escaping () -> Void
+) {
+    let simple = g_simple_action_new(name, nil)!
+    dfl_connect_pointer(raw(simple), "activate", { _, _, data in
+        from(data, as: ActionHandler.self).activate()
+    }, retained(ActionHandler(activate)), { data, _ in
+        Unmanaged<ActionHandler>.fromOpaque(data!).release()
+    })
+    g_action_map_add_action(dfl_g_action_map(map), simple)
+    g_object_unref(raw(simple))
+    if !accelerators.isEmpty {
+        withCStringArray(accelerators) { gtk_application_set_accels_for_action(application, scope + "." + name, $0) }
+    }
+}
+
+/// What an action added by `addAction` does.
+private final class ActionHandler {
+    let activate: () -> Void
+    init(_ activate: @escaping () -> Void) { self.activate = activate }
+}
+
 /// A string GLib allocated, freed once copied.
 func takeGString(_ pointer: UnsafeMutablePointer<gchar>?) -> String? {
     guard let pointer else { return nil }

@@ -74,10 +74,7 @@ public struct BackgroundPolicy: Sendable, Equatable {
             guard !needed.isEmpty else { return quit() }
             visible = false
             var actions: [Action] = [.hideWindow]
-            if !held {
-                held = true
-                actions.append(.hold)
-            }
+            hold(into: &actions)
             if !noticeGiven {
                 noticeGiven = true
                 actions.append(.notice(AppText.keepsRunning(babyNames: needed.map(\.babyName))))
@@ -86,14 +83,8 @@ public struct BackgroundPolicy: Sendable, Equatable {
         case .shown:
             visible = true
             var actions: [Action] = []
-            if graceRunning {
-                graceRunning = false
-                actions.append(.cancelGrace)
-            }
-            if held {
-                held = false
-                actions.append(.release)
-            }
+            cancelGrace(into: &actions)
+            release(into: &actions)
             return actions
         case .startedHidden:
             visible = false
@@ -121,25 +112,37 @@ public struct BackgroundPolicy: Sendable, Equatable {
                 actions.append(.startGrace(seconds: Self.graceSeconds))
             }
         } else {
-            if graceRunning {
-                graceRunning = false
-                actions.append(.cancelGrace)
-            }
-            if !held {
-                held = true
-                actions.append(.hold)
-            }
+            cancelGrace(into: &actions)
+            hold(into: &actions)
         }
         return actions
+    }
+
+    /// The hold, the release and the grace's end, each said only when it
+    /// changes something.
+    private mutating func hold(into actions: inout [Action]) {
+        guard !held else { return }
+        held = true
+        actions.append(.hold)
+    }
+
+    private mutating func release(into actions: inout [Action]) {
+        guard held else { return }
+        held = false
+        actions.append(.release)
+    }
+
+    private mutating func cancelGrace(into actions: inout [Action]) {
+        guard graceRunning else { return }
+        graceRunning = false
+        actions.append(.cancelGrace)
     }
 
     private mutating func quit() -> [Action] {
         quitting = true
         var actions: [Action] = []
-        if graceRunning { actions.append(.cancelGrace) }
-        if held { actions.append(.release) }
-        graceRunning = false
-        held = false
+        cancelGrace(into: &actions)
+        release(into: &actions)
         actions.append(.quit(sayWhatStops: !keepingTheAppRunning.isEmpty))
         return actions
     }

@@ -12,10 +12,7 @@ public final class AppActions {
         case background
     }
 
-    static let name = "com.dreamsforlittles.App"
-    static let path = "/com/dreamsforlittles/App"
-    static let interface = "org.freedesktop.Application"
-    public static var busName: String { name }
+    public static var busName: String { AppService.name }
 
     let connection: BusConnection
     let log: any LogSink
@@ -26,13 +23,14 @@ public final class AppActions {
     }
 
     public func activate(_ action: Action) {
-        var call = Message.methodCall(destination: Self.name, path: Self.path, interface: Self.interface, member: "ActivateAction")
+        var call = Message.methodCall(
+            destination: AppService.name, path: AppService.path, interface: AppService.interface,
+            member: AppService.activateAction)
             .append(.string(action.rawValue), .array(elementSignature: "v", []), .vardict([]))
         if action == .quit { call = call.withoutAutoStart() }
-        // Activation may start the app before it answers.
-        connection.call(call, timeoutMilliseconds: 25_000) { [log] result in
+        connection.call(call, timeoutMilliseconds: AppService.timeoutMilliseconds) { [log] result in
             switch result {
-            case .success: log.log(.info, "Asked the app to \(action.rawValue == "quit" ? "quit" : "run in the background") through \(Self.name).")
+            case .success: log.log(.info, "Asked the app to \(action.rawValue == "quit" ? "quit" : "run in the background") through \(AppService.name).")
             case .failure(let error): log.log(.notice, "The app's \(action.rawValue) action failed: \(error.message)")
             }
         }

@@ -28,18 +28,6 @@ public final class DeepLinkOpener {
         static let openURI = "OpenURI"
     }
 
-    /// The desktop app, dreamsforlittles, through GApplication's
-    /// org.freedesktop.Application.
-    enum App {
-        static let name = "com.dreamsforlittles.App"
-        static let path = "/com/dreamsforlittles/App"
-        static let interface = "org.freedesktop.Application"
-        static let open = "Open"
-        static let activate = "Activate"
-        /// The call may start the app (D-Bus activation) before it answers.
-        static let timeoutMilliseconds: Int32 = 25_000
-    }
-
     public init(configuration: Configuration, connection: BusConnection, environment: [String: String], log: any LogSink) {
         configuredProgram = configuration.urlOpener
         webOrigin = configuration.webOrigin
@@ -66,12 +54,12 @@ public final class DeepLinkOpener {
             platformData = [("activation-token", .string(activationToken)), ("desktop-startup-id", .string(activationToken))]
         }
         var call = Message.methodCall(
-            destination: App.name, path: App.path, interface: App.interface, member: link.isAppHome ? App.activate : App.open)
+            destination: AppService.name, path: AppService.path, interface: AppService.interface, member: link.isAppHome ? AppService.activate : AppService.open)
         call = link.isAppHome ? call.append(.vardict(platformData)) : call.append(.strings([link.url]), .vardict(platformData))
-        connection.call(call, timeoutMilliseconds: App.timeoutMilliseconds) { [self] result in
+        connection.call(call, timeoutMilliseconds: AppService.timeoutMilliseconds) { [self] result in
             switch result {
             case .success:
-                log.log(.info, "Opened the app at \(link.url) through \(App.name).")
+                log.log(.info, "Opened the app at \(link.url) through \(AppService.name).")
             case .failure(let error) where error.name == BusError.Names.serviceUnknown:
                 guard let webOrigin else {
                     log.log(.notice, "The app is not installed and no web-origin is configured; opening the link as it is.")

@@ -55,16 +55,22 @@ def application_actions(session):
     return dbus.Interface(proxy, "org.freedesktop.Application")
 
 
-class BackgroundTestCase(AppTestCase):
+class ShortTokensTestCase(AppTestCase):
+    """The platform gives tokens of TOKEN_SECONDS; a client follows the agent."""
     TOKEN_SECONDS = 40
 
     def setUp(self):
         super().setUp()
         self.platform.process.control_json("POST", "/control/config", {"tokenTtlSeconds": self.TOKEN_SECONDS})
-        self.monitor = BusMonitor(self.session)
-        self.addCleanup(self.monitor.stop)
         self.client = Client(self.session)
         self.addCleanup(self.client.close)
+
+
+class BackgroundTestCase(ShortTokensTestCase):
+    def setUp(self):
+        super().setUp()
+        self.monitor = BusMonitor(self.session)
+        self.addCleanup(self.monitor.stop)
 
     def app_with_a_sleep(self, baby="Maya"):
         """The app signed in, a Sleep started in its page and mirrored."""
@@ -251,7 +257,7 @@ def app_pids():
     return found
 
 
-class AgentStartsTheAppTests(AppTestCase):
+class AgentStartsTheAppTests(ShortTokensTestCase):
     """The agent's background action: the app started by D-Bus activation,
     no window shown, for the timers the agent brings back from its store
     and for a renewal nobody answers. Tokens of ten minutes, renewed half an
@@ -262,9 +268,6 @@ class AgentStartsTheAppTests(AppTestCase):
 
     def setUp(self):
         super().setUp()
-        self.platform.process.control_json("POST", "/control/config", {"tokenTtlSeconds": self.TOKEN_SECONDS})
-        self.client = Client(self.session)
-        self.addCleanup(self.client.close)
         install_app_service(self.session)
 
     def listed(self, timer_id):

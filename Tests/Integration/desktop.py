@@ -274,25 +274,41 @@ class BusMonitor:
         return messages
 
     def notify_calls(self):
-        """Every Notify call with the id the server answered: a list of dicts
-        with replaces_id, summary, body and id."""
+        """Every Notify call with the server's answer: a list of dicts with
+        sender, time (the bus's clock), replaces_id, summary, body, actions
+        (the flat list of keys and labels), and id
+        once answered, or error and error_message where the server refused."""
         calls = {}
         order = []
         for header, args in self.messages():
             fields = dict(part.split("=", 1) for part in header.replace(";", "").split() if "=" in part)
             if header.startswith("method call") and fields.get("member") == "Notify" and len(args) >= 5:
                 key = (fields.get("sender"), fields.get("serial"))
-                calls[key] = {"replaces_id": int(args[1].split()[1]), "summary": _string(args[3]), "body": _string(args[4])}
+                calls[key] = {"sender": fields.get("sender"), "time": fields.get("time"),
+                              "replaces_id": int(args[1].split()[1]), "summary": _string(args[3]),
+                              "body": _string(args[4]), "actions": _strings_of_first_array(args)}
                 order.append(key)
             elif header.startswith("method return") and args and args[0].startswith("uint32"):
                 key = (fields.get("destination"), fields.get("reply_serial"))
                 if key in calls:
                     calls[key]["id"] = int(args[0].split()[1])
+            elif header.startswith("error"):
+                key = (fields.get("destination"), fields.get("reply_serial"))
+                if key in calls:
+                    calls[key].update(error=fields.get("error_name"), error_message=" ".join(args))
         return [calls[key] for key in order]
 
     def stop(self):
         stop(self.process)
         self.file.close()
+
+
+def _strings_of_first_array(args):
+    """The strings of the first array in a dbus-monitor message's lines."""
+    if "array [" not in args:
+        return []
+    start = args.index("array [") + 1
+    return [_string(line) for line in args[start:args.index("]", start)]]
 
 
 def _string(line):

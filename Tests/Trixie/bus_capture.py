@@ -22,19 +22,8 @@ class BusCapture(BusMonitor):
         """The actions of every Notify call (of the process `sender_pid`
         only: the Shell's notification service passes each call on to the
         Shell), as (key, label) pairs: the strings of its first array."""
-        found = []
-        for header, args in self.messages():
-            if not (header.startswith("method call") and "member=Notify" in header and "array [" in args):
-                continue
-            if sender_pid is not None and self.pid_of(header.split("sender=")[1].split()[0]) != sender_pid:
-                continue
-            strings = []
-            for line in args[args.index("array [") + 1:]:
-                if line == "]":
-                    break
-                strings.append(string_value(line))
-            found.append(list(zip(strings[0::2], strings[1::2])))
-        return found
+        return [list(zip(c["actions"][0::2], c["actions"][1::2])) for c in self.notify_calls()
+                if sender_pid is None or self.pid_of(c["sender"]) == sender_pid]
 
     def activation_tokens(self):
         """The tokens of the ActivationToken signals (the Shell sends each

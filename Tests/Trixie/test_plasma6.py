@@ -46,46 +46,21 @@ PANEL = 56
 def notify_errors(monitor):
     """Error replies the notification server gave to Notify calls
     (ExcessNotificationGeneration among them): (error name, message)."""
-    calls = set()
-    errors = []
-    for header, args in monitor.messages():
-        fields = dict(part.split("=", 1) for part in header.replace(";", "").split() if "=" in part)
-        if header.startswith("method call") and fields.get("member") == "Notify":
-            calls.add((fields.get("sender"), fields.get("serial")))
-        elif header.startswith("error") and (fields.get("destination"), fields.get("reply_serial")) in calls:
-            errors.append((fields.get("error_name"), " ".join(args)))
-    return errors
+    return [(c["error"], c["error_message"]) for c in monitor.notify_calls() if "error" in c]
 
 
 def notify_timeline(monitor):
     """Every Notify on the bus with its answer, as lines: when (the bus's
     clock), who sent it, what it replaces, its summary and body, and the id
     or the error the server answered."""
-    calls = {}
-    order = []
-    for header, args in monitor.messages():
-        fields = dict(part.split("=", 1) for part in header.replace(";", "").split() if "=" in part)
-        if header.startswith("method call") and fields.get("member") == "Notify" and len(args) >= 5:
-            key = (fields.get("sender"), fields.get("serial"))
-            calls[key] = "%s %s replaces %s: %s | %s" % (fields.get("time"), fields.get("sender"),
-                                                       args[1].split()[-1], args[3], args[4])
-            order.append(key)
-        elif header.startswith(("method return", "error")):
-            key = (fields.get("destination"), fields.get("reply_serial"))
-            if key in calls:
-                answer = fields.get("error_name") or (args[0] if args else "")
-                calls[key] += " -> %s at %s" % (answer, fields.get("time"))
-    return "\n".join(calls[key] for key in order)
+    return "\n".join("%s %s replaces %s: %s | %s -> %s" % (
+        c["time"], c["sender"], c["replaces_id"], c["summary"], c["body"],
+        c.get("error") or c.get("id", "no answer")) for c in monitor.notify_calls())
 
 
 def notify_actions(monitor):
     """The actions (key, label, ...) of each Notify call on the bus."""
-    found = []
-    for header, args in monitor.messages():
-        if header.startswith("method call") and "member=Notify" in header and "array [" in args:
-            start = args.index("array [") + 1
-            found.append([line[len('string "'):-1] for line in args[start:args.index("]", start)]])
-    return found
+    return [c["actions"] for c in monitor.notify_calls()]
 
 
 def signals(monitor, member):
@@ -329,6 +304,28 @@ class X11Tests(PlasmaTestCase):
             shutil.copy(path, os.path.join(ARTIFACTS, name))
         return path
 
+    def words_once(self, box, ready, what):
+        """The words tesseract reads in `box` once `ready(words)` holds;
+        a failure says what `what` read instead."""
+        found = []
+
+        def readable():
+            found[:] = screen_words.words(self.screenshot(), box, self.session.root)
+            return ready(found)
+
+        try:
+            eventually(readable, what="the words of %s" % what)
+        except AssertionError:
+            raise AssertionError(self.failure("%s reads %r" % (what, screen_words.text(found)))) from None
+        return found
+
+    def save_crop(self, name, width, height, x, y):
+        """The part of the screen at (x, y), width × height, kept as `name`
+        beside the other screenshots."""
+        os.makedirs(ARTIFACTS, exist_ok=True)
+        subprocess.run(["convert", self.screenshot(), "-crop", "%dx%d+%d+%d" % (width, height, x, y),
+                        "+repage", os.path.join(ARTIFACTS, name)], check=True, timeout=PATIENCE)
+
     def click(self, x, y, button="1"):
         result = xdotool(self.session, "mousemove", "--sync", str(round(x)), str(round(y)), "click", button)
         self.assertEqual(result.returncode, 0, result.stderr)
@@ -337,23 +334,11 @@ class X11Tests(PlasmaTestCase):
         timer_id, _ = self.new_sleep()
         popup = self.wait_for_popup()
         box = (popup["x"], popup["y"], popup["width"], popup["height"])
-        found = []
-
-        def readable():
-            found[:] = screen_words.words(self.screenshot(), box, self.session.root)
-            return screen_words.find(found, "Complete") and screen_words.find(found, "asleep")
-
-        try:
-            eventually(readable, what="the popup's words")
-        except AssertionError:
-            raise AssertionError(self.failure("the popup reads %r" % screen_words.text(found))) from None
-        shot = self.screenshot()
-        os.makedirs(ARTIFACTS, exist_ok=True)
+        found = self.words_once(box, lambda words: screen_words.find(words, "Complete")
+                                and screen_words.find(words, "asleep"), "the popup")
         margin = 12
-        subprocess.run(["convert", shot, "-crop", "%dx%d+%d+%d" % (popup["width"] + 2 * margin,
-                                                                  popup["height"] + 2 * margin,
-                                                                  popup["x"] - margin, popup["y"] - margin),
-                        "+repage", os.path.join(ARTIFACTS, "plasma6-notification.png")], check=True, timeout=PATIENCE)
+        self.save_crop("plasma6-notification.png", popup["width"] + 2 * margin, popup["height"] + 2 * margin,
+                       popup["x"] - margin, popup["y"] - margin)
         shown = screen_words.text(found)
         complete = screen_words.find(found, "Complete")
         self.click(complete["x"], complete["y"])
@@ -416,22 +401,11 @@ class X11Tests(PlasmaTestCase):
         x, y = spot[-1]
         self.click(x, y, "3")
         menu_box = (max(0, x - 400), HEIGHT - PANEL - 260, 800, 260)
-        found = []
-
-        def readable():
-            found[:] = screen_words.words(self.screenshot(), menu_box, self.session.root)
-            return screen_words.find_phrase(found, "Complete Maya's sleep")
-
-        try:
-            eventually(readable, what="the item's menu")
-        except AssertionError:
-            raise AssertionError(self.failure("the menu reads %r" % screen_words.text(found))) from None
-        shot = self.screenshot()
-        os.makedirs(ARTIFACTS, exist_ok=True)
+        found = self.words_once(menu_box, lambda words: screen_words.find_phrase(words, "Complete Maya's sleep"),
+                                "the menu")
         # The menu, the item and the clock beside it.
         left = max(0, min(x - 300, WIDTH - 560))
-        subprocess.run(["convert", shot, "-crop", "%dx%d+%d+%d" % (WIDTH - left, 300, left, HEIGHT - 300),
-                        "+repage", os.path.join(ARTIFACTS, "plasma6-indicator.png")], check=True, timeout=PATIENCE)
+        self.save_crop("plasma6-indicator.png", WIDTH - left, 300, left, HEIGHT - 300)
         complete = screen_words.find_phrase(found, "Complete Maya's sleep")
         self.click(complete["x"], complete["y"])
         [activity] = self.platform.wait_for_activities(1)

@@ -52,7 +52,15 @@ public struct BackgroundLaunch: Sendable {
     /// The next moment a bound runs out; nil when none waits.
     public var wakeAt: Instant? { awaiting.values.map(\.deadline).min() }
 
-    /// The agent brought these timers back from its store at its start.
+    /// The agent brought these timers back from its store at its start:
+    /// those a sleep still runs for, with no completion recorded (their
+    /// token may have run out meanwhile), need the app for a renewal or a
+    /// reconcile; one being saved, or left to the app to finish, does not.
+    public mutating func restored(timers: [StoredTimer], now: Instant) -> [Action] {
+        restored(timers.filter { $0.state == .running }.map(\.timer.id), now: now)
+    }
+
+    /// The agent brought back these timers, each needing the app.
     public mutating func restored(_ ids: [TimerID], now: Instant) -> [Action] {
         launch(ids, now: now)
     }

@@ -63,11 +63,11 @@ extension Agent {
         setWake(.background, at: backgroundLaunch.wakeAt)
     }
 
-    /// At the start: the timers brought back from the store that still
-    /// run need the app (after a reboot, nothing else starts it).
+    /// At the start: the timers brought back from the store may need the
+    /// app (after a reboot, nothing else starts it); BackgroundLaunch says
+    /// which.
     func launchForRestoredTimers() {
-        let running = timers.values.filter { $0.completionState != .pending && ($0.state == .running || $0.state == .tokenExpired) }
-        carryOut(backgroundLaunch.restored(running.map(\.timer.id), now: clock.now()))
+        carryOut(backgroundLaunch.restored(timers: Array(timers.values), now: clock.now()))
     }
 
     /// Starts the app in the background, for the timers that need it.

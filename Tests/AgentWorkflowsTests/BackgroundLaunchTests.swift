@@ -44,6 +44,16 @@ import Testing
         #expect(launch.restored([], now: now) == [])
     }
 
+    @Test func restoredTimersNeedTheAppWhileNoCompletionIsRecorded() {
+        var launch = launcher()
+        let expired = F.timer(3, token: false, expiresAt: now.adding(milliseconds: -Milliseconds.minute))
+        let timers = [F.timer(1), F.timer(2, completion: .pending), expired, F.timer(4, completion: .failed),
+                      F.timer(5, completion: .needsApp)]
+        #expect(launch.restored(timers: timers, now: now) == [.launch([F.id(1), F.id(3)])])
+        var none = launcher()
+        #expect(none.restored(timers: [F.timer(2, completion: .pending)], now: now) == [])
+    }
+
     @Test func atMostOnceAnHourForATimer() {
         var launch = launcher()
         #expect(launch.restored([F.id(1)], now: now) == [.launch([F.id(1)])])

@@ -28,6 +28,12 @@ public final class HTTPClient {
     /// Set while finished transfers are collected, when curl must not be
     /// driven again from a completion handler.
     private var collecting = false
+    /// Set while `send` drives curl for the first time. On a busy machine a
+    /// loopback answer can arrive before that first drive returns; its
+    /// completion then waits for the loop, so that no caller is answered
+    /// before `send` has returned (a caller that runs the loop until the
+    /// answer would otherwise wait for ever).
+    private var starting = false
 
     /// libcurl's global state, set up once before any handle exists.
     private static let globalInit: CurlFailure? = {
@@ -92,7 +98,9 @@ public final class HTTPClient {
 
     /// Sends `body` with `method` (POST or PUT) to `path` on `origin`. The
     /// URL is built here from the checked origin, so a body is only ever
-    /// sent where the caller's origin says.
+    /// sent where the caller's origin says. A refusal, or a handle that
+    /// cannot be made or started, answers before the call returns; every
+    /// answer from the network comes from the loop, later.
     public func send(
         _ method: String, origin: APIOrigin, path: String, body: [UInt8], headers: [(String, String)] = [],
         completion: @escaping (Result<HTTPResponse, HTTPError>) -> Void
@@ -195,7 +203,10 @@ public final class HTTPClient {
         // Start at once rather than on the loop's next turn: whatever the
         // caller does next (a synchronous notification update, say) then
         // overlaps with the request instead of delaying it.
-        if !collecting { act(on: CURL_SOCKET_BAD, mask: 0) }
+        guard !collecting else { return }
+        starting = true
+        defer { starting = false }
+        act(on: CURL_SOCKET_BAD, mask: 0)
     }
 
     // MARK: Loop integration
@@ -274,7 +285,11 @@ public final class HTTPClient {
         assert(removed == CURLM_OK, "curl_multi_remove_handle: \(removed)")
         let completion = transfer.completion
         transfer.finish()
-        completion(result)
+        if starting {
+            loop.soon { completion(result) }
+        } else {
+            completion(result)
+        }
     }
 
     private func failAll(_ failure: CurlFailure) {

@@ -45,7 +45,8 @@ final class AppWindow {
     /// loading says nothing about the web app.
     var showingOwnPage = false
     var currentLoadFailed = false
-    var acceptedCertificateForHosts: Set<String> = []
+    /// Which hosts' certificates the configured authorities vouched for.
+    var certificates = CertificateAcceptance()
 
     init(application: UnsafeMutablePointer<GtkApplication>, setup: AppSetup, paths: AppPaths, automation: Bool,
          bridgeProgram: String)

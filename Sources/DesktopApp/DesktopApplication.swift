@@ -135,22 +135,18 @@ public final class DesktopApplication {
         return window
     }
 
-    /// Links from org.freedesktop.Application.Open: the first good one opens;
-    /// the others are refused with a notice, and navigate nowhere.
+    /// Links from org.freedesktop.Application.Open, carried out as LinkStep
+    /// decides.
     private func open(_ uris: [String]) {
-        var opened = false
-        for uri in uris {
-            if AppDeepLink.isAppHome(uri) {
+        for step in LinkStep.steps(for: uris) {
+            switch step {
+            case .showWindow:
                 presentWindow()
-                continue
-            }
-            do {
-                let link = try AppDeepLink(parsing: uri)
-                if !opened { presentWindow().open(link) }
-                opened = true
-            } catch {
-                AppLog.log(.notice, AppLogText.refusedLink(error))
-                window?.showNotice(AppText.linkRefused(error))
+            case .open(let link):
+                presentWindow().open(link)
+            case .refuse(let refusal):
+                AppLog.log(.notice, AppLogText.refusedLink(refusal))
+                window?.showNotice(AppText.linkRefused(refusal))
             }
         }
     }

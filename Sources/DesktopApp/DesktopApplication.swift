@@ -12,6 +12,9 @@ import SleepTimerCore
 /// launch comes as platform data, and GTK uses it when the window is
 /// presented. While the agent mirrors a Sleep, closing the window hides it
 /// and the app runs on (DesktopApplication+Background.swift).
+///
+/// Used on the GTK main thread only, as all of the app's GTK and WebKit
+/// objects.
 public final class DesktopApplication {
     public static let applicationID = "com.dreamsforlittles.App"
 
@@ -201,3 +204,7 @@ public final class DesktopApplication {
         }, unretained(window), nil)
     }
 }
+
+/// On the GTK main thread only, where GLib calls it back: the compiler keeps it there.
+@available(*, unavailable)
+extension DesktopApplication: Sendable {}

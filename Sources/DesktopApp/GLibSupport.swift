@@ -105,3 +105,7 @@ func withCStringArray<R>(_ strings: [String], _ body: (UnsafePointer<UnsafePoint
 @inline(__always) func gobject(_ pointer: UnsafeMutableRawPointer?) -> UnsafeMutablePointer<GObject> {
     pointer!.assumingMemoryBound(to: GObject.self)
 }
+
+/// On the GTK main thread only, where GLib calls it back: the compiler keeps it there.
+@available(*, unavailable)
+extension ActionHandler: Sendable {}

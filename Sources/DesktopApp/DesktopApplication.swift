@@ -46,7 +46,7 @@ public final class DesktopApplication {
         // Help needs neither the display nor the running instance.
         if AppCommandLine(arguments: arguments).request == .help {
             print(AppText.usage)
-            return 0
+            return ExitStatus.success
         }
         // A write to a bridge that has just ended must fail with EPIPE, not
         // end the app.
@@ -173,20 +173,20 @@ public final class DesktopApplication {
         switch parsed.request {
         case .help:
             dfl_command_line_print(commandLine, AppText.usage)
-            return 0
+            return ExitStatus.success
         case .refuse(let message, let refusal):
             dfl_command_line_printerr(commandLine, message)
             if let refusal {
                 AppLog.log(.notice, AppLogText.refusedLink(refusal))
                 window?.showNotice(AppText.linkRefused(refusal))
             }
-            return 2
+            return ExitStatus.refusedCommandLine
         case .show:
             presentWindow(activationToken: token)
-            return 0
+            return ExitStatus.success
         case .open(let link):
             presentWindow(activationToken: token).open(link)
-            return 0
+            return ExitStatus.success
         }
     }
 

@@ -41,7 +41,7 @@ public final class BridgeProcess {
             configuration = try Configuration.load(environment: environment).configuration
         } catch {
             log.log(.error, "The configuration cannot be used: \(error)")
-            return 78
+            return ExitStatus.configuration
         }
         let loop = MainLoop()
         let connection: BusConnection?
@@ -59,7 +59,7 @@ public final class BridgeProcess {
         loop.run()
         withExtendedLifetime(input) {}
         connection?.close()
-        return 0
+        return ExitStatus.success
     }
 
     /// The exit status when the arguments ask for help or are wrong, else
@@ -70,10 +70,10 @@ public final class BridgeProcess {
             return nil
         case ["--help"], ["-h"]:
             FileDescriptorOutput.standardOutput.write(Self.usage + "\n")
-            return 0
+            return ExitStatus.success
         default:
             FileDescriptorOutput.standardError.write("dfl-webview-bridge: unknown argument\n\(Self.usage)\n")
-            return 64
+            return ExitStatus.usage
         }
     }
 

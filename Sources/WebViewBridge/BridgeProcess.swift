@@ -30,7 +30,8 @@ public final class BridgeProcess {
         """
 
     public func run() -> Int32 {
-        let log = BridgeLog()
+        // On the stderr the wrapper keeps, shared with it: named.
+        let log = StderrLog(threshold: .info, program: "dfl-webview-bridge")
         NetworkEnvironment.clear(log: log)
         if let status = handleArguments() { return status }
         if dfl_disable_core_dumps() != 0 {
@@ -78,7 +79,7 @@ public final class BridgeProcess {
     }
 
     private func makeBridge(_ configuration: Configuration, connection: BusConnection?, loop: MainLoop,
-                            log: BridgeLog) -> SleepTimerBridge {
+                            log: StderrLog) -> SleepTimerBridge {
         let settings = HTTPSettings(platform: configuration, userAgent: "dfl-webview-bridge")
         let bridge = SleepTimerBridge(
             connection: connection, http: HTTPClient(loop: loop, settings: settings), loop: loop,
@@ -168,14 +169,6 @@ private final class StandardInputServer {
 /// Used on the bridge's loop thread only.
 @available(*, unavailable)
 extension StandardInputServer: Sendable {}
-
-/// Log lines on stderr, which the wrapper keeps; never a token.
-struct BridgeLog: LogSink {
-    func log(_ priority: LogPriority, _ message: String) {
-        guard priority <= .info else { return }
-        FileDescriptorOutput.standardError.write(JournalLine.format(priority, "dfl-webview-bridge: " + message) + "\n")
-    }
-}
 
 /// The bridge's parts run on its one loop's thread: the compiler keeps them there.
 @available(*, unavailable)

@@ -222,12 +222,11 @@ extension AppWindow {
     private func tlsFailed(_ uri: String, _ certificate: UnsafeMutablePointer<GTlsCertificate>?) -> gboolean {
         currentLoadFailed = true
         guard let policy, let certificate else { return 0 }
-        switch certificates.step(isWebApp: policy.isWebApp(uri), host: policy.webOrigin.host) {
+        switch certificates.step(isWebApp: policy.isWebApp(uri), webApp: policy.webOrigin) {
         case .showNothing:
             return 1
-        case .checkConfiguredAuthorities(let host):
-            let trusted = website.acceptWithConfiguredAuthorities(
-                certificate, host: host, port: policy.webOrigin.port ?? (policy.webOrigin.scheme == .https ? 443 : 80))
+        case .checkConfiguredAuthorities(let host, let port):
+            let trusted = website.acceptWithConfiguredAuthorities(certificate, host: host, port: port)
             if certificates.checked(host: host, trusted: trusted) == .reload {
                 load(target ?? uri)
                 return 1

@@ -1,3 +1,5 @@
+import SleepTimerCore
+
 /// What a failed load shows. The web app's own failures show the app's
 /// offline page (and a retry); a load another replaced, or the navigation
 /// policy stopped, is no failure; another origin's failure shows nothing of
@@ -41,9 +43,10 @@ public struct CertificateAcceptance: Sendable, Equatable {
     public enum Step: Sendable, Equatable {
         /// Another origin: nothing of it is shown, its error page neither.
         case showNothing
-        /// Ask the configured authorities about this host's certificate,
+        /// Ask the configured authorities about the certificate of this
+        /// host and port (the scheme's own when the origin names none),
         /// then tell `checked(host:trusted:)` their answer.
-        case checkConfiguredAuthorities(host: String)
+        case checkConfiguredAuthorities(host: String, port: UInt16)
         /// The app's insecure page, with a retry.
         case showInsecure
     }
@@ -54,9 +57,12 @@ public struct CertificateAcceptance: Sendable, Equatable {
         case showInsecure
     }
 
-    public func step(isWebApp: Bool, host: String) -> Step {
+    /// For a certificate WebKit refused on a page of `webApp`'s origin
+    /// (`isWebApp`) or of another.
+    public func step(isWebApp: Bool, webApp: APIOrigin) -> Step {
         guard isWebApp else { return .showNothing }
-        return acceptedHosts.contains(host) ? .showInsecure : .checkConfiguredAuthorities(host: host)
+        guard !acceptedHosts.contains(webApp.host) else { return .showInsecure }
+        return .checkConfiguredAuthorities(host: webApp.host, port: webApp.port ?? (webApp.scheme == .https ? 443 : 80))
     }
 
     public mutating func checked(host: String, trusted: Bool) -> Outcome {

@@ -1,4 +1,5 @@
 import DesktopAppCore
+import SleepTimerCore
 import Testing
 
 @Suite struct LoadFailurePolicyTests {
@@ -18,13 +19,16 @@ import Testing
 }
 
 @Suite struct CertificateAcceptanceTests {
+    static let app = try! APIOrigin(parsing: "https://app.example")
+    static let other = try! APIOrigin(parsing: "https://other.example:8443")
+
     @Test func anotherOriginsCertificateIsNeverChecked() {
-        #expect(CertificateAcceptance().step(isWebApp: false, host: "evil.example") == .showNothing)
+        #expect(CertificateAcceptance().step(isWebApp: false, webApp: Self.app) == .showNothing)
     }
 
     @Test func theWebAppsHostIsCheckedAgainstTheConfiguredAuthorities() {
-        #expect(CertificateAcceptance().step(isWebApp: true, host: "app.example")
-            == .checkConfiguredAuthorities(host: "app.example"))
+        #expect(CertificateAcceptance().step(isWebApp: true, webApp: Self.app)
+            == .checkConfiguredAuthorities(host: "app.example", port: 443))
     }
 
     @Test func aVouchedCertificateReloadsOnce() {
@@ -32,7 +36,7 @@ import Testing
         #expect(acceptance.checked(host: "app.example", trusted: true) == .reload)
         #expect(acceptance.acceptedHosts == ["app.example"])
         // The same host failing again shows the insecure page: no loop.
-        #expect(acceptance.step(isWebApp: true, host: "app.example") == .showInsecure)
+        #expect(acceptance.step(isWebApp: true, webApp: Self.app) == .showInsecure)
         #expect(acceptance.checked(host: "app.example", trusted: true) == .showInsecure)
     }
 
@@ -40,14 +44,14 @@ import Testing
         var acceptance = CertificateAcceptance()
         #expect(acceptance.checked(host: "app.example", trusted: false) == .showInsecure)
         #expect(acceptance.acceptedHosts.isEmpty)
-        #expect(acceptance.step(isWebApp: true, host: "app.example")
-            == .checkConfiguredAuthorities(host: "app.example"))
+        #expect(acceptance.step(isWebApp: true, webApp: Self.app)
+            == .checkConfiguredAuthorities(host: "app.example", port: 443))
     }
 
     @Test func eachHostIsAcceptedOnItsOwn() {
         var acceptance = CertificateAcceptance()
         _ = acceptance.checked(host: "app.example", trusted: true)
-        #expect(acceptance.step(isWebApp: true, host: "other.example")
-            == .checkConfiguredAuthorities(host: "other.example"))
+        #expect(acceptance.step(isWebApp: true, webApp: Self.other)
+            == .checkConfiguredAuthorities(host: "other.example", port: 8443))
     }
 }

@@ -51,7 +51,12 @@ public struct StderrLog: LogSink {
     }
 
     public func log(_ priority: LogPriority, _ message: String) {
-        guard priority <= threshold else { return }
-        System.writeStandardError(JournalLine.format(priority, prefix + message) + "\n")
+        if let line = line(priority, message) { System.writeStandardError(line) }
+    }
+
+    /// The line `log` writes, or nil below the threshold.
+    func line(_ priority: LogPriority, _ message: String) -> String? {
+        guard priority <= threshold else { return nil }
+        return JournalLine.format(priority, prefix + message) + "\n"
     }
 }

@@ -8,6 +8,8 @@ import Glibc
 /// nothing while it is not on the bus. Only the baby's name and the state
 /// of each timer are read: the app decides with them whether it stays
 /// running with its window closed (BackgroundPolicy).
+///
+/// Used on the GTK main thread only.
 final class AgentTimersWatch {
     static let agentName = "com.dreamsforlittles.SleepTimers1"
     static let agentPath = "/com/dreamsforlittles/SleepTimers1"
@@ -112,3 +114,7 @@ final class AgentTimersWatch {
         return String(cString: g_variant_get_string(value, nil))
     }
 }
+
+/// On the GTK main thread only, where GLib calls it back: the compiler keeps it there.
+@available(*, unavailable)
+extension AgentTimersWatch: Sendable {}

@@ -197,34 +197,42 @@ extension AppWindow {
     private func loadFailed(_ uri: String?, _ error: UnsafeMutablePointer<GError>?) -> gboolean {
         currentLoadFailed = true
         guard let error, let policy, let uri else { return 0 }
-        // Another origin that failed before its response could be turned
-        // away: no error page of it either; the web app stays.
-        guard policy.isWebApp(uri) else { return 1 }
-        // A load replaced by another, or stopped by the policy, is no failure.
+        let failure: LoadFailure
         if error.pointee.domain == webkit_network_error_quark() && error.pointee.code == Int32(WEBKIT_NETWORK_ERROR_CANCELLED.rawValue) {
-            return 0
+            failure = .cancelled
+        } else if error.pointee.domain == webkit_policy_error_quark() {
+            failure = .stoppedByPolicy
+        } else {
+            failure = .failed
         }
-        if error.pointee.domain == webkit_policy_error_quark() { return 0 }
-        let message = error.pointee.message.map { String(cString: $0) } ?? "unknown error"
-        AppLog.log(.warning, AppLogText.pageFailed(uri, message))
-        let delay = scheduleRetry()
-        showOwnPage(AppPages.offline(origin: policy.webOrigin.description, retryURL: target ?? uri, retrySeconds: delay), at: uri)
-        return 1
+        switch failure.outcome(isWebApp: policy.isWebApp(uri)) {
+        case .none:
+            return 0
+        case .showNothing:
+            return 1
+        case .showOffline:
+            let message = error.pointee.message.map { String(cString: $0) } ?? "unknown error"
+            AppLog.log(.warning, AppLogText.pageFailed(uri, message))
+            let delay = scheduleRetry()
+            showOwnPage(AppPages.offline(origin: policy.webOrigin.description, retryURL: target ?? uri, retrySeconds: delay), at: uri)
+            return 1
+        }
     }
 
     private func tlsFailed(_ uri: String, _ certificate: UnsafeMutablePointer<GTlsCertificate>?) -> gboolean {
         currentLoadFailed = true
         guard let policy, let certificate else { return 0 }
-        // Another origin's page is never shown, its error page neither.
-        guard policy.isWebApp(uri) else { return 1 }
-        let host = policy.webOrigin.host
-        if !acceptedCertificateForHosts.contains(host),
-            website.acceptWithConfiguredAuthorities(
-                certificate, host: host, port: policy.webOrigin.port ?? (policy.webOrigin.scheme == .https ? 443 : 80))
-        {
-            acceptedCertificateForHosts.insert(host)
-            load(target ?? uri)
+        switch certificates.step(isWebApp: policy.isWebApp(uri), webApp: policy.webOrigin) {
+        case .showNothing:
             return 1
+        case .checkConfiguredAuthorities(let host, let port):
+            let trusted = website.acceptWithConfiguredAuthorities(certificate, host: host, port: port)
+            if certificates.checked(host: host, trusted: trusted) == .reload {
+                load(target ?? uri)
+                return 1
+            }
+        case .showInsecure:
+            break
         }
         AppLog.log(.warning, AppLogText.pageFailed(uri, "certificate not trusted"))
         let delay = scheduleRetry()

@@ -15,6 +15,8 @@ enum AppSetup {
 
 /// The one window: a header bar with Back and Reload, a notice bar for
 /// refused links, and the web view showing the web app.
+///
+/// Used on the GTK main thread only.
 final class AppWindow {
     let window: UnsafeMutablePointer<GtkWindow>
     let webView: UnsafeMutablePointer<WebKitWebView>
@@ -45,7 +47,8 @@ final class AppWindow {
     /// loading says nothing about the web app.
     var showingOwnPage = false
     var currentLoadFailed = false
-    var acceptedCertificateForHosts: Set<String> = []
+    /// Which hosts' certificates the configured authorities vouched for.
+    var certificates = CertificateAcceptance()
 
     init(application: UnsafeMutablePointer<GtkApplication>, setup: AppSetup, paths: AppPaths, automation: Bool,
          bridgeProgram: String)
@@ -166,7 +169,7 @@ final class AppWindow {
 
     /// The data of a button's handler: the window, weakly (the
     /// widget and its handler go with the window), and what to do.
-    private final class Handler {
+    fileprivate final class Handler {
         weak var window: AppWindow?
         let action: (AppWindow) -> Void
         init(window: AppWindow, action: @escaping (AppWindow) -> Void) {
@@ -236,3 +239,11 @@ final class AppWindow {
         }
     }
 }
+
+/// On the GTK main thread only, where GLib calls it back: the compiler keeps it there.
+@available(*, unavailable)
+extension AppWindow: Sendable {}
+
+/// On the GTK main thread only, where GLib calls it back: the compiler keeps it there.
+@available(*, unavailable)
+extension AppWindow.Handler: Sendable {}

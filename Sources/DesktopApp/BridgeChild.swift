@@ -10,6 +10,8 @@ import Glibc
 /// later and later if it keeps ending (BridgeRestartPolicy).
 ///
 /// Its stderr is the app's: its log lines go where the app's go.
+///
+/// Used on the GTK main thread only: GIO calls its callbacks there.
 final class BridgeChild {
     let program: String
     /// A line the bridge wrote, without its newline.
@@ -198,3 +200,15 @@ final class BridgeChild {
         deinit { buffer.deallocate() }
     }
 }
+
+/// On the GTK main thread only, where GLib calls it back: the compiler keeps it there.
+@available(*, unavailable)
+extension BridgeChild: Sendable {}
+
+/// On the GTK main thread only, where GLib calls it back: the compiler keeps it there.
+@available(*, unavailable)
+extension BridgeChild.Run: Sendable {}
+
+/// On the GTK main thread only, where GLib calls it back: the compiler keeps it there.
+@available(*, unavailable)
+extension BridgeChild.Write: Sendable {}

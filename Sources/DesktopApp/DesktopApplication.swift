@@ -12,6 +12,9 @@ import SleepTimerCore
 /// launch comes as platform data, and GTK uses it when the window is
 /// presented. While the agent mirrors a Sleep, closing the window hides it
 /// and the app runs on (DesktopApplication+Background.swift).
+///
+/// Used on the GTK main thread only, as all of the app's GTK and WebKit
+/// objects.
 public final class DesktopApplication {
     public static let applicationID = "com.dreamsforlittles.App"
 
@@ -43,7 +46,7 @@ public final class DesktopApplication {
         // Help needs neither the display nor the running instance.
         if AppCommandLine(arguments: arguments).request == .help {
             print(AppText.usage)
-            return 0
+            return ExitStatus.success
         }
         // A write to a bridge that has just ended must fail with EPIPE, not
         // end the app.
@@ -135,22 +138,18 @@ public final class DesktopApplication {
         return window
     }
 
-    /// Links from org.freedesktop.Application.Open: the first good one opens;
-    /// the others are refused with a notice, and navigate nowhere.
+    /// Links from org.freedesktop.Application.Open, carried out as LinkStep
+    /// decides.
     private func open(_ uris: [String]) {
-        var opened = false
-        for uri in uris {
-            if AppDeepLink.isAppHome(uri) {
+        for step in LinkStep.steps(for: uris) {
+            switch step {
+            case .showWindow:
                 presentWindow()
-                continue
-            }
-            do {
-                let link = try AppDeepLink(parsing: uri)
-                if !opened { presentWindow().open(link) }
-                opened = true
-            } catch {
-                AppLog.log(.notice, AppLogText.refusedLink(error))
-                window?.showNotice(AppText.linkRefused(error))
+            case .open(let link):
+                presentWindow().open(link)
+            case .refuse(let refusal):
+                AppLog.log(.notice, AppLogText.refusedLink(refusal))
+                window?.showNotice(AppText.linkRefused(refusal))
             }
         }
     }
@@ -174,20 +173,20 @@ public final class DesktopApplication {
         switch parsed.request {
         case .help:
             dfl_command_line_print(commandLine, AppText.usage)
-            return 0
+            return ExitStatus.success
         case .refuse(let message, let refusal):
             dfl_command_line_printerr(commandLine, message)
             if let refusal {
                 AppLog.log(.notice, AppLogText.refusedLink(refusal))
                 window?.showNotice(AppText.linkRefused(refusal))
             }
-            return 2
+            return ExitStatus.refusedCommandLine
         case .show:
             presentWindow(activationToken: token)
-            return 0
+            return ExitStatus.success
         case .open(let link):
             presentWindow(activationToken: token).open(link)
-            return 0
+            return ExitStatus.success
         }
     }
 
@@ -205,3 +204,7 @@ public final class DesktopApplication {
         }, unretained(window), nil)
     }
 }
+
+/// On the GTK main thread only, where GLib calls it back: the compiler keeps it there.
+@available(*, unavailable)
+extension DesktopApplication: Sendable {}

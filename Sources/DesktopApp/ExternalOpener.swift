@@ -7,6 +7,8 @@ import Glibc
 /// session bus, else `xdg-open`, started with an argument vector (never a
 /// shell). The links come from the navigation policy: http, https and
 /// mailto only, so none starts with `-`.
+///
+/// Used on the GTK main thread only.
 final class ExternalOpener {
     static let portal = "org.freedesktop.portal.Desktop"
     private let connection: OpaquePointer?
@@ -42,7 +44,7 @@ final class ExternalOpener {
             }, retained(request))
     }
 
-    private final class Request {
+    fileprivate final class Request {
         let opener: ExternalOpener
         let url: String
         init(opener: ExternalOpener, url: String) {
@@ -84,3 +86,11 @@ final class ExternalOpener {
         if spawned == 0 { AppLog.log(.warning, AppLogText.openerFailed("xdg-open", takeGError(error))) }
     }
 }
+
+/// On the GTK main thread only, where GLib calls it back: the compiler keeps it there.
+@available(*, unavailable)
+extension ExternalOpener: Sendable {}
+
+/// On the GTK main thread only, where GLib calls it back: the compiler keeps it there.
+@available(*, unavailable)
+extension ExternalOpener.Request: Sendable {}

@@ -2,20 +2,14 @@ import CDFLWebKitGTK
 import Glibc
 import SleepTimerCore
 
-/// The app's log: one line per message on stderr, with the priority prefix
-/// journald reads. Messages come from AppLogText: ids, origins and reasons,
-/// never the text of a message between the page and the bridge.
+/// The app's log, every priority, each line named "dreamsforlittles:" as
+/// the bridge's share its stderr. Messages come from AppLogText: ids,
+/// origins and reasons, never the text of a message between the page and
+/// the bridge.
 enum AppLog {
-    static func log(_ priority: LogPriority, _ message: String) {
-        var line = Array((JournalLine.format(priority, "dreamsforlittles: " + message) + "\n").utf8)
-        var offset = 0
-        while offset < line.count {
-            let written = line.withUnsafeMutableBytes { write(2, $0.baseAddress! + offset, $0.count - offset) }
-            if written < 0 && errno == EINTR { continue }
-            guard written > 0 else { return }
-            offset += written
-        }
-    }
+    static let sink = StderrLog(threshold: .debug, program: "dreamsforlittles")
+
+    static func log(_ priority: LogPriority, _ message: String) { sink.log(priority, message) }
 }
 
 /// A Swift object as the data of a GLib callback. The objects that connect
@@ -105,3 +99,7 @@ func withCStringArray<R>(_ strings: [String], _ body: (UnsafePointer<UnsafePoint
 @inline(__always) func gobject(_ pointer: UnsafeMutableRawPointer?) -> UnsafeMutablePointer<GObject> {
     pointer!.assumingMemoryBound(to: GObject.self)
 }
+
+/// On the GTK main thread only, where GLib calls it back: the compiler keeps it there.
+@available(*, unavailable)
+extension ActionHandler: Sendable {}

@@ -20,6 +20,8 @@ import Glibc
 /// Under WebDriver (--automation), WebKit gives the view an ephemeral
 /// session of its own instead, as WebDriver expects a fresh profile; the
 /// same policies apply to it, and nothing is kept.
+///
+/// Used on the GTK main thread only.
 final class WebsiteSession {
     /// The session the view uses.
     private(set) var session: OpaquePointer
@@ -102,3 +104,7 @@ final class WebsiteSession {
         return true
     }
 }
+
+/// On the GTK main thread only, where GLib calls it back: the compiler keeps it there.
+@available(*, unavailable)
+extension WebsiteSession: Sendable {}

@@ -6,13 +6,14 @@ import SleepTimerCore
 ///
 ///     dreamsforlittles://families/{family}/babies/{baby}/track/sleep?timer={timer}
 ///
-/// with each of the three a UUID. Anything else (another host, more or
+/// with each of the three a UUID: the scheme is the agent's default base,
+/// and the rest is SleepRoute, the shape the agent writes. Anything else (another host, more or
 /// fewer path segments, percent-encoding, a fragment, more query parameters,
 /// another scheme such as `javascript:`) is refused with the reason, and the
 /// app navigates nowhere: the link's parts end up in a URL the web view
 /// loads, so nothing but the three checked ids may pass.
 public struct AppDeepLink: Sendable, Equatable {
-    public static let scheme = "dreamsforlittles"
+    public static let scheme = DeepLinkBase.appScheme
 
     public let familySubjectID: FamilySubjectID
     public let babyID: BabyID
@@ -23,7 +24,7 @@ public struct AppDeepLink: Sendable, Equatable {
         case notASleepLink
         case notAnIdentifier(Part)
 
-        public enum Part: Sendable, Equatable { case family, baby, timer }
+        public typealias Part = SleepRoute.Problem.Part
 
         /// Why, in words for the person who opened the link, in their
         /// language (AppLogText says it in English for the log).
@@ -50,22 +51,16 @@ public struct AppDeepLink: Sendable, Equatable {
         guard text.utf8.count > prefix.utf8.count,
             String(decoding: text.utf8.prefix(prefix.utf8.count), as: UTF8.self).lowercased() == prefix
         else { throw .notTheAppsScheme }
-        let rest = String(decoding: text.utf8.dropFirst(prefix.utf8.count), as: UTF8.self)
-        let pathAndQuery = rest.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
-        guard pathAndQuery.count == 2 else { throw .notASleepLink }
-        let segments = pathAndQuery[0].split(separator: "/", omittingEmptySubsequences: false)
-        guard segments.count == 6, segments[0] == "families", segments[2] == "babies", segments[4] == "track",
-            segments[5] == "sleep", pathAndQuery[1].hasPrefix("timer=")
-        else { throw .notASleepLink }
-        let timerText = pathAndQuery[1].dropFirst("timer=".count)
-        guard let family = FamilySubjectID(segments[1]) else { throw .notAnIdentifier(.family) }
-        guard let baby = BabyID(segments[3]) else { throw .notAnIdentifier(.baby) }
-        guard let timer = TimerID(timerText) else {
-            // "timer=…&x=1" or "timer=…#…" are other shapes, not bad ids.
-            if timerText.contains(where: { $0 == "&" || $0 == "#" || $0 == "=" }) { throw .notASleepLink }
-            throw .notAnIdentifier(.timer)
+        let route: SleepRoute
+        do {
+            route = try SleepRoute(parsing: String(decoding: text.utf8.dropFirst(prefix.utf8.count), as: UTF8.self))
+        } catch {
+            switch error {
+            case .otherShape: throw .notASleepLink
+            case .notAnIdentifier(let part): throw .notAnIdentifier(part)
+            }
         }
-        self.init(familySubjectID: family, babyID: baby, timerID: timer)
+        self.init(familySubjectID: route.familySubjectID, babyID: route.babyID, timerID: route.timerID)
     }
 
     /// Whether `text` is the app's own start page, `dreamsforlittles://`
@@ -78,7 +73,7 @@ public struct AppDeepLink: Sendable, Equatable {
     /// The path and query of the Sleep route, shared by the link and the
     /// web app.
     public var route: String {
-        "/families/\(familySubjectID.string)/babies/\(babyID.string)/track/sleep?timer=\(timerID.string)"
+        "/" + SleepRoute(familySubjectID: familySubjectID, babyID: babyID, timerID: timerID).path
     }
 
     /// The link itself, in canonical form.

@@ -44,18 +44,6 @@ public final class AgentApp {
         log = StderrLog(threshold: environment["DFL_LOG_DEBUG"] == "1" ? .debug : .info)
     }
 
-    /// Exit statuses, after sysexits.h.
-    public enum Status {
-        public static let success: Int32 = 0
-        public static let failure: Int32 = 1
-        public static let usage: Int32 = 64
-        public static let unavailable: Int32 = 69
-        /// Another dfl-sleep-agent of the user (another session bus) holds
-        /// the store; EX_TEMPFAIL, as it may start once that one has ended.
-        public static let storeInUse: Int32 = 75
-        public static let configuration: Int32 = 78
-    }
-
     public func run() -> Int32 {
         NetworkEnvironment.clear(log: log)
         locale = ProgramLocale.start(environment: environment)
@@ -70,10 +58,10 @@ public final class AgentApp {
             log.log(.warning, "Could not turn core dumps off: \(String(cString: strerror(errno))).")
         }
         umask(0o077)
-        guard let configuration = loadConfiguration() else { return Status.configuration }
+        guard let configuration = loadConfiguration() else { return ExitStatus.configuration }
         guard let location = StoreLocation.standard(environment: environment) else {
             log.log(.error, "Neither XDG_STATE_HOME nor HOME is set to an absolute path; there is nowhere to keep the timer store.")
-            return Status.configuration
+            return ExitStatus.configuration
         }
         // The lock before the bus name and the store: the name guards one
         // bus, the lock the store, whichever bus the user's sessions have.
@@ -94,7 +82,7 @@ public final class AgentApp {
             connection = try BusConnection(bus: .session, loop: loop)
         } catch {
             log.log(.error, "Cannot connect to the session bus: \(error.message)")
-            return Status.unavailable
+            return ExitStatus.unavailable
         }
         // The name first, the store and the parts after: a second agent
         // leaves without touching the store, and a caller that started the
@@ -133,7 +121,7 @@ public final class AgentApp {
         let loop = MainLoop()
         guard let connection = try? BusConnection(bus: .session, loop: loop),
             let request = try? connection.requestName(SleepTimers1.busName, queue: false), request == .primaryOwner
-        else { return Status.storeInUse }
+        else { return ExitStatus.temporaryFailure }
         // The calls that activated this agent came before the name's reply:
         // they wait in the connection's queue, and one turn of the loop
         // answers them.
@@ -143,7 +131,7 @@ public final class AgentApp {
         connection.releaseName(SleepTimers1.busName)
         connection.flush()
         connection.close()
-        return Status.storeInUse
+        return ExitStatus.temporaryFailure
     }
 
     /// --help and --version answer at once; anything else is a usage error.
@@ -154,15 +142,15 @@ public final class AgentApp {
             return nil
         case ["--help"], ["-h"]:
             print(Self.usage)
-            return Status.success
+            return ExitStatus.success
         case ["--version"]:
             print("dfl-sleep-agent \(AgentProperties.version)")
-            return Status.success
+            return ExitStatus.success
         default:
             let argument = arguments.dropFirst().first ?? ""
             let unknown = tr("dfl-sleep-agent: unknown argument {argument}").filling(["argument": argument])
             FileDescriptorOutput.standardError.write("\(unknown)\n\(Self.usage)\n")
-            return Status.usage
+            return ExitStatus.usage
         }
     }
 
@@ -215,18 +203,18 @@ public final class AgentApp {
                 return nil
             case .exists, .inQueue:
                 log.log(.error, "Another program already owns \(SleepTimers1.busName) on this session bus (is dfl-sleep-agent already running?); exiting.")
-                return Status.failure
+                return ExitStatus.failure
             }
         } catch {
             log.log(.error, "Cannot take the name \(SleepTimers1.busName): \(error.message)")
-            return Status.unavailable
+            return ExitStatus.unavailable
         }
     }
 
     /// Starts the parts and runs the loop until SIGTERM, SIGINT or the loss
     /// of the bus; returns the exit status.
     private func runLoop(_ loop: MainLoop, connection: BusConnection, parts: Parts?) -> Int32 {
-        var exitStatus = Status.success
+        var exitStatus = ExitStatus.success
         let systemd = SystemdNotify(environment: environment)
         func shutDown(_ reason: String, status: Int32) {
             log.log(.info, "\(reason); shutting down.")
@@ -236,14 +224,14 @@ public final class AgentApp {
             connection.flush()
             loop.quit()
         }
-        loop.onSignal(SIGTERM) { shutDown("SIGTERM received", status: Status.success) }
-        loop.onSignal(SIGINT) { shutDown("SIGINT received", status: Status.success) }
+        loop.onSignal(SIGTERM) { shutDown("SIGTERM received", status: ExitStatus.success) }
+        loop.onSignal(SIGINT) { shutDown("SIGINT received", status: ExitStatus.success) }
         loop.onSignal(SIGHUP) { [self] in reload(parts, systemd: systemd) }
         connection.addSignalFilter { message in
             guard message.kind == .signal, message.interface == StandardInterface.Local.name,
                 message.member == StandardInterface.Local.disconnected
             else { return false }
-            shutDown("The session bus went away", status: Status.failure)
+            shutDown("The session bus went away", status: ExitStatus.failure)
             return true
         }
         if let parts {

@@ -9,13 +9,6 @@ import StoreLock
 /// Runs one dfl-sleepctl command against the agent on the session bus, as
 /// any other app would: through com.dreamsforlittles.SleepTimers1 only.
 public final class SleepControl {
-    public enum Status {
-        public static let success: Int32 = 0
-        public static let refused: Int32 = 1
-        public static let usage: Int32 = 64
-        public static let unavailable: Int32 = 69
-    }
-
     let output = FileDescriptorOutput.standardOutput
     let errors = FileDescriptorOutput.standardError
 
@@ -29,11 +22,11 @@ public final class SleepControl {
         } catch {
             let hint = tr("Try \"dfl-sleepctl help\".")
             errors.write("dfl-sleepctl: \(error.message)\n\(hint)\n")
-            return Status.usage
+            return ExitStatus.usage
         }
         if case .help(let topic) = command {
             output.write((Command.helpText(topic) ?? Command.usage) + "\n")
-            return Status.success
+            return ExitStatus.success
         }
         let loop = MainLoop()
         let connection: BusConnection
@@ -50,7 +43,7 @@ public final class SleepControl {
         do {
             switch command {
             case .help:
-                return Status.success
+                return ExitStatus.success
             case .list(let json):
                 let reply = try call(connection, SleepTimers1.List.self)
                 let timers = reply.first?.arrayElements ?? []
@@ -79,7 +72,7 @@ public final class SleepControl {
         } catch {
             return failure(error)
         }
-        return Status.success
+        return ExitStatus.success
     }
 
     private func call(_ connection: BusConnection, _ method: any BusMethod.Type, _ arguments: BusValue...) throws(BusError) -> [BusValue] {
@@ -118,7 +111,7 @@ public final class SleepControl {
                 .filling(["pid": String($0)])
         } ?? tr("the Dreams for Littles sleep agent runs in another session of yours, which shows your Sleep timers; it cannot be reached from this session.")
         errors.write("dfl-sleepctl: \(text)\n")
-        return Status.unavailable
+        return ExitStatus.unavailable
     }
 
     private func failure(_ error: BusError) -> Int32 {
@@ -131,7 +124,7 @@ public final class SleepControl {
             return unreachable(Self.unreachableReason(error))
         }
         errors.write("dfl-sleepctl: \(Self.refusal(error))\n")
-        return Status.refused
+        return ExitStatus.failure
     }
 
     /// A refusal in the reader's language: the agent's D-Bus error messages
@@ -179,7 +172,7 @@ public final class SleepControl {
         let cannot = tr("the Dreams for Littles sleep agent cannot be reached: {reason}.").filling(["reason": detail])
         let start = tr("Start it with \"systemctl --user start dfl-sleep-agent\" (or log in to a desktop session) and try again.")
         errors.write("dfl-sleepctl: \(cannot)\n\(start)\n")
-        return Status.unavailable
+        return ExitStatus.unavailable
     }
 
     /// Prints every signal of the agent as one JSON line until SIGINT or
@@ -206,13 +199,13 @@ public final class SleepControl {
             output.write(line + "\n")
             return true
         }
-        var status = Status.success
+        var status = ExitStatus.success
         loop.onSignal(SIGINT) { loop.quit() }
         loop.onSignal(SIGTERM) { loop.quit() }
         connection.addSignalFilter { message in
             guard message.interface == StandardInterface.Local.name, message.member == StandardInterface.Local.disconnected
             else { return false }
-            status = Status.unavailable
+            status = ExitStatus.unavailable
             loop.quit()
             return true
         }

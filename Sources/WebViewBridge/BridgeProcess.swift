@@ -30,7 +30,8 @@ public final class BridgeProcess {
         """
 
     public func run() -> Int32 {
-        let log = BridgeLog()
+        // On the stderr the wrapper keeps, shared with it: named.
+        let log = StderrLog(threshold: .info, program: "dfl-webview-bridge")
         NetworkEnvironment.clear(log: log)
         if let status = handleArguments() { return status }
         if dfl_disable_core_dumps() != 0 {
@@ -41,7 +42,7 @@ public final class BridgeProcess {
             configuration = try Configuration.load(environment: environment).configuration
         } catch {
             log.log(.error, "The configuration cannot be used: \(error)")
-            return 78
+            return ExitStatus.configuration
         }
         let loop = MainLoop()
         let connection: BusConnection?
@@ -59,7 +60,7 @@ public final class BridgeProcess {
         loop.run()
         withExtendedLifetime(input) {}
         connection?.close()
-        return 0
+        return ExitStatus.success
     }
 
     /// The exit status when the arguments ask for help or are wrong, else
@@ -70,15 +71,15 @@ public final class BridgeProcess {
             return nil
         case ["--help"], ["-h"]:
             FileDescriptorOutput.standardOutput.write(Self.usage + "\n")
-            return 0
+            return ExitStatus.success
         default:
             FileDescriptorOutput.standardError.write("dfl-webview-bridge: unknown argument\n\(Self.usage)\n")
-            return 64
+            return ExitStatus.usage
         }
     }
 
     private func makeBridge(_ configuration: Configuration, connection: BusConnection?, loop: MainLoop,
-                            log: BridgeLog) -> SleepTimerBridge {
+                            log: StderrLog) -> SleepTimerBridge {
         let settings = HTTPSettings(platform: configuration, userAgent: "dfl-webview-bridge")
         let bridge = SleepTimerBridge(
             connection: connection, http: HTTPClient(loop: loop, settings: settings), loop: loop,
@@ -168,14 +169,6 @@ private final class StandardInputServer {
 /// Used on the bridge's loop thread only.
 @available(*, unavailable)
 extension StandardInputServer: Sendable {}
-
-/// Log lines on stderr, which the wrapper keeps; never a token.
-struct BridgeLog: LogSink {
-    func log(_ priority: LogPriority, _ message: String) {
-        guard priority <= .info else { return }
-        FileDescriptorOutput.standardError.write(JournalLine.format(priority, "dfl-webview-bridge: " + message) + "\n")
-    }
-}
 
 /// The bridge's parts run on its one loop's thread: the compiler keeps them there.
 @available(*, unavailable)

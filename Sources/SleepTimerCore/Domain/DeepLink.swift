@@ -8,7 +8,10 @@ public struct DeepLinkBase: Sendable, Equatable, CustomStringConvertible {
 
     let kind: Kind
 
-    public static let `default` = DeepLinkBase(kind: .customScheme("dreamsforlittles"))
+    /// The app's own URL scheme, which the installed desktop app handles.
+    public static let appScheme = "dreamsforlittles"
+
+    public static let `default` = DeepLinkBase(kind: .customScheme(appScheme))
 
     /// Schemes that belong to browsers or the system and must not be
     /// configured as the app's own.
@@ -83,13 +86,7 @@ public struct DeepLink: Sendable, Equatable, CustomStringConvertible {
     public let url: String
     public let base: DeepLinkBase
     /// The Sleep tracker's family, baby and timer; nil for the start page.
-    let sleep: Sleep?
-
-    struct Sleep: Sendable, Equatable {
-        let familySubjectID: FamilySubjectID
-        let babyID: BabyID
-        let timerID: TimerID
-    }
+    public let sleep: SleepRoute?
 
     /// Built from validated ids only: the base is a checked scheme or
     /// origin and every other part is a canonical UUID, so no text from
@@ -98,8 +95,9 @@ public struct DeepLink: Sendable, Equatable, CustomStringConvertible {
     /// option).
     public init(base: DeepLinkBase, familySubjectID: FamilySubjectID, babyID: BabyID, timerID: TimerID) {
         self.base = base
-        sleep = Sleep(familySubjectID: familySubjectID, babyID: babyID, timerID: timerID)
-        let path = "families/\(familySubjectID.string)/babies/\(babyID.string)/track/sleep?timer=\(timerID.string)"
+        let sleep = SleepRoute(familySubjectID: familySubjectID, babyID: babyID, timerID: timerID)
+        self.sleep = sleep
+        let path = sleep.path
         switch base.kind {
         case .customScheme(let scheme): url = "\(scheme)://\(path)"
         case .webOrigin(let origin): url = "\(origin.description)/\(path)"
@@ -129,4 +127,55 @@ public struct DeepLink: Sendable, Equatable, CustomStringConvertible {
     }
 
     public var description: String { url }
+}
+
+/// The Sleep tracker's place in the app: the one shape of a deep link after
+/// its base, `families/{family}/babies/{baby}/track/sleep?timer={timer}`,
+/// with each of the three a UUID. The agent writes its links with it and
+/// the app reads them back with it (AppDeepLink), so the two cannot drift.
+public struct SleepRoute: Sendable, Equatable {
+    public let familySubjectID: FamilySubjectID
+    public let babyID: BabyID
+    public let timerID: TimerID
+
+    public init(familySubjectID: FamilySubjectID, babyID: BabyID, timerID: TimerID) {
+        self.familySubjectID = familySubjectID
+        self.babyID = babyID
+        self.timerID = timerID
+    }
+
+    /// Why a text is not a Sleep route: another shape altogether, or the
+    /// right shape with one part that is not a UUID.
+    public enum Problem: Error, Sendable, Equatable {
+        case otherShape
+        case notAnIdentifier(Part)
+
+        public enum Part: Sendable, Equatable { case family, baby, timer }
+    }
+
+    /// The path and query, without a leading slash.
+    public var path: String {
+        "families/\(familySubjectID.string)/babies/\(babyID.string)/track/sleep?timer=\(timerID.string)"
+    }
+
+    /// Reads exactly the shape `path` writes: more or fewer segments, more
+    /// query parameters, a fragment or percent-encoding are another shape,
+    /// so nothing but the three checked ids may pass.
+    public init(parsing text: some StringProtocol) throws(Problem) {
+        let pathAndQuery = text.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
+        guard pathAndQuery.count == 2 else { throw .otherShape }
+        let segments = pathAndQuery[0].split(separator: "/", omittingEmptySubsequences: false)
+        guard segments.count == 6, segments[0] == "families", segments[2] == "babies", segments[4] == "track",
+            segments[5] == "sleep", pathAndQuery[1].hasPrefix("timer=")
+        else { throw .otherShape }
+        let timerText = pathAndQuery[1].dropFirst("timer=".count)
+        guard let family = FamilySubjectID(String(segments[1])) else { throw .notAnIdentifier(.family) }
+        guard let baby = BabyID(String(segments[3])) else { throw .notAnIdentifier(.baby) }
+        guard let timer = TimerID(String(timerText)) else {
+            // "timer=…&x=1" or "timer=…#…" are other shapes, not bad ids.
+            if timerText.contains(where: { $0 == "&" || $0 == "#" || $0 == "=" }) { throw .otherShape }
+            throw .notAnIdentifier(.timer)
+        }
+        self.init(familySubjectID: family, babyID: baby, timerID: timer)
+    }
 }

@@ -32,3 +32,31 @@ public enum JournalLine {
         return line
     }
 }
+
+/// The programs' one logger: lines on stderr with journald's `<N>` priority
+/// prefixes, so that under systemd they land in the journal with the right
+/// priority and in a terminal they are still readable. A program that
+/// shares its stderr with another (the app and its bridge) names itself at
+/// the start of each line. Each line is one write, so lines from different
+/// moments never interleave, and JournalLine keeps a message to one line.
+/// What is logged is built from ids, states and error descriptions, never
+/// from a token.
+public struct StderrLog: LogSink {
+    public let threshold: LogPriority
+    let prefix: String
+
+    public init(threshold: LogPriority = .info, program: String? = nil) {
+        self.threshold = threshold
+        prefix = program.map { $0 + ": " } ?? ""
+    }
+
+    public func log(_ priority: LogPriority, _ message: String) {
+        if let line = line(priority, message) { System.writeStandardError(line) }
+    }
+
+    /// The line `log` writes, or nil below the threshold.
+    func line(_ priority: LogPriority, _ message: String) -> String? {
+        guard priority <= threshold else { return nil }
+        return JournalLine.format(priority, prefix + message) + "\n"
+    }
+}

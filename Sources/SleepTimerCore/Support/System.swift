@@ -66,16 +66,57 @@ public enum System {
         return bytes
     }
 
+    /// Writes `text` to stderr whole, in as few writes as the kernel takes
+    /// (one, for a log line), going on after an interruption.
+    static func writeStandardError(_ text: String) {
+        let bytes = Array(text.utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes { write(2, $0.baseAddress! + offset, $0.count - offset) }
+            if written < 0 && errno == EINTR { continue }
+            guard written > 0 else { return }
+            offset += written
+        }
+    }
+
     /// The process's environment; of a name given twice, the last value.
     static func environment() -> [String: String] {
-        var result: [String: String] = [:]
+        var entries: [String] = []
         var entry: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = environ
         while let current = entry, let pointer = current.pointee {
-            let text = String(cString: pointer)
-            if let equals = text.firstIndex(of: "=") {
-                result[String(text[..<equals])] = String(text[text.index(after: equals)...])
-            }
+            entries.append(String(cString: pointer))
             entry = current + 1
+        }
+        return environment(entries)
+    }
+
+    /// The environment the process was given at exec, from
+    /// /proc/self/environ, which a library's constructor cannot change
+    /// before main as it can `environ`; `environ` if that cannot be read.
+    static func startEnvironment() -> [String: String] {
+        var bytes: [UInt8] = []
+        let descriptor = open("/proc/self/environ", O_RDONLY | O_CLOEXEC)
+        if descriptor >= 0 {
+            defer { close(descriptor) }
+            var chunk = [UInt8](repeating: 0, count: 65536)
+            while true {
+                let count = Glibc.read(descriptor, &chunk, chunk.count)
+                if count < 0 && errno == EINTR { continue }
+                guard count > 0 else { break }
+                bytes += chunk[0..<count]
+            }
+        }
+        let entries = bytes.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+        return entries.isEmpty ? environment() : environment(entries)
+    }
+
+    /// NAME=value entries as a dictionary; of a name given twice, the last
+    /// value; an entry without `=` is passed over.
+    static func environment(_ entries: [String]) -> [String: String] {
+        var result: [String: String] = [:]
+        for text in entries {
+            guard let equals = text.firstIndex(of: "=") else { continue }
+            result[String(text[..<equals])] = String(text[text.index(after: equals)...])
         }
         return result
     }
@@ -108,4 +149,10 @@ public struct SystemError: Error, Sendable, Equatable, CustomStringConvertible {
 /// The environment the process was started with, for the mains to hand on.
 public enum ProcessEnvironment {
     public static var current: [String: String] { System.environment() }
+
+    /// As the process was given it at exec, for a program linked with a
+    /// library that changes `environ` before main: GDK takes the launch's
+    /// activation token (DESKTOP_STARTUP_ID, XDG_ACTIVATION_TOKEN) out of it
+    /// in a constructor.
+    public static var atStart: [String: String] { System.startEnvironment() }
 }

@@ -1,0 +1,29 @@
+/// What the app does with the links of one org.freedesktop.Application.Open
+/// call: the first good Sleep link opens; a later good one is passed over,
+/// so one call never navigates twice; a bad one is refused with its reason,
+/// and navigates nowhere; the app's own start page shows the window where
+/// it is. The shell (DesktopApplication) carries the steps out in order.
+public enum LinkStep: Sendable, Equatable {
+    case showWindow
+    case open(AppDeepLink)
+    case refuse(AppDeepLink.Refusal)
+
+    public static func steps(for uris: [String]) -> [LinkStep] {
+        var opened = false
+        var steps: [LinkStep] = []
+        for uri in uris {
+            if AppDeepLink.isAppHome(uri) {
+                steps.append(.showWindow)
+                continue
+            }
+            do {
+                let link = try AppDeepLink(parsing: uri)
+                if !opened { steps.append(.open(link)) }
+                opened = true
+            } catch {
+                steps.append(.refuse(error))
+            }
+        }
+        return steps
+    }
+}

@@ -69,7 +69,7 @@ let package = Package(
         // MARK: Swift
 
         /// The domain model and its rules; pure Swift, no C module.
-        .target(name: "SleepTimerCore", dependencies: ["SleepTimersAPI"]),
+        .target(name: "SleepTimerCore"),
 
         /// The programs' language and clock: glibc's gettext catalogs as the
         /// core's translator, and the locale's time format.

@@ -5,11 +5,13 @@ import DFLDBus
 import EventLoop
 import Glibc
 import HTTPClient
+import LinkOpening
 import Notifications
 import SleepAgent
 import SleepTimerCore
 import SleepTimerStore
 import SleepTimersAPI
+import SleepTimersService
 import StatusNotifier
 import StoreLock
 

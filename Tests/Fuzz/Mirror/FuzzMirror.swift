@@ -25,6 +25,7 @@ import CDFLDBus
 import DFLTestSupport
 @testable import DFLDBus
 @testable import SleepAgent
+@testable import SleepTimersService
 import SleepTimerCore
 import SleepTimersAPI
 

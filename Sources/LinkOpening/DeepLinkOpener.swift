@@ -1,5 +1,6 @@
 import DFLDBus
 import EventLoop
+import SleepAgent
 import SleepTimerCore
 
 /// Opens a deep link in the app. The configured url-opener wins. A link of
@@ -20,13 +21,7 @@ public final class DeepLinkOpener {
     let environment: [String: String]
     let log: any LogSink
 
-    /// The desktop portal's OpenURI (xdg-desktop-portal).
-    enum Portal {
-        static let name = "org.freedesktop.portal.Desktop"
-        static let path = "/org/freedesktop/portal/desktop"
-        static let interface = "org.freedesktop.portal.OpenURI"
-        static let openURI = "OpenURI"
-    }
+    private typealias Portal = ExternalInterface.Portal
 
     public init(configuration: Configuration, connection: BusConnection, environment: [String: String], log: any LogSink) {
         configuredProgram = configuration.urlOpener
@@ -92,7 +87,7 @@ public final class DeepLinkOpener {
         var options: [(String, BusValue)] = []
         if let activationToken, !activationToken.isEmpty { options.append(("activation_token", .string(activationToken))) }
         let call = Message.methodCall(
-            destination: Portal.name, path: Portal.path, interface: Portal.interface, member: Portal.openURI
+            destination: Portal.name, path: Portal.path, interface: Portal.openURIInterface, member: Portal.openURI
         ).append(.string(""), .string(link.url), .vardict(options))
         connection.call(call) { [self] result in
             switch result {
@@ -119,6 +114,13 @@ public final class DeepLinkOpener {
         } catch {
             log.log(.error, "Could not open the app with \(program): \(error)")
         }
+    }
+}
+
+extension DeepLinkOpener: LinkOpener {
+    public func reconfigure(_ configuration: Configuration) {
+        configuredProgram = configuration.urlOpener
+        webOrigin = configuration.webOrigin
     }
 }
 

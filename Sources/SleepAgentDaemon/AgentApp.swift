@@ -353,3 +353,7 @@ public final class AgentApp {
         return indicator
     }
 }
+
+/// Runs the process on its main thread, which is the loop's: the compiler keeps it there.
+@available(*, unavailable)
+extension AgentApp: Sendable {}

@@ -237,6 +237,7 @@ let package = Package(
             name: "SleepTimersServiceTests",
             dependencies: ["SleepTimersService", "SleepAgent", "SleepTimersAPI", "DFLDBus", "DFLTestSupport"]
         ),
+        .testTarget(name: "LinkOpeningTests", dependencies: ["LinkOpening", "DFLDBus", "SleepTimerCore", "DFLTestSupport"]),
         .testTarget(name: "PanelIndicatorTests", dependencies: ["PanelIndicator", "SleepTimerCore"]),
         .testTarget(name: "StatusNotifierTests", dependencies: ["StatusNotifier", "PanelIndicator", "DFLDBus"]),
         .testTarget(name: "SleepAgentDaemonTests", dependencies: ["SleepAgentDaemon"]),

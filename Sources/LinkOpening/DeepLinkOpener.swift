@@ -32,11 +32,23 @@ public final class DeepLinkOpener {
     }
 
     public func open(_ link: DeepLink, activationToken: String?) {
-        if let configuredProgram {
-            spawn(configuredProgram, link, activationToken: activationToken)
-        } else if link.base.isAppScheme {
+        follow(LinkRoute.first(link, configuredProgram: configuredProgram), activationToken: activationToken)
+    }
+
+    private func follow(_ route: LinkRoute, activationToken: String?) {
+        switch route {
+        case .program(let program, let link):
+            spawn(program, link, activationToken: activationToken)
+        case .app(let link):
             openInApp(link, activationToken: activationToken)
-        } else {
+        case .desktop(let link, let reason):
+            switch reason {
+            case .webLink: break
+            case .appMissing: log.log(.notice, "The app is not installed; opening the web app in the default browser.")
+            case .appMissingWithoutWebOrigin:
+                log.log(.notice, "The app is not installed and no web-origin is configured; opening the link as it is.")
+            case .appFailed(let message): log.log(.notice, "The app could not open the link (\(message)); asking the desktop.")
+            }
             openWithDesktop(link, activationToken: activationToken)
         }
     }
@@ -55,16 +67,8 @@ public final class DeepLinkOpener {
             switch result {
             case .success:
                 log.log(.info, "Opened the app at \(link.url) through \(AppService.name).")
-            case .failure(let error) where error.name == BusError.Names.serviceUnknown:
-                guard let webOrigin else {
-                    log.log(.notice, "The app is not installed and no web-origin is configured; opening the link as it is.")
-                    return openWithDesktop(link, activationToken: activationToken)
-                }
-                log.log(.notice, "The app is not installed; opening the web app in the default browser.")
-                openWithDesktop(link.rebased(on: DeepLinkBase(webOrigin: webOrigin)), activationToken: activationToken)
             case .failure(let error):
-                log.log(.notice, "The app could not open the link (\(error.message)); asking the desktop.")
-                openWithDesktop(link, activationToken: activationToken)
+                follow(LinkRoute.afterAppFailed(link, error: error, webOrigin: webOrigin), activationToken: activationToken)
             }
         }
     }

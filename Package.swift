@@ -69,7 +69,7 @@ let package = Package(
         // MARK: Swift
 
         /// The domain model and its rules; pure Swift, no C module.
-        .target(name: "SleepTimerCore", dependencies: ["SleepTimersAPI"]),
+        .target(name: "SleepTimerCore"),
 
         /// The programs' language and clock: glibc's gettext catalogs as the
         /// core's translator, and the locale's time format.
@@ -103,12 +103,23 @@ let package = Package(
         /// the event loop.
         .target(name: "DFLDBus", dependencies: ["CDFLDBus", "EventLoop"]),
 
-        /// dfl-sleep-agent's logic: the D-Bus API over the store.
+        /// dfl-sleep-agent's shell: the store, the ports and the workflows'
+        /// decisions carried out.
         .target(
             name: "SleepAgent",
-            dependencies: ["AgentWorkflows", "SleepTimersAPI", "SleepTimerCore", "SleepTimerStore", "DFLDBus", "EventLoop"],
+            dependencies: ["AgentWorkflows", "SleepTimersAPI", "SleepTimerCore", "SleepTimerStore", "DFLDBus", "EventLoop"]
+        ),
+
+        /// The agent on the bus: the com.dreamsforlittles.SleepTimers1
+        /// object, its arguments read, the agent's changes as signals.
+        .target(
+            name: "SleepTimersService",
+            dependencies: ["SleepAgent", "SleepTimersAPI", "SleepTimerCore", "DFLDBus"],
             resources: [.embedInCode("com.dreamsforlittles.SleepTimers1.xml")]
         ),
+
+        /// The agent's link opener: the app, the desktop portal or xdg-open.
+        .target(name: "LinkOpening", dependencies: ["SleepAgent", "SleepTimerCore", "DFLDBus", "EventLoop"]),
 
         /// The panel indicator's decisions as values: what the item and its
         /// menu show, which signals say so, what a click does. Pure Swift.
@@ -144,8 +155,9 @@ let package = Package(
         .target(
             name: "SleepAgentDaemon",
             dependencies: [
-                "SleepAgent", "Notifications", "CompletionSender", "StatusNotifier", "HTTPClient", "SleepTimerCore",
-                "SleepTimerStore", "StoreLock", "DFLDBus", "EventLoop", "DFLGettext", "CDFLLinux", "CDFLGio", "CDFLGLib",
+                "SleepAgent", "SleepTimersService", "LinkOpening", "Notifications", "CompletionSender", "StatusNotifier",
+                "HTTPClient", "SleepTimerCore", "SleepTimerStore", "StoreLock", "DFLDBus", "EventLoop", "DFLGettext",
+                "CDFLLinux", "CDFLGio", "CDFLGLib",
             ]
         ),
         /// Linked by lld with packed relative relocations (DT_RELR, glibc
@@ -221,6 +233,11 @@ let package = Package(
             name: "SleepAgentTests",
             dependencies: ["SleepAgent", "AgentWorkflows", "SleepTimerStore", "SleepTimersAPI", "DFLTestSupport"]
         ),
+        .testTarget(
+            name: "SleepTimersServiceTests",
+            dependencies: ["SleepTimersService", "SleepAgent", "SleepTimersAPI", "DFLDBus", "DFLTestSupport"]
+        ),
+        .testTarget(name: "LinkOpeningTests", dependencies: ["LinkOpening", "DFLDBus", "SleepTimerCore", "DFLTestSupport"]),
         .testTarget(name: "PanelIndicatorTests", dependencies: ["PanelIndicator", "SleepTimerCore"]),
         .testTarget(name: "StatusNotifierTests", dependencies: ["StatusNotifier", "PanelIndicator", "DFLDBus"]),
         .testTarget(name: "SleepAgentDaemonTests", dependencies: ["SleepAgentDaemon"]),
@@ -252,7 +269,8 @@ if ProcessInfo.processInfo.environment["DFL_FUZZ"] != nil {
                           dependencies: ["WebViewBridge", "SleepTimerCore", "EventLoop", "HTTPClient", "DFLTestSupport"],
                           path: "Tests/Fuzz/JSONRPC"),
         .executableTarget(name: "fuzz-mirror",
-                          dependencies: ["SleepAgent", "SleepTimersAPI", "DFLDBus", "CDFLDBus", "SleepTimerCore", "DFLTestSupport"],
+                          dependencies: ["SleepTimersService", "SleepAgent", "SleepTimersAPI", "DFLDBus", "CDFLDBus", "SleepTimerCore",
+                                         "DFLTestSupport"],
                           path: "Tests/Fuzz/Mirror"),
         .executableTarget(name: "fuzz-applink", dependencies: ["DesktopAppCore", "SleepTimerCore"],
                           path: "Tests/Fuzz/AppLink"),

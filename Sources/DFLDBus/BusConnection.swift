@@ -246,8 +246,9 @@ public final class BusConnection {
 
     // MARK: Loop integration
 
-    /// One watch or timeout of libdbus's, with the loop source serving it.
-    private final class LoopSource {
+    /// One watch or timeout of libdbus's, with the loop source serving it:
+    /// made, changed and freed on the connection's loop thread only.
+    fileprivate final class LoopSource {
         var source: MainLoop.Source?
     }
 
@@ -386,3 +387,7 @@ public final class BusConnection {
 /// Driven by one loop, on that loop's thread only: the compiler keeps it there.
 @available(*, unavailable)
 extension BusConnection: Sendable {}
+
+/// A watch's loop source is the loop's, on its thread only.
+@available(*, unavailable)
+extension BusConnection.LoopSource: Sendable {}

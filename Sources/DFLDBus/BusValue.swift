@@ -111,6 +111,7 @@ public indirect enum BusValue: Equatable, Sendable {
 
 /// A descriptor received in (or to be sent with) a message. A received one
 /// is this process's own duplicate, closed when the last reference goes.
+/// Sendable: immutable, and a descriptor is the process's, not a thread's.
 public final class UnixFileDescriptor: Equatable, Sendable {
     public let descriptor: Int32
     private let owned: Bool

@@ -33,6 +33,8 @@ public enum StandardInterface {
         public static let nameHasOwner = "NameHasOwner"
         public static let nameOwnerChanged = "NameOwnerChanged"
         public static let getNameOwner = "GetNameOwner"
+        public static let requestName = "RequestName"
+        public static let releaseName = "ReleaseName"
 
         /// The match rule for NameOwnerChanged of one name.
         public static func ownerChangedMatch(of name: String) -> String {

@@ -5,11 +5,13 @@ import DFLDBus
 import EventLoop
 import Glibc
 import HTTPClient
+import LinkOpening
 import Notifications
 import SleepAgent
 import SleepTimerCore
 import SleepTimerStore
 import SleepTimersAPI
+import SleepTimersService
 import StatusNotifier
 import StoreLock
 
@@ -339,3 +341,7 @@ public final class AgentApp {
         return indicator
     }
 }
+
+/// Runs the process on its main thread, which is the loop's: the compiler keeps it there.
+@available(*, unavailable)
+extension AgentApp: Sendable {}

@@ -120,5 +120,10 @@ private final class WeakClock {
     init(_ target: DesktopClock) { self.target = target }
 }
 
+/// Its GSettings object is read and signalled on the agent's loop thread only.
 @available(*, unavailable)
 extension DesktopClock: Sendable {}
+
+/// Handed to GLib as the signal's data, on the loop thread.
+@available(*, unavailable)
+extension WeakClock: Sendable {}

@@ -25,5 +25,6 @@ final class ServiceStatus: AgentObserver {
     }
 }
 
+/// Hears the agent on its loop thread only: the compiler keeps it there.
 @available(*, unavailable)
 extension ServiceStatus: Sendable {}

@@ -18,36 +18,24 @@ final class SystemWatch {
     /// sit on the local network, so any connected state counts.
     static let connected: UInt32 = 50
 
-    /// NetworkManager's object and the one signal followed.
-    enum NetworkManager {
-        static let name = "org.freedesktop.NetworkManager"
-        static let path = "/org/freedesktop/NetworkManager"
-        static let stateChanged = "StateChanged"
-    }
-
-    /// logind's manager and the one signal followed.
-    enum Login {
-        static let name = "org.freedesktop.login1"
-        static let path = "/org/freedesktop/login1"
-        static let interface = "org.freedesktop.login1.Manager"
-        static let prepareForSleep = "PrepareForSleep"
-    }
+    private typealias NetworkManager = ExternalInterface.NetworkManager
+    private typealias Login = ExternalInterface.Login
 
     func start(loop: MainLoop, log: any LogSink, networkBack: @escaping () -> Void, resumed: @escaping () -> Void) {
         let connection: BusConnection
         do {
             connection = try BusConnection(bus: .system, loop: loop)
             try connection.addMatch(
-                "type='signal',sender='\(NetworkManager.name)',path='\(NetworkManager.path)',interface='\(NetworkManager.name)',member='\(NetworkManager.stateChanged)'")
+                "type='signal',sender='\(NetworkManager.name)',path='\(NetworkManager.path)',interface='\(NetworkManager.interface)',member='\(NetworkManager.stateChanged)'")
             try connection.addMatch(
-                "type='signal',sender='\(Login.name)',path='\(Login.path)',interface='\(Login.interface)',member='\(Login.prepareForSleep)'")
+                "type='signal',sender='\(Login.name)',path='\(Login.path)',interface='\(Login.managerInterface)',member='\(Login.prepareForSleep)'")
         } catch {
             log.log(.info, "Not following the network and suspends (no system bus: \(error.message)).")
             return
         }
         connection.addSignalFilter { [weak self] message in
             guard let self, message.kind == .signal else { return false }
-            if message.interface == NetworkManager.name, message.member == NetworkManager.stateChanged,
+            if message.interface == NetworkManager.interface, message.member == NetworkManager.stateChanged,
                 let state = (try? message.arguments())?.first?.uint32Value
             {
                 let wasConnected = (self.lastState ?? 0) >= Self.connected
@@ -55,7 +43,7 @@ final class SystemWatch {
                 if state >= Self.connected && !wasConnected { networkBack() }
                 return true
             }
-            if message.interface == Login.interface, message.member == Login.prepareForSleep, message.path == Login.path,
+            if message.interface == Login.managerInterface, message.member == Login.prepareForSleep, message.path == Login.path,
                 (try? message.arguments())?.first?.booleanValue == false
             {
                 log.log(.info, "The machine woke from a suspend.")

@@ -14,7 +14,8 @@ import SleepTimerCore
 /// while `wantsMinuteRefreshes` holds; `onScheduleChanged` says when that
 /// (or the next boundary) may have changed.
 ///
-/// Not Sendable: used only on the loop's thread.
+/// Not Sendable: its objects and the watch serve the bus on the agent's
+/// loop thread only.
 public final class StatusNotifierIndicator {
     public static let itemPath = "/StatusNotifierItem"
     public static let menuPath = "/MenuBar"
@@ -102,12 +103,12 @@ public final class StatusNotifierIndicator {
             switch action {
             case .publish:
                 log.log(.info, "The panel indicator is shown as \(busName).")
-                busCall("RequestName", .string(busName), .uint32(4)) // DBUS_NAME_FLAG_DO_NOT_QUEUE
+                busCall(StandardInterface.Bus.requestName, .string(busName), .uint32(4)) // DBUS_NAME_FLAG_DO_NOT_QUEUE
             case .register:
                 register()
             case .withdraw:
                 log.log(.info, "The panel indicator is withdrawn.")
-                busCall("ReleaseName", .string(busName))
+                busCall(StandardInterface.Bus.releaseName, .string(busName))
             case .emit(let signal):
                 emit(signal)
             case .complete(let id):
@@ -128,7 +129,7 @@ public final class StatusNotifierIndicator {
     /// before the watcher can hear of the item.
     private func busCall(_ member: String, _ arguments: BusValue...) {
         let call = Message.methodCall(
-            destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
+            destination: StandardInterface.Bus.name, path: StandardInterface.Bus.path, interface: StandardInterface.Bus.name,
             member: member
         ).append(contentsOf: arguments)
         connection.call(call) { [log] result in
@@ -138,8 +139,8 @@ public final class StatusNotifierIndicator {
 
     private func register() {
         let call = Message.methodCall(
-            destination: WatcherWatch.name, path: WatcherWatch.path, interface: WatcherWatch.interface,
-            member: "RegisterStatusNotifierItem"
+            destination: WatcherWatch.Watcher.name, path: WatcherWatch.Watcher.path, interface: WatcherWatch.Watcher.interface,
+            member: WatcherWatch.Watcher.registerItem
         ).append(.string(busName))
         connection.call(call) { [log] result in
             switch result {
@@ -161,3 +162,7 @@ public final class StatusNotifierIndicator {
         }
     }
 }
+
+/// Serves the bus on the agent's loop thread only: the compiler keeps it there.
+@available(*, unavailable)
+extension StatusNotifierIndicator: Sendable {}

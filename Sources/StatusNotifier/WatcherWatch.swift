@@ -8,10 +8,11 @@ import SleepTimerCore
 /// IsStatusNotifierHostRegistered property and its host signals. The match
 /// rules name the watcher and those two signals only, so with no panel on
 /// the bus (or a quiet one) nothing here ever wakes the agent.
+///
+/// Not Sendable: its filter and replies run on the agent's loop thread.
 final class WatcherWatch {
-    static let name = "org.kde.StatusNotifierWatcher"
-    static let path = "/StatusNotifierWatcher"
-    static let interface = "org.kde.StatusNotifierWatcher"
+    typealias Watcher = ExternalInterface.StatusNotifierWatcher
+    private typealias Bus = StandardInterface.Bus
 
     private let connection: BusConnection
     private let log: any LogSink
@@ -29,22 +30,22 @@ final class WatcherWatch {
     func start() {
         do {
             try connection.addMatch(
-                "type='signal',sender='org.freedesktop.DBus',interface='org.freedesktop.DBus',member='NameOwnerChanged',arg0='\(Self.name)'")
-            for member in ["StatusNotifierHostRegistered", "StatusNotifierHostUnregistered"] {
-                try connection.addMatch("type='signal',interface='\(Self.interface)',member='\(member)'")
+                Bus.ownerChangedMatch(of: Watcher.name))
+            for member in [Watcher.hostRegistered, Watcher.hostUnregistered] {
+                try connection.addMatch("type='signal',interface='\(Watcher.interface)',member='\(member)'")
             }
         } catch {
             log.log(.warning, "Cannot follow the panel's StatusNotifierWatcher: \(error.message)")
         }
         connection.addSignalFilter { [weak self] message in
             guard let self, message.kind == .signal else { return false }
-            if message.sender == "org.freedesktop.DBus", message.member == "NameOwnerChanged",
-                let arguments = try? message.arguments(), arguments.count == 3, arguments[0].stringValue == Self.name,
+            if message.sender == Bus.name, message.member == Bus.nameOwnerChanged,
+                let arguments = try? message.arguments(), arguments.count == 3, arguments[0].stringValue == Watcher.name,
                 let newOwner = arguments[2].stringValue
             {
                 self.ownerChanged(to: newOwner.isEmpty ? nil : newOwner)
-            } else if message.interface == Self.interface, let owner = self.owner, message.sender == owner,
-                message.member == "StatusNotifierHostRegistered" || message.member == "StatusNotifierHostUnregistered"
+            } else if message.interface == Watcher.interface, let owner = self.owner, message.sender == owner,
+                message.member == Watcher.hostRegistered || message.member == Watcher.hostUnregistered
             {
                 // Another host may still be there after one leaves: ask.
                 self.readHostRegistered(of: owner)
@@ -52,9 +53,8 @@ final class WatcherWatch {
             return false
         }
         let question = Message.methodCall(
-            destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
-            member: "GetNameOwner"
-        ).append(.string(Self.name))
+            destination: Bus.name, path: Bus.path, interface: Bus.name, member: Bus.getNameOwner
+        ).append(.string(Watcher.name))
         connection.call(question) { [weak self] result in
             // NameHasNoOwner: no panel yet; NameOwnerChanged tells when one comes.
             guard let self, self.owner == nil, case .success(let reply) = result,
@@ -81,8 +81,9 @@ final class WatcherWatch {
     /// watcher that cannot say is taken to have a host: it is one.
     private func readHostRegistered(of owner: String) {
         let get = Message.methodCall(
-            destination: owner, path: Self.path, interface: "org.freedesktop.DBus.Properties", member: "Get"
-        ).append(.string(Self.interface), .string("IsStatusNotifierHostRegistered"))
+            destination: owner, path: Watcher.path, interface: StandardInterface.Properties.name,
+            member: StandardInterface.Properties.get
+        ).append(.string(Watcher.interface), .string(Watcher.isHostRegistered))
         connection.call(get) { [weak self] result in
             guard let self, self.owner == owner else { return }
             let registered = (try? result.get().arguments())?.first?.unwrapped.booleanValue ?? true
@@ -92,3 +93,7 @@ final class WatcherWatch {
         }
     }
 }
+
+/// Follows the bus on the agent's loop thread only: the compiler keeps it there.
+@available(*, unavailable)
+extension WatcherWatch: Sendable {}

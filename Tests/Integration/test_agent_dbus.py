@@ -276,7 +276,7 @@ class SignalAndPropertyTests(ClientTestCase):
 
     def test_the_installed_interface_file_matches_introspection(self):
         here = os.path.dirname(os.path.abspath(__file__))
-        path = os.path.join(here, "..", "..", "Sources", "SleepAgent", "com.dreamsforlittles.SleepTimers1.xml")
+        path = os.path.join(here, "..", "..", "Sources", "SleepTimersService", "com.dreamsforlittles.SleepTimers1.xml")
         shipped = ElementTree.parse(path).getroot().find("interface")
         live = ElementTree.fromstring(eval(gdbus_call(
             self.session, "Introspect", interface="org.freedesktop.DBus.Introspectable").stdout)[0])

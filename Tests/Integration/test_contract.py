@@ -10,7 +10,7 @@ import dbus_client
 import harness
 import test_hostile_callers
 
-XML = os.path.join(harness.REPO, "Sources", "SleepAgent", "com.dreamsforlittles.SleepTimers1.xml")
+XML = os.path.join(harness.REPO, "Sources", "SleepTimersService", "com.dreamsforlittles.SleepTimers1.xml")
 KEYS_ANNOTATION = harness.INTERFACE + ".DictionaryKeys"
 
 

@@ -20,10 +20,10 @@ struct IntrospectionFile {
     var interfaceAnnotations: [String: String] = [:]
     var text = ""
 
-    /// Sources/SleepAgent/com.dreamsforlittles.SleepTimers1.xml, found from
+    /// Sources/SleepTimersService/com.dreamsforlittles.SleepTimers1.xml, found from
     /// this file's place in the checkout.
     static let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("Sources/SleepAgent/com.dreamsforlittles.SleepTimers1.xml")
+        .deletingLastPathComponent().appendingPathComponent("Sources/SleepTimersService/com.dreamsforlittles.SleepTimers1.xml")
 
     static func load() throws -> IntrospectionFile {
         let data = try Data(contentsOf: url)

@@ -1,5 +1,3 @@
-import SleepTimersAPI
-
 /// A Mirror call as it arrives from another process, before any rule is
 /// applied. The token is wrapped on arrival so that it never travels as a
 /// plain string, even when the call is refused.
@@ -41,6 +39,28 @@ public struct MirrorRequest: Sendable {
         self.revision = revision
         self.platformClockOffsetMilliseconds = platformClockOffsetMilliseconds
     }
+
+    /// A field of the request, as a refusal names it. The name is the one a
+    /// caller knows it by; the bus object maps each field to its key of the
+    /// D-Bus contract, so the core need not know the contract.
+    public enum Field: String, Sendable, CaseIterable {
+        case timerID = "timer_id"
+        case apiOrigin = "api_origin"
+        case userID = "user_id"
+        case familySubjectID = "family_subject_id"
+        case babyID = "baby_id"
+        case babyName = "baby_name"
+        case activityType = "activity_type"
+        case actorMode = "actor_mode"
+        case startedAt = "started_at_ms"
+        case timeZone = "timezone"
+        case actionToken = "action_token"
+        case tokenExpiresAt = "token_expires_at_ms"
+        case revision = "revision"
+        case platformClockOffset = "platform_clock_offset_ms"
+
+        public var name: String { rawValue }
+    }
 }
 
 /// Why a timer was refused. The message is written for a person and never
@@ -57,11 +77,11 @@ public struct MirrorRejection: Error, Sendable, Equatable, CustomStringConvertib
     }
 
     public let code: Code
-    /// The key of the Mirror dictionary at fault.
-    public let field: SleepTimers1.MirrorKey
+    /// The field at fault.
+    public let field: MirrorRequest.Field
     public let message: String
 
-    public init(_ code: Code, field: SleepTimers1.MirrorKey, _ message: String) {
+    public init(_ code: Code, field: MirrorRequest.Field, _ message: String) {
         self.code = code
         self.field = field
         self.message = message
@@ -224,7 +244,7 @@ public struct MirrorPolicy: Sendable {
     }
 
     private static func identifier<Kind>(
-        _ type: Identifier<Kind>.Type, _ text: String, field: SleepTimers1.MirrorKey
+        _ type: Identifier<Kind>.Type, _ text: String, field: MirrorRequest.Field
     ) throws(MirrorRejection) -> Identifier<Kind> {
         guard let id = Identifier<Kind>(text) else {
             throw MirrorRejection(

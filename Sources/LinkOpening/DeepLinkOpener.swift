@@ -1,5 +1,6 @@
 import DFLDBus
 import EventLoop
+import SleepAgent
 import SleepTimerCore
 
 /// Opens a deep link in the app. The configured url-opener wins. A link of
@@ -20,13 +21,7 @@ public final class DeepLinkOpener {
     let environment: [String: String]
     let log: any LogSink
 
-    /// The desktop portal's OpenURI (xdg-desktop-portal).
-    enum Portal {
-        static let name = "org.freedesktop.portal.Desktop"
-        static let path = "/org/freedesktop/portal/desktop"
-        static let interface = "org.freedesktop.portal.OpenURI"
-        static let openURI = "OpenURI"
-    }
+    private typealias Portal = ExternalInterface.Portal
 
     public init(configuration: Configuration, connection: BusConnection, environment: [String: String], log: any LogSink) {
         configuredProgram = configuration.urlOpener
@@ -37,11 +32,23 @@ public final class DeepLinkOpener {
     }
 
     public func open(_ link: DeepLink, activationToken: String?) {
-        if let configuredProgram {
-            spawn(configuredProgram, link, activationToken: activationToken)
-        } else if link.base.isAppScheme {
+        follow(LinkRoute.first(link, configuredProgram: configuredProgram), activationToken: activationToken)
+    }
+
+    private func follow(_ route: LinkRoute, activationToken: String?) {
+        switch route {
+        case .program(let program, let link):
+            spawn(program, link, activationToken: activationToken)
+        case .app(let link):
             openInApp(link, activationToken: activationToken)
-        } else {
+        case .desktop(let link, let reason):
+            switch reason {
+            case .webLink: break
+            case .appMissing: log.log(.notice, "The app is not installed; opening the web app in the default browser.")
+            case .appMissingWithoutWebOrigin:
+                log.log(.notice, "The app is not installed and no web-origin is configured; opening the link as it is.")
+            case .appFailed(let message): log.log(.notice, "The app could not open the link (\(message)); asking the desktop.")
+            }
             openWithDesktop(link, activationToken: activationToken)
         }
     }
@@ -60,16 +67,8 @@ public final class DeepLinkOpener {
             switch result {
             case .success:
                 log.log(.info, "Opened the app at \(link.url) through \(AppService.name).")
-            case .failure(let error) where error.name == BusError.Names.serviceUnknown:
-                guard let webOrigin else {
-                    log.log(.notice, "The app is not installed and no web-origin is configured; opening the link as it is.")
-                    return openWithDesktop(link, activationToken: activationToken)
-                }
-                log.log(.notice, "The app is not installed; opening the web app in the default browser.")
-                openWithDesktop(link.rebased(on: DeepLinkBase(webOrigin: webOrigin)), activationToken: activationToken)
             case .failure(let error):
-                log.log(.notice, "The app could not open the link (\(error.message)); asking the desktop.")
-                openWithDesktop(link, activationToken: activationToken)
+                follow(LinkRoute.afterAppFailed(link, error: error, webOrigin: webOrigin), activationToken: activationToken)
             }
         }
     }
@@ -92,7 +91,7 @@ public final class DeepLinkOpener {
         var options: [(String, BusValue)] = []
         if let activationToken, !activationToken.isEmpty { options.append(("activation_token", .string(activationToken))) }
         let call = Message.methodCall(
-            destination: Portal.name, path: Portal.path, interface: Portal.interface, member: Portal.openURI
+            destination: Portal.name, path: Portal.path, interface: Portal.openURIInterface, member: Portal.openURI
         ).append(.string(""), .string(link.url), .vardict(options))
         connection.call(call) { [self] result in
             switch result {
@@ -119,6 +118,13 @@ public final class DeepLinkOpener {
         } catch {
             log.log(.error, "Could not open the app with \(program): \(error)")
         }
+    }
+}
+
+extension DeepLinkOpener: LinkOpener {
+    public func reconfigure(_ configuration: Configuration) {
+        configuredProgram = configuration.urlOpener
+        webOrigin = configuration.webOrigin
     }
 }
 

@@ -3,7 +3,8 @@ import DFLDBus
 import DFLTestSupport
 import SleepTimerCore
 import Testing
-@testable import SleepAgent
+import SleepAgent
+@testable import SleepTimersService
 
 @Suite struct MirrorArgumentsTests {
     static let canary = Fixtures.canary

@@ -1,5 +1,6 @@
 import DFLDBus
 import Glibc
+import SleepAgent
 import SleepTimerCore
 import SleepTimersAPI
 
@@ -111,5 +112,14 @@ enum MirrorArguments {
             timeZone: strings[.timeZone]!, actionToken: token,
             tokenExpiresAtMilliseconds: numbers[.tokenExpiresAt]!, revision: numbers[.revision] ?? 0,
             platformClockOffsetMilliseconds: numbers[.platformClockOffset])
+    }
+}
+
+extension SleepTimers1.MirrorKey {
+    /// The key of the Mirror dictionary that carries a field the core
+    /// names in a refusal.
+    init(_ field: MirrorRequest.Field) {
+        // Each field has its key's name; MirrorKeyTests holds the two lists together.
+        self.init(rawValue: field.name)!
     }
 }

@@ -1,0 +1,55 @@
+/// The desktop's services that this project calls or follows, with their
+/// paths, interfaces and members, named once so that no call site spells
+/// one out. The bus daemon's own are StandardInterface.Bus.
+public enum ExternalInterface {
+    /// xdg-desktop-portal's OpenURI, which opens a link outside a sandbox.
+    public enum Portal {
+        public static let name = "org.freedesktop.portal.Desktop"
+        public static let path = "/org/freedesktop/portal/desktop"
+        public static let openURIInterface = "org.freedesktop.portal.OpenURI"
+        public static let openURI = "OpenURI"
+    }
+
+    /// systemd-logind's manager on the system bus: suspends and resumes.
+    public enum Login {
+        public static let name = "org.freedesktop.login1"
+        public static let path = "/org/freedesktop/login1"
+        public static let managerInterface = "org.freedesktop.login1.Manager"
+        public static let prepareForSleep = "PrepareForSleep"
+    }
+
+    /// NetworkManager on the system bus: the network's coming and going.
+    public enum NetworkManager {
+        public static let name = "org.freedesktop.NetworkManager"
+        public static let path = "/org/freedesktop/NetworkManager"
+        public static let interface = "org.freedesktop.NetworkManager"
+        public static let stateChanged = "StateChanged"
+    }
+
+    /// The panel's org.kde.StatusNotifierWatcher, which items register with.
+    public enum StatusNotifierWatcher {
+        public static let name = "org.kde.StatusNotifierWatcher"
+        public static let path = "/StatusNotifierWatcher"
+        public static let interface = "org.kde.StatusNotifierWatcher"
+        public static let registerItem = "RegisterStatusNotifierItem"
+        public static let hostRegistered = "StatusNotifierHostRegistered"
+        public static let hostUnregistered = "StatusNotifierHostUnregistered"
+        public static let isHostRegistered = "IsStatusNotifierHostRegistered"
+    }
+
+    /// GApplication's interface, which a desktop app serves at its own name
+    /// and path: how another process opens links in it or activates it.
+    public enum Application {
+        public static let interface = "org.freedesktop.Application"
+        public static let open = "Open"
+        public static let activate = "Activate"
+        public static let activateAction = "ActivateAction"
+    }
+
+    /// The desktop's notification server.
+    public enum Notifications {
+        public static let name = "org.freedesktop.Notifications"
+        public static let path = "/org/freedesktop/Notifications"
+        public static let interface = "org.freedesktop.Notifications"
+    }
+}

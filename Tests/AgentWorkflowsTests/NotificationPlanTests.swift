@@ -1,4 +1,5 @@
 import AgentWorkflows
+import DFLTestSupport
 import SleepTimerCore
 import Testing
 

@@ -105,12 +105,7 @@ public final class IndicatorAgentObserver: PanelSurface {
     public func propertiesChanged(_ properties: AgentProperties, previous: AgentProperties) {}
 
     static func value(of view: TimerView) -> IndicatorTimer {
-        let phase: IndicatorTimer.Phase
-        switch view.state {
-        case .running, .tokenExpired: phase = .running(canComplete: view.canComplete)
-        case .saving: phase = .saving(waitingForNetwork: view.stored.completionAttempts > 0)
-        case .saveFailed, .needsApp: phase = .failed
-        }
+        let phase = TimerPhase(state: view.state, canComplete: view.canComplete, completionAttempts: view.stored.completionAttempts)
         return IndicatorTimer(id: view.timer.id, babyName: view.timer.babyName, startedAt: view.timer.startedAt, phase: phase)
     }
 }

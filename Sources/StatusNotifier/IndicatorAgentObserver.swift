@@ -4,16 +4,17 @@ import PanelIndicator
 import SleepAgent
 import SleepTimerCore
 
-/// The panel indicator wired to the agent: it follows the agent's changes
-/// as an observer, turns them into the indicator's timer values, and sends
-/// the menu's clicks down the same agent paths as the notification's
-/// buttons (Agent.complete into the outbox, Agent.open). It owns no timer:
+/// The panel indicator wired to the agent through its ports: it follows the
+/// agent's changes as an observer (PanelSurface), turns them into the
+/// indicator's timer values, and sends the menu's clicks down the same agent
+/// paths as the notification's buttons (PanelHost: complete into the
+/// outbox, open). It owns no timer:
 /// its minute refreshes and the end of a saved moment are wake-ups on the
 /// agent's one schedule, so that one wake-up per minute boundary serves the
 /// notifications and the indicator together.
 public final class IndicatorAgentObserver: PanelSurface {
     public let indicator: StatusNotifierIndicator
-    private let agent: Agent
+    private let agent: any PanelHost
     private let clock: any WallClock
     private let log: any LogSink
     private let opener: any LinkOpener
@@ -23,7 +24,7 @@ public final class IndicatorAgentObserver: PanelSurface {
     private let appWatch: NameOwnerWatch
     public var wakeAtChanged: (() -> Void)?
 
-    public init(agent: Agent, connection: BusConnection, opener: any LinkOpener, clock: any WallClock, log: any LogSink) {
+    public init(agent: any PanelHost, connection: BusConnection, opener: any LinkOpener, clock: any WallClock, log: any LogSink) {
         self.agent = agent
         self.clock = clock
         self.log = log

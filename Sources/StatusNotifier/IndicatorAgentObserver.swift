@@ -69,11 +69,7 @@ public final class IndicatorAgentObserver: PanelSurface {
     // MARK: The agent's schedule
 
     public var wakeAt: Instant? {
-        let boundary = indicator.nextMinuteBoundary(after: clock.now())
-        switch (boundary, shown.nextMomentEnd) {
-        case (let a?, let b?): return min(a, b)
-        case (let a, let b): return a ?? b
-        }
+        [indicator.nextMinuteBoundary(after: clock.now()), shown.nextMomentEnd].compactMap { $0 }.min()
     }
 
     public func wake(now: Instant) {

@@ -47,10 +47,4 @@ public struct IndicatorTimer: Sendable, Equatable {
             return IndicatorText.sleepSaved(name: name, duration: DisplayText.duration(minutes: minutes))
         }
     }
-
-    /// When the elapsed time shown for this timer next changes: the next
-    /// whole minute after its start, after `now`; nil when none is shown.
-    func nextMinuteBoundary(after now: Instant) -> Instant? {
-        isRunning ? TimerPhase.nextMinuteBoundary(after: now, startedAt: startedAt) : nil
-    }
 }

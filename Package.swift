@@ -241,7 +241,7 @@ let package = Package(
         .testTarget(name: "PanelIndicatorTests", dependencies: ["PanelIndicator", "SleepTimerCore"]),
         .testTarget(name: "StatusNotifierTests", dependencies: ["StatusNotifier", "PanelIndicator", "DFLDBus"]),
         .testTarget(name: "SleepAgentDaemonTests", dependencies: ["SleepAgentDaemon"]),
-        .testTarget(name: "SleepControlTests", dependencies: ["SleepControl"]),
+        .testTarget(name: "SleepControlTests", dependencies: ["SleepControl", "DFLTestSupport"]),
         .testTarget(name: "StoreLockTests", dependencies: ["StoreLock"]),
         .testTarget(name: "WebViewBridgeTests", dependencies: ["WebViewBridge"]),
         .testTarget(name: "BenchmarkingTests", dependencies: ["Benchmarking"]),

@@ -35,7 +35,7 @@ public enum NotificationStatus: String, Sendable {
 /// no timer's text is sent twice within a moment (Plasma refuses that).
 ///
 /// The plan knows notifications by their timer's id; the shell keeps one
-/// libnotify object per id, carries out the commands, and reports what the
+/// libnotify object per id, carries out the actions, and reports what the
 /// server did (shown, closed, an action) as events.
 public struct NotificationPlan: Sendable {
     public struct Settings: Sendable, Equatable {
@@ -59,9 +59,8 @@ public struct NotificationPlan: Sendable {
         /// The server took the notification under this id.
         case shown(TimerID, notificationID: UInt32, now: Instant)
         case showFailed(TimerID, reason: String, now: Instant)
-        /// The server closed the notification (its object is gone); the
-        /// reason is the server's: 1 expired, 2 dismissed, 3 closed by a
-        /// call, 4 undefined.
+        /// The server closed the notification (its object is gone), for
+        /// one of the NotificationCloseReason.
         case closed(TimerID, reason: UInt32, now: Instant)
         /// The user clicked an action; the activation token comes from the
         /// server, for the app to take the focus.
@@ -76,7 +75,7 @@ public struct NotificationPlan: Sendable {
         case settingsChanged(Settings, now: Instant)
     }
 
-    public enum Command: Sendable, Equatable {
+    public enum Action: Sendable, Equatable {
         /// Post, or update in place once shown. A new notification replaces
         /// `replacing` when it is not 0 (the one a restarted agent showed).
         case show(TimerID, NotificationContent, replacing: UInt32)
@@ -101,7 +100,7 @@ public struct NotificationPlan: Sendable {
     struct Entry: Sendable {
         var timer: StoredTimer
         var content: NotificationContent
-        var phase: NotificationPhase
+        var phase: TimerPhase
         /// The state it shows, as a dismissal is recorded against it.
         var stateKey: String
         /// When its text next changes, while it is updated in place.
@@ -118,10 +117,6 @@ public struct NotificationPlan: Sendable {
         var closeAt: Instant?
     }
 
-    /// How long after the "saved" notification's own timeout the agent
-    /// closes it itself.
-    public static let farewellGrace: Int64 = 4000
-
     /// How long after a server failed to take a notification it is offered
     /// again: a passing stall must not hide a sleep until it next changes.
     public static let retryAfterFailure: Int64 = 30 * Milliseconds.second
@@ -132,10 +127,6 @@ public struct NotificationPlan: Sendable {
     /// reached it; the second more is for the way there (the notifications'
     /// thread, the bus), which can be longer for the first than the second.
     public static let repeatInterval: Int64 = 2 * Milliseconds.second
-
-    /// NotificationClosed's reason 4, "undefined": the server closed it for
-    /// a reason of its own.
-    public static let closedForNoSaidReason: UInt32 = 4
 
     public private(set) var settings: Settings
     private let timeZones: any TimeZoneResolving
@@ -182,47 +173,47 @@ public struct NotificationPlan: Sendable {
         return moments.compactMap { $0 }.min()
     }
 
-    public mutating func handle(_ event: Event) -> [Command] {
-        var commands: [Command] = []
+    public mutating func handle(_ event: Event) -> [Action] {
+        var actions: [Action] = []
         switch event {
         case .serverChanged(let new, let timers, let now):
-            serverChanged(to: new, timers: timers, now: now, into: &commands)
+            serverChanged(to: new, timers: timers, now: now, into: &actions)
         case .timerChanged(let timer, let now):
             retries[timer.timer.id] = nil
-            refresh(timer, now: now, into: &commands)
+            refresh(timer, now: now, into: &actions)
         case .timerRemoved(let id):
             records[id] = nil
             retries[id] = nil
             held[id] = nil
             lastSent[id] = nil
-            if entries.removeValue(forKey: id) != nil { commands.append(.close(id)) }
+            if entries.removeValue(forKey: id) != nil { actions.append(.close(id)) }
         case .saved(let id, let minutes, let now):
-            sayFarewell(id, sleptMinutes: minutes, now: now, into: &commands)
+            sayFarewell(id, sleptMinutes: minutes, now: now, into: &actions)
         case .shown(let id, let notificationID, let now):
-            shown(id, notificationID: notificationID, now: now, into: &commands)
+            shown(id, notificationID: notificationID, now: now, into: &actions)
         case .showFailed(let id, let reason, let now):
-            showFailed(id, reason: reason, now: now, into: &commands)
+            showFailed(id, reason: reason, now: now, into: &actions)
         case .closed(let id, let reason, let now):
-            closed(id, reason: reason, now: now, into: &commands)
+            closed(id, reason: reason, now: now, into: &actions)
         case .actionInvoked(let id, let action, let activationToken):
             guard entries[id] != nil else { break }
             entries[id]?.actionInvoked = true
-            commands.append(action == .complete ? .complete(id) : .open(id, activationToken: activationToken))
+            actions.append(action == .complete ? .complete(id) : .open(id, activationToken: activationToken))
         case .wake(let now):
-            wake(now: now, into: &commands)
+            wake(now: now, into: &actions)
         case .clockChanged(let now):
-            wake(now: now, everything: true, into: &commands)
+            wake(now: now, everything: true, into: &actions)
         case .settingsChanged(let new, let now):
             settings = new
-            wake(now: now, everything: true, into: &commands)
+            wake(now: now, everything: true, into: &actions)
         }
-        return commands
+        return actions
     }
 
     // MARK: Transitions
 
     private mutating func serverChanged(
-        to new: NotificationServer?, timers: [StoredTimer], now: Instant, into commands: inout [Command]
+        to new: NotificationServer?, timers: [StoredTimer], now: Instant, into actions: inout [Action]
     ) {
         if let new, let old = server, new.owner == old.owner {
             // The same server, able to do more or less now (Do Not Disturb
@@ -231,28 +222,28 @@ public struct NotificationPlan: Sendable {
             server = new
             for timer in timers {
                 retries[timer.timer.id] = nil
-                refresh(timer, now: now, into: &commands)
+                refresh(timer, now: now, into: &actions)
             }
             return
         }
         // Ids belong to the server that gave them out: a new server (or
         // none) makes every notification held meaningless.
-        commands.append(.dropAll)
+        actions.append(.dropAll)
         entries.removeAll()
         farewells.removeAll()
         retries.removeAll()
         held.removeAll()
         server = new
         for timer in timers {
-            if new != nil { refresh(timer, now: now, announce: false, into: &commands) }
-            commands.append(.statusChanged(timer.timer.id))
+            if new != nil { refresh(timer, now: now, announce: false, into: &actions) }
+            actions.append(.statusChanged(timer.timer.id))
         }
     }
 
     /// Shows `timer` as it is now: posts, updates in place, or keeps away
     /// when the user dismissed this very state.
     private mutating func refresh(
-        _ timer: StoredTimer, now: Instant, announce: Bool = true, into commands: inout [Command]
+        _ timer: StoredTimer, now: Instant, announce: Bool = true, into actions: inout [Action]
     ) {
         guard let server, let rules = timeZones.rules(for: timer.timer.timeZone) else { return }
         let id = timer.timer.id
@@ -262,15 +253,15 @@ public struct NotificationPlan: Sendable {
             // The state moved on since the dismissal: show it again.
             let cleared = NotificationRecord(notificationID: 0, dismissedInState: nil)
             records[id] = cleared
-            commands.append(.saveRecord(id, cleared))
+            actions.append(.saveRecord(id, cleared))
         }
         let live = server.traits.updatesElapsedTime(settings.liveElapsed)
-        let phase = Self.phase(of: timer, now: now)
+        let phase = TimerPhase(of: timer, at: now)
         var content = NotificationContent.make(
             babyName: timer.timer.babyName, phase: phase, startedAt: timer.timer.startedAt,
             now: now, rules: rules, timeFormat: settings.timeFormat, server: server.traits, liveElapsed: live)
-        let refreshAt = timer.state == .running && live
-            ? NotificationContent.nextMinuteBoundary(after: now, startedAt: timer.timer.startedAt) : nil
+        let refreshAt = phase.isRunning && live
+            ? TimerPhase.nextMinuteBoundary(after: now, startedAt: timer.timer.startedAt) : nil
         if var entry = entries[id] {
             let news = Self.isNews(phase, after: entry.phase)
             if server.traits.bannersUnlessLowUrgency { content.urgency = news ? .normal : .low }
@@ -279,7 +270,7 @@ public struct NotificationPlan: Sendable {
             entry.stateKey = key
             entry.refreshAt = refreshAt
             if !entry.content.sameApartFromUrgency(content) {
-                update(id, content, held: entry.content.urgency, news: news, now: now, into: &commands)
+                update(id, content, held: entry.content.urgency, news: news, now: now, into: &actions)
                 entry.content = content
             }
             entries[id] = entry
@@ -293,15 +284,15 @@ public struct NotificationPlan: Sendable {
         }
         farewells[id] = nil
         entries[id] = Entry(timer: timer, content: content, phase: phase, stateKey: key, refreshAt: refreshAt)
-        post(id, content, replacing: replacing, now: now, into: &commands)
-        if announce { commands.append(.statusChanged(id)) }
+        post(id, content, replacing: replacing, now: now, into: &actions)
+        if announce { actions.append(.statusChanged(id)) }
     }
 
     /// Whether an update in place from `old` to `new` is news a parent
     /// should see pop up again: only a sleep that cannot be saved from the
     /// desktop, which asks the parent to finish it in the app. Saving, a
     /// renewed or lapsed token, a new name or minute are not.
-    public static func isNews(_ new: NotificationPhase, after old: NotificationPhase) -> Bool {
+    public static func isNews(_ new: TimerPhase, after old: TimerPhase) -> Bool {
         new == .failed && old != .failed
     }
 
@@ -312,19 +303,19 @@ public struct NotificationPlan: Sendable {
     /// new notification instead, the old one closed.
     private mutating func update(
         _ id: TimerID, _ content: NotificationContent, held: NotificationUrgency, news: Bool, now: Instant,
-        into commands: inout [Command]
+        into actions: inout [Action]
     ) {
         if server?.traits.bannersUnlessLowUrgency == true && (held == .low) == news {
-            commands.append(.close(id))
+            actions.append(.close(id))
         }
-        post(id, content, replacing: 0, now: now, into: &commands)
+        post(id, content, replacing: 0, now: now, into: &actions)
     }
 
     /// Sends a show, or holds it back until `repeatInterval` has passed since
     /// the same text was sent for this timer: a notification identical to
     /// one a moment before tells the parent nothing, and Plasma refuses it.
     private mutating func post(
-        _ id: TimerID, _ content: NotificationContent, replacing: UInt32, now: Instant, into commands: inout [Command]
+        _ id: TimerID, _ content: NotificationContent, replacing: UInt32, now: Instant, into actions: inout [Action]
     ) {
         if let last = lastSent[id], last.summary == content.summary, last.body == content.body {
             let free = last.at.adding(milliseconds: Self.repeatInterval)
@@ -335,46 +326,37 @@ public struct NotificationPlan: Sendable {
         }
         held[id] = nil
         lastSent[id] = (content.summary, content.body, now)
-        commands.append(.show(id, content, replacing: replacing))
+        actions.append(.show(id, content, replacing: replacing))
     }
 
-    static func phase(of timer: StoredTimer, now: Instant) -> NotificationPhase {
-        switch timer.state {
-        case .running, .tokenExpired: return .running(canComplete: timer.canComplete(at: now))
-        case .saving: return .saving(waitingForNetwork: timer.completionAttempts > 0)
-        case .saveFailed, .needsApp: return .failed
-        }
-    }
-
-    private mutating func shown(_ id: TimerID, notificationID: UInt32, now: Instant, into commands: inout [Command]) {
+    private mutating func shown(_ id: TimerID, notificationID: UInt32, now: Instant, into actions: inout [Action]) {
         if entries[id] != nil {
             // Written only when it changed: an update in place keeps its
             // id, and a durable write a minute per timer would be waste.
             let record = NotificationRecord(notificationID: notificationID, dismissedInState: nil, serverOwner: server?.owner)
             if records[id] != record {
                 records[id] = record
-                commands.append(.saveRecord(id, record))
+                actions.append(.saveRecord(id, record))
             }
         } else if farewells[id] != nil {
             // A server that ignores the timeout still loses the notification.
-            farewells[id]?.closeAt = now.adding(
-                milliseconds: Int64(NotificationContent.transientTimeout) + Self.farewellGrace)
+            farewells[id]?.closeAt = now.adding(milliseconds: NotificationContent.transientLifetime)
         }
     }
 
-    private mutating func showFailed(_ id: TimerID, reason: String, now: Instant, into commands: inout [Command]) {
+    private mutating func showFailed(_ id: TimerID, reason: String, now: Instant, into actions: inout [Action]) {
         held[id] = nil
         if let entry = entries.removeValue(forKey: id) {
             retries[id] = (entry.timer, now.adding(milliseconds: Self.retryAfterFailure))
-            commands += [
+            actions += [
                 .drop(id), .log(.warning, "Could not show the notification of timer \(id): \(reason)"), .statusChanged(id),
             ]
         } else if farewells.removeValue(forKey: id) != nil {
-            commands += [.drop(id), .log(.warning, "Could not show that the sleep was saved: \(reason)")]
+            actions += [.drop(id), .log(.warning, "Could not show that the sleep was saved: \(reason)")]
         }
     }
 
-    private mutating func closed(_ id: TimerID, reason: UInt32, now: Instant, into commands: inout [Command]) {
+    private mutating func closed(_ id: TimerID, reason: UInt32, now: Instant, into actions: inout [Action]) {
         held[id] = nil
         guard let entry = entries.removeValue(forKey: id) else {
             farewells[id] = nil
@@ -383,28 +365,28 @@ public struct NotificationPlan: Sendable {
         if entry.actionInvoked {
             // Closed by the server because of the click: show the timer's
             // current state as a new notification.
-            refresh(entry.timer, now: now, announce: false, into: &commands)
-        } else if reason == Self.closedForNoSaidReason {
+            refresh(entry.timer, now: now, announce: false, into: &actions)
+        } else if reason == NotificationCloseReason.undefined {
             // Put away by the server itself, not by the user: xfce4-notifyd
             // does so with all it shows when Do Not Disturb begins, and with
             // every notification that comes during it. No dismissal: shown
             // again when the server can show it, or the timer changes.
-            commands.append(.log(
+            actions.append(.log(
                 .info, "The server put away the notification of timer \(id); it comes back when the server or the timer changes."))
-        } else if reason != 3 {
+        } else if reason != NotificationCloseReason.closedByCall {
             // Dismissed (or expired): stay away until the timer's state
             // changes.
             let record = NotificationRecord(notificationID: 0, dismissedInState: entry.stateKey)
             records[id] = record
-            commands += [
+            actions += [
                 .saveRecord(id, record),
                 .log(.info, "The notification of timer \(id) was dismissed; it stays away until the timer changes."),
             ]
         }
-        commands.append(.statusChanged(id))
+        actions.append(.statusChanged(id))
     }
 
-    private mutating func sayFarewell(_ id: TimerID, sleptMinutes: Int64, now: Instant, into commands: inout [Command]) {
+    private mutating func sayFarewell(_ id: TimerID, sleptMinutes: Int64, now: Instant, into actions: inout [Action]) {
         guard let server, let entry = entries[id], let rules = timeZones.rules(for: entry.timer.timer.timeZone) else {
             return
         }
@@ -415,17 +397,17 @@ public struct NotificationPlan: Sendable {
             startedAt: entry.timer.timer.startedAt, now: now, rules: rules, timeFormat: settings.timeFormat,
             server: server.traits, liveElapsed: false)
         // No news either: the parent saved it a moment before.
-        update(id, content, held: entry.content.urgency, news: false, now: now, into: &commands)
+        update(id, content, held: entry.content.urgency, news: false, now: now, into: &actions)
     }
 
-    private mutating func wake(now: Instant, everything: Bool = false, into commands: inout [Command]) {
+    private mutating func wake(now: Instant, everything: Bool = false, into actions: inout [Action]) {
         for (id, farewell) in farewells where farewell.closeAt.map({ $0 <= now }) == true {
             farewells[id] = nil
             held[id] = nil
-            commands.append(.close(id))
+            actions.append(.close(id))
         }
         for (id, show) in held.sorted(by: { $0.key.string < $1.key.string }) where show.at <= now {
-            post(id, show.content, replacing: show.replacing, now: now, into: &commands)
+            post(id, show.content, replacing: show.replacing, now: now, into: &actions)
         }
         var due = entries.filter { everything || $0.value.refreshAt.map { $0 <= now } == true }.map(\.value.timer)
         for (id, retry) in retries where everything || retry.at <= now {
@@ -433,7 +415,20 @@ public struct NotificationPlan: Sendable {
             due.append(retry.timer)
         }
         for timer in due.sorted(by: { $0.timer.id.string < $1.timer.id.string }) {
-            refresh(timer, now: now, into: &commands)
+            refresh(timer, now: now, into: &actions)
         }
     }
+}
+
+/// Why a server closed a notification: NotificationClosed's reasons, as the
+/// Desktop Notifications specification numbers them.
+public enum NotificationCloseReason {
+    /// Its timeout passed.
+    public static let expired: UInt32 = 1
+    /// The user dismissed it.
+    public static let dismissedByUser: UInt32 = 2
+    /// A CloseNotification call closed it (the agent's own, or another's).
+    public static let closedByCall: UInt32 = 3
+    /// A reason of the server's own.
+    public static let undefined: UInt32 = 4
 }

@@ -6,7 +6,9 @@ import SleepTimerCore
 /// owner of org.freedesktop.Notifications, and only for this notification's
 /// id.
 ///
-/// Not Sendable: used on the main loop only.
+/// Not Sendable: made, changed and released on the notifications' thread
+/// only (NotificationThread's objects), whose GLib context libnotify's
+/// proxy delivers its signals on.
 final class DesktopNotification {
     private let raw: UnsafeMutablePointer<NotifyNotification>
     private var closedHandler: gulong = 0
@@ -14,8 +16,8 @@ final class DesktopNotification {
     /// A click on an action, with the activation token the server sent
     /// along (valid only during the call).
     var onAction: ((NotificationAction, String?) -> Void)?
-    /// The notification was closed; the reason is the server's (1 expired,
-    /// 2 dismissed by the user, 3 closed by a call, 4 undefined).
+    /// The notification was closed; the reason is the server's, one of
+    /// NotificationCloseReason.
     var onClosed: ((Int32) -> Void)?
 
     static let appName = "Dreams for Littles"
@@ -95,11 +97,15 @@ final class DesktopNotification {
 }
 
 /// A reference from a C callback's user data that does not keep the
-/// notification alive.
+/// notification alive; read on the notifications' thread only, where the
+/// signal comes.
 private final class WeakNotification {
     weak var target: DesktopNotification?
     init(_ target: DesktopNotification) { self.target = target }
 }
+
+@available(*, unavailable, message: "It is read on the notifications' thread only, as its notification is used.")
+extension WeakNotification: Sendable {}
 
 struct NotificationError: Error, CustomStringConvertible {
     let message: String

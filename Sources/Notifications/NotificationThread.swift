@@ -80,7 +80,9 @@ final class NotificationThread: Sendable {
     }
 }
 
-/// What pthread_create passes to the new thread.
+/// What pthread_create passes to the new thread. Not Sendable, and needs not
+/// be: it crosses once, made before pthread_create and read by the new
+/// thread alone.
 private final class ThreadStart {
     let owner: NotificationThread
     let ready: UnsafeMutablePointer<sem_t>
@@ -156,3 +158,6 @@ private final class NotificationObjects {
         return notification
     }
 }
+
+@available(*, unavailable, message: "The notification objects live on the notifications' thread only.")
+extension NotificationObjects: Sendable {}

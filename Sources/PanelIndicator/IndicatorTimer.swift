@@ -3,35 +3,19 @@ import SleepTimerCore
 /// A timer as the indicator shows it: display data and where its
 /// completion stands, nothing else (no token, no scope).
 public struct IndicatorTimer: Sendable, Equatable {
-    public enum Phase: Sendable, Equatable {
-        /// Running; `canComplete` while the desktop holds a valid token.
-        case running(canComplete: Bool)
-        /// A completion is recorded and being sent; `waitingForNetwork`
-        /// once an attempt failed for want of a connection.
-        case saving(waitingForNetwork: Bool)
-        /// The platform created the activity; the sleep lasted `minutes`.
-        /// Shown for a moment after the timer itself has gone.
-        case saved(minutes: Int64)
-        /// The completion cannot be made from the desktop.
-        case failed
-    }
-
     public let id: TimerID
     public let babyName: BabyName
     public let startedAt: Instant
-    public let phase: Phase
+    public let phase: TimerPhase
 
-    public init(id: TimerID, babyName: BabyName, startedAt: Instant, phase: Phase) {
+    public init(id: TimerID, babyName: BabyName, startedAt: Instant, phase: TimerPhase) {
         self.id = id
         self.babyName = babyName
         self.startedAt = startedAt
         self.phase = phase
     }
 
-    var isRunning: Bool {
-        if case .running = phase { return true }
-        return false
-    }
+    var isRunning: Bool { phase.isRunning }
 
     /// Whether the app can still be opened at this timer (a saved one has
     /// left the desktop).
@@ -62,14 +46,5 @@ public struct IndicatorTimer: Sendable, Equatable {
         case .saved(let minutes):
             return IndicatorText.sleepSaved(name: name, duration: DisplayText.duration(minutes: minutes))
         }
-    }
-
-    /// When the elapsed time shown for this timer next changes: the next
-    /// whole minute after its start, after `now`; nil when none is shown.
-    func nextMinuteBoundary(after now: Instant) -> Instant? {
-        guard isRunning else { return nil }
-        let elapsed = now.milliseconds(since: startedAt)
-        guard elapsed >= 0 else { return startedAt.adding(milliseconds: Milliseconds.minute) }
-        return startedAt.adding(milliseconds: (elapsed / Milliseconds.minute + 1) * Milliseconds.minute)
     }
 }

@@ -2,11 +2,11 @@ import SleepTimerCore
 
 /// The timers the indicator shows, kept from the agent's changes: each
 /// timer as it is now, and a saved sleep for a moment after the timer has
-/// left, so that the parent sees it was saved (as long as the notification's
-/// "Sleep saved" at most stays: its 6 s, and 4 s for a server that ignores
-/// them).
+/// left, so that the parent sees it was saved.
 public struct IndicatorTimers: Sendable {
-    public static let savedMoment: Int64 = 10_000
+    /// As long as the notification's "Sleep saved" at most stays: its
+    /// timeout, and the grace for a server that ignores it.
+    public static let savedMoment: Int64 = NotificationContent.transientLifetime
 
     private var timers: [TimerID: IndicatorTimer] = [:]
     private var savedUntil: [TimerID: Instant] = [:]

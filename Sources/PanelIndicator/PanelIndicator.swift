@@ -174,7 +174,7 @@ public struct PanelIndicator: Sendable {
     /// The next moment an elapsed time shown changes, while refreshes are wanted.
     public func nextMinuteBoundary(after now: Instant) -> Instant? {
         guard wantsMinuteRefreshes else { return nil }
-        return timers.compactMap { $0.nextMinuteBoundary(after: now) }.min()
+        return timers.filter(\.isRunning).map { TimerPhase.nextMinuteBoundary(after: now, startedAt: $0.startedAt) }.min()
     }
 
     public var status: Status { timers.isEmpty ? .passive : .active }

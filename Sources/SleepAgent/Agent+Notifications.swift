@@ -1,7 +1,7 @@
 import AgentWorkflows
 import SleepTimerCore
 
-/// Where the notification plan's commands are carried out: the desktop's
+/// Where the notification plan's actions are carried out: the desktop's
 /// notification server, through libnotify. The surface knows nothing of
 /// timers beyond their ids; it reports what the server did.
 public protocol NotificationSurface: AnyObject {
@@ -46,13 +46,12 @@ extension Agent {
     /// Hands an event to the plan and carries out what it decides.
     func runPlan(_ event: NotificationPlan.Event) {
         resolveTimeFormatIfNeeded()
-        let commands = plan.handle(event)
-        for command in commands { perform(command) }
+        for action in plan.handle(event) { perform(action) }
         setWake(.notifications, at: plan.wakeAt)
     }
 
-    private func perform(_ command: NotificationPlan.Command) {
-        switch command {
+    private func perform(_ action: NotificationPlan.Action) {
+        switch action {
         case .show(let id, let content, let replacing):
             surface?.show(id, content, replacing: replacing)
         case .close(let id):

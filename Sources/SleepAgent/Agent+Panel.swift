@@ -15,6 +15,21 @@ public protocol PanelSurface: AgentObserver {
     var wakeAtChanged: (() -> Void)? { get set }
 }
 
+/// What a panel surface may ask of the agent, so that it holds a port and
+/// not the agent itself: the timers as List shows them, and its menu's
+/// clicks down the same paths as the notification's buttons.
+public protocol PanelHost: AnyObject {
+    /// Read for whether the indicator shows, and where the app opens.
+    var configuration: Configuration { get }
+    func list() throws(ServiceError) -> [TimerView]
+    /// Recorded in the outbox and sent by the completion flow, exactly
+    /// once; 0 for now.
+    func complete(_ idText: String, completedAtMilliseconds: Int64) throws(ServiceError) -> String
+    func open(_ id: TimerID, activationToken: String?)
+}
+
+extension Agent: PanelHost {}
+
 extension Agent {
     /// Adds the panel surface as an observer and keeps its wake-ups on the
     /// schedule.

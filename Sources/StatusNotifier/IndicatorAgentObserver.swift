@@ -4,16 +4,17 @@ import PanelIndicator
 import SleepAgent
 import SleepTimerCore
 
-/// The panel indicator wired to the agent: it follows the agent's changes
-/// as an observer, turns them into the indicator's timer values, and sends
-/// the menu's clicks down the same agent paths as the notification's
-/// buttons (Agent.complete into the outbox, Agent.open). It owns no timer:
+/// The panel indicator wired to the agent through its ports: it follows the
+/// agent's changes as an observer (PanelSurface), turns them into the
+/// indicator's timer values, and sends the menu's clicks down the same agent
+/// paths as the notification's buttons (PanelHost: complete into the
+/// outbox, open). It owns no timer:
 /// its minute refreshes and the end of a saved moment are wake-ups on the
 /// agent's one schedule, so that one wake-up per minute boundary serves the
 /// notifications and the indicator together.
 public final class IndicatorAgentObserver: PanelSurface {
     public let indicator: StatusNotifierIndicator
-    private let agent: Agent
+    private let agent: any PanelHost
     private let clock: any WallClock
     private let log: any LogSink
     private let opener: any LinkOpener
@@ -23,7 +24,7 @@ public final class IndicatorAgentObserver: PanelSurface {
     private let appWatch: NameOwnerWatch
     public var wakeAtChanged: (() -> Void)?
 
-    public init(agent: Agent, connection: BusConnection, opener: any LinkOpener, clock: any WallClock, log: any LogSink) {
+    public init(agent: any PanelHost, connection: BusConnection, opener: any LinkOpener, clock: any WallClock, log: any LogSink) {
         self.agent = agent
         self.clock = clock
         self.log = log
@@ -68,11 +69,7 @@ public final class IndicatorAgentObserver: PanelSurface {
     // MARK: The agent's schedule
 
     public var wakeAt: Instant? {
-        let boundary = indicator.nextMinuteBoundary(after: clock.now())
-        switch (boundary, shown.nextMomentEnd) {
-        case (let a?, let b?): return min(a, b)
-        case (let a, let b): return a ?? b
-        }
+        [indicator.nextMinuteBoundary(after: clock.now()), shown.nextMomentEnd].compactMap { $0 }.min()
     }
 
     public func wake(now: Instant) {
@@ -105,12 +102,7 @@ public final class IndicatorAgentObserver: PanelSurface {
     public func propertiesChanged(_ properties: AgentProperties, previous: AgentProperties) {}
 
     static func value(of view: TimerView) -> IndicatorTimer {
-        let phase: IndicatorTimer.Phase
-        switch view.state {
-        case .running, .tokenExpired: phase = .running(canComplete: view.canComplete)
-        case .saving: phase = .saving(waitingForNetwork: view.stored.completionAttempts > 0)
-        case .saveFailed, .needsApp: phase = .failed
-        }
+        let phase = TimerPhase(state: view.state, canComplete: view.canComplete, completionAttempts: view.stored.completionAttempts)
         return IndicatorTimer(id: view.timer.id, babyName: view.timer.babyName, startedAt: view.timer.startedAt, phase: phase)
     }
 }

@@ -1,4 +1,5 @@
 import AgentWorkflows
+import DFLTestSupport
 import SleepTimerCore
 import Testing
 
@@ -12,7 +13,7 @@ import Testing
     }
 
     /// A plan with `server` on the bus and `timers` shown (and their ids
-    /// given), the commands of that set-up left behind.
+    /// given), the actions of that set-up left behind.
     func showing(_ timers: [StoredTimer], on server: NotificationServer = F.xfce, live: LiveElapsedMode = .auto) -> NotificationPlan {
         var plan = NotificationPlan(settings: .init(liveElapsed: live, timeFormat: .twentyFourHour), timeZones: UTCZones())
         _ = plan.handle(.serverChanged(server, timers: timers, now: now))
@@ -22,18 +23,18 @@ import Testing
         return plan
     }
 
-    func shows(_ commands: [NotificationPlan.Command]) -> [NotificationContent] {
-        commands.compactMap { if case .show(_, let content, _) = $0 { content } else { nil } }
+    func shows(_ actions: [NotificationPlan.Action]) -> [NotificationContent] {
+        actions.compactMap { if case .show(_, let content, _) = $0 { content } else { nil } }
     }
 
     // MARK: The server
 
     @Test func aServerGetsEveryTimerAndEachStatusOnce() {
         var plan = plan()
-        let commands = plan.handle(.serverChanged(F.xfce, timers: [F.timer(1), F.timer(2, name: "Noah")], now: now))
-        #expect(commands.first == .dropAll)
-        #expect(shows(commands).map(\.summary) == ["Maya is asleep", "Noah is asleep"])
-        #expect(commands.filter { if case .statusChanged = $0 { true } else { false } }.count == 2)
+        let actions = plan.handle(.serverChanged(F.xfce, timers: [F.timer(1), F.timer(2, name: "Noah")], now: now))
+        #expect(actions.first == .dropAll)
+        #expect(shows(actions).map(\.summary) == ["Maya is asleep", "Noah is asleep"])
+        #expect(actions.filter { if case .statusChanged = $0 { true } else { false } }.count == 2)
         #expect(plan.status(of: F.id(1)) == .shown)
     }
 
@@ -46,20 +47,20 @@ import Testing
 
     @Test func aRestartedAgentReplacesItsOwnNotificationOnTheSameServer() {
         var plan = plan(records: [F.id(1): NotificationRecord(notificationID: 17, dismissedInState: nil, serverOwner: ":1.7")])
-        let commands = plan.handle(.serverChanged(F.xfce, timers: [F.timer()], now: now))
-        #expect(commands.contains { if case .show(_, _, replacing: 17) = $0 { true } else { false } })
+        let actions = plan.handle(.serverChanged(F.xfce, timers: [F.timer()], now: now))
+        #expect(actions.contains { if case .show(_, _, replacing: 17) = $0 { true } else { false } })
     }
 
     @Test func anIdOfAnotherServerIsNeverReused() {
         var plan = plan(records: [F.id(1): NotificationRecord(notificationID: 17, dismissedInState: nil, serverOwner: ":1.2")])
-        let commands = plan.handle(.serverChanged(F.xfce, timers: [F.timer()], now: now))
-        #expect(commands.contains { if case .show(_, _, replacing: 0) = $0 { true } else { false } })
+        let actions = plan.handle(.serverChanged(F.xfce, timers: [F.timer()], now: now))
+        #expect(actions.contains { if case .show(_, _, replacing: 0) = $0 { true } else { false } })
     }
 
     @Test func noServerShowsNothingAndSaysSo() {
         var plan = showing([F.timer()])
-        let commands = plan.handle(.serverChanged(nil, timers: [F.timer()], now: now))
-        #expect(commands == [.dropAll, .statusChanged(F.id(1))])
+        let actions = plan.handle(.serverChanged(nil, timers: [F.timer()], now: now))
+        #expect(actions == [.dropAll, .statusChanged(F.id(1))])
         #expect(plan.status(of: F.id(1)) == .unavailable)
         #expect(plan.wakeAt == nil)
     }
@@ -73,9 +74,9 @@ import Testing
 
     @Test func aNewTimerIsPostedAndItsStatusAnnounced() {
         var plan = showing([])
-        let commands = plan.handle(.timerChanged(F.timer(), now: now))
-        #expect(shows(commands).count == 1)
-        #expect(commands.last == .statusChanged(F.id(1)))
+        let actions = plan.handle(.timerChanged(F.timer(), now: now))
+        #expect(shows(actions).count == 1)
+        #expect(actions.last == .statusChanged(F.id(1)))
     }
 
     @Test func nothingIsShownWithoutAServer() {
@@ -90,8 +91,8 @@ import Testing
 
     @Test func savingUpdatesInPlace() {
         var plan = showing([F.timer()])
-        let commands = plan.handle(.timerChanged(F.timer(completion: .pending), now: now))
-        #expect(commands == [.show(F.id(1), NotificationContent(summary: "Maya's sleep", body: "Saving…", actions: [], persistent: true), replacing: 0)])
+        let actions = plan.handle(.timerChanged(F.timer(completion: .pending), now: now))
+        #expect(actions == [.show(F.id(1), NotificationContent(summary: "Maya's sleep", body: "Saving…", actions: [], persistent: true), replacing: 0)])
     }
 
     @Test func savingAfterAFailedAttemptSaysItWaitsForTheNetwork() {
@@ -140,8 +141,8 @@ import Testing
     @Test func aNotificationTheServerRefusedIsDroppedAndSaid() {
         var plan = plan()
         _ = plan.handle(.serverChanged(F.xfce, timers: [F.timer()], now: now))
-        let commands = plan.handle(.showFailed(F.id(1), reason: "no reply", now: now))
-        #expect(commands == [
+        let actions = plan.handle(.showFailed(F.id(1), reason: "no reply", now: now))
+        #expect(actions == [
             .drop(F.id(1)), .log(.warning, "Could not show the notification of timer \(F.id(1)): no reply"), .statusChanged(F.id(1)),
         ])
         #expect(plan.status(of: F.id(1)) == .unavailable)
@@ -153,8 +154,8 @@ import Testing
         _ = plan.handle(.showFailed(F.id(1), reason: "no reply", now: now))
         let again = now.adding(milliseconds: NotificationPlan.retryAfterFailure)
         #expect(plan.wakeAt == again)
-        let commands = plan.handle(.wake(now: again))
-        #expect(shows(commands).map(\.summary) == ["Maya is asleep"])
+        let actions = plan.handle(.wake(now: again))
+        #expect(shows(actions).map(\.summary) == ["Maya is asleep"])
         #expect(plan.status(of: F.id(1)) == .shown)
     }
 
@@ -168,24 +169,24 @@ import Testing
 
     @Test func aDismissalIsKeptAndHonoured() {
         var plan = showing([F.timer()])
-        let commands = plan.handle(.closed(F.id(1), reason: 2, now: now))
-        #expect(commands.first == .saveRecord(F.id(1), NotificationRecord(notificationID: 0, dismissedInState: "running:3:true")))
-        #expect(commands.last == .statusChanged(F.id(1)))
+        let actions = plan.handle(.closed(F.id(1), reason: NotificationCloseReason.dismissedByUser, now: now))
+        #expect(actions.first == .saveRecord(F.id(1), NotificationRecord(notificationID: 0, dismissedInState: "running:3:true")))
+        #expect(actions.last == .statusChanged(F.id(1)))
         #expect(plan.status(of: F.id(1)) == .dismissed)
         #expect(plan.handle(.timerChanged(F.timer(), now: now.plus(seconds: 60))).isEmpty)
     }
 
     @Test func aDismissalEndsWhenTheTimerChanges() {
         var plan = showing([F.timer()])
-        _ = plan.handle(.closed(F.id(1), reason: 2, now: now.plus(seconds: 1)))
-        let commands = plan.handle(.timerChanged(F.timer(revision: 4), now: now.plus(seconds: 2)))
-        #expect(commands.first == .saveRecord(F.id(1), NotificationRecord(notificationID: 0, dismissedInState: nil)))
-        #expect(shows(commands).count == 1)
+        _ = plan.handle(.closed(F.id(1), reason: NotificationCloseReason.dismissedByUser, now: now.plus(seconds: 1)))
+        let actions = plan.handle(.timerChanged(F.timer(revision: 4), now: now.plus(seconds: 2)))
+        #expect(actions.first == .saveRecord(F.id(1), NotificationRecord(notificationID: 0, dismissedInState: nil)))
+        #expect(shows(actions).count == 1)
     }
 
     @Test func aCloseTheAgentAskedForIsNoDismissal() {
         var plan = showing([F.timer()])
-        #expect(plan.handle(.closed(F.id(1), reason: 3, now: now)) == [.statusChanged(F.id(1))])
+        #expect(plan.handle(.closed(F.id(1), reason: NotificationCloseReason.closedByCall, now: now)) == [.statusChanged(F.id(1))])
         #expect(plan.status(of: F.id(1)) == .unavailable)
     }
 
@@ -193,9 +194,9 @@ import Testing
         var plan = showing([F.timer()])
         #expect(plan.handle(.actionInvoked(F.id(1), .complete, activationToken: nil)) == [.complete(F.id(1))])
         _ = plan.handle(.timerChanged(F.timer(completion: .pending), now: now))
-        let commands = plan.handle(.closed(F.id(1), reason: 2, now: now.plus(seconds: 2)))
-        #expect(shows(commands).map(\.body) == ["Saving…"])
-        #expect(!commands.contains { if case .saveRecord = $0 { true } else { false } })
+        let actions = plan.handle(.closed(F.id(1), reason: NotificationCloseReason.dismissedByUser, now: now.plus(seconds: 2)))
+        #expect(shows(actions).map(\.body) == ["Saving…"])
+        #expect(!actions.contains { if case .saveRecord = $0 { true } else { false } })
     }
 
     @Test func openCarriesTheActivationToken() {
@@ -219,13 +220,13 @@ import Testing
 
     @Test func aSavedSleepSaysGoodbyeAndClosesItselfLater() {
         var plan = showing([F.timer()])
-        let commands = plan.handle(.saved(F.id(1), sleptMinutes: 83, now: now))
-        #expect(commands == [.show(F.id(1), NotificationContent(
+        let actions = plan.handle(.saved(F.id(1), sleptMinutes: 83, now: now))
+        #expect(actions == [.show(F.id(1), NotificationContent(
             summary: "Maya's sleep", body: "Sleep saved · 1 h 23 min", actions: [], persistent: false), replacing: 0)])
         // The timer's removal that follows leaves the farewell on screen.
         #expect(plan.handle(.timerRemoved(F.id(1))).isEmpty)
         _ = plan.handle(.shown(F.id(1), notificationID: 40, now: now))
-        let closeAt = now.adding(milliseconds: Int64(NotificationContent.transientTimeout) + NotificationPlan.farewellGrace)
+        let closeAt = now.adding(milliseconds: Int64(NotificationContent.transientTimeout) + NotificationContent.ignoredTimeoutGrace)
         #expect(plan.wakeAt == closeAt)
         #expect(plan.handle(.wake(now: closeAt)) == [.close(F.id(1))])
         #expect(plan.wakeAt == nil)
@@ -235,7 +236,7 @@ import Testing
         var plan = showing([F.timer()])
         _ = plan.handle(.saved(F.id(1), sleptMinutes: 83, now: now))
         _ = plan.handle(.shown(F.id(1), notificationID: 40, now: now))
-        #expect(plan.handle(.closed(F.id(1), reason: 1, now: now)).isEmpty)
+        #expect(plan.handle(.closed(F.id(1), reason: NotificationCloseReason.expired, now: now)).isEmpty)
         #expect(plan.wakeAt == nil)
     }
 
@@ -253,8 +254,8 @@ import Testing
 
     @Test func aMinuteBoundaryMovesTheElapsedTimeOn() {
         var plan = showing([F.timer()])
-        let commands = plan.handle(.wake(now: now.plus(seconds: 40)))
-        #expect(shows(commands).map(\.body) == ["Asleep since 20:17 · 1 h 24 min"])
+        let actions = plan.handle(.wake(now: now.plus(seconds: 40)))
+        #expect(shows(actions).map(\.body) == ["Asleep since 20:17 · 1 h 24 min"])
         #expect(plan.wakeAt == now.plus(seconds: 100))
     }
 
@@ -268,8 +269,8 @@ import Testing
     @Test func aSetClockRemakesEveryTextForTheTimeItIsNow() {
         var plan = showing([F.timer(1), F.timer(2, name: "Noah", startedAt: now.plus(seconds: -10))])
         let later = now.plus(seconds: 3 * 3600)
-        let commands = plan.handle(.clockChanged(now: later))
-        #expect(shows(commands).map(\.body).sorted() == ["Asleep since 20:17 · 4 h 23 min", "Asleep since 21:40 · 3 h"])
+        let actions = plan.handle(.clockChanged(now: later))
+        #expect(shows(actions).map(\.body).sorted() == ["Asleep since 20:17 · 4 h 23 min", "Asleep since 21:40 · 3 h"])
         #expect(plan.wakeAt == later.plus(seconds: 40))
     }
 
@@ -305,15 +306,15 @@ import Testing
 
     // MARK: Urgency where an update pops up again
 
-    func urgencies(_ commands: [NotificationPlan.Command]) -> [NotificationUrgency] { shows(commands).map(\.urgency) }
+    func urgencies(_ actions: [NotificationPlan.Action]) -> [NotificationUrgency] { shows(actions).map(\.urgency) }
 
-    /// Whether GNOME 48 would pop these commands up, by its rule: a replace
+    /// Whether GNOME 48 would pop these actions up, by its rule: a replace
     /// unless the urgency the notification held was low, a new notification
     /// unless its own is. `held` is the urgency on screen before them.
-    func popsUp(_ commands: [NotificationPlan.Command], held: NotificationUrgency?) -> [Bool] {
+    func popsUp(_ actions: [NotificationPlan.Action], held: NotificationUrgency?) -> [Bool] {
         var held = held
         var pops: [Bool] = []
-        for command in commands {
+        for command in actions {
             switch command {
             case .close: held = nil
             case .show(_, let content, _):
@@ -327,12 +328,12 @@ import Testing
 
     @Test func onGnome46AndLaterAnUpdateThatIsNoNewsGoesLowAndAsANewNotification() {
         var plan = showing([F.timer()], on: F.gnome48)
-        let commands = plan.handle(.timerChanged(F.timer(completion: .pending), now: now))
+        let actions = plan.handle(.timerChanged(F.timer(completion: .pending), now: now))
         // The first show held normal, so a replace would pop up: the low
         // one is posted anew instead.
-        #expect(commands.first == .close(F.id(1)))
-        #expect(urgencies(commands) == [.low])
-        #expect(popsUp(commands, held: .normal) == [false])
+        #expect(actions.first == .close(F.id(1)))
+        #expect(urgencies(actions) == [.low])
+        #expect(popsUp(actions, held: .normal) == [false])
         // Held low now: the next change replaces it in place, quietly.
         let saved = plan.handle(.saved(F.id(1), sleptMinutes: 83, now: now.plus(seconds: 5)))
         #expect(saved.count == 1)
@@ -341,9 +342,9 @@ import Testing
 
     @Test func theFirstShowStaysNormalAndPopsUp() {
         var plan = plan()
-        let commands = plan.handle(.serverChanged(F.gnome48, timers: [F.timer()], now: now))
-        #expect(urgencies(commands) == [.normal])
-        #expect(popsUp(commands, held: nil) == [true])
+        let actions = plan.handle(.serverChanged(F.gnome48, timers: [F.timer()], now: now))
+        #expect(urgencies(actions) == [.normal])
+        #expect(popsUp(actions, held: nil) == [true])
     }
 
     @Test func aRenewedTokenARenameAndTheMinuteAreNoNews() {
@@ -353,9 +354,9 @@ import Testing
             .timerChanged(F.timer(revision: 4), now: now), .timerChanged(F.timer(name: "Maya Rose", revision: 5), now: now),
             .wake(now: now.plus(seconds: 40)),
         ] {
-            let commands = plan.handle(event)
-            #expect(urgencies(commands) == [.low])
-            #expect(popsUp(commands, held: held) == [false])
+            let actions = plan.handle(event)
+            #expect(urgencies(actions) == [.low])
+            #expect(popsUp(actions, held: held) == [false])
             held = .low
         }
     }
@@ -389,18 +390,18 @@ import Testing
     @Test func gnome43XfceAndDunstKeepTheUrgencyTheyHadOnAnUpdateAndReplaceInPlace() {
         for server in [F.gnome, F.xfce, F.plain] {
             var plan = showing([F.timer()], on: server)
-            let commands = plan.handle(.timerChanged(F.timer(completion: .pending), now: now))
-            #expect(urgencies(commands) == [.normal])
-            #expect(commands.count == 1)
+            let actions = plan.handle(.timerChanged(F.timer(completion: .pending), now: now))
+            #expect(urgencies(actions) == [.normal])
+            #expect(actions.count == 1)
         }
     }
 
     @Test func theFarewellIsLowEverywhereAndOnGnome48NoBanner() {
         for server in [F.gnome48, F.gnome, F.xfce] {
             var plan = showing([F.timer()], on: server)
-            let commands = plan.handle(.saved(F.id(1), sleptMinutes: 83, now: now))
-            #expect(urgencies(commands) == [.low])
-            if server == F.gnome48 { #expect(popsUp(commands, held: .normal) == [false]) }
+            let actions = plan.handle(.saved(F.id(1), sleptMinutes: 83, now: now))
+            #expect(urgencies(actions) == [.low])
+            if server == F.gnome48 { #expect(popsUp(actions, held: .normal) == [false]) }
         }
     }
 
@@ -413,9 +414,9 @@ import Testing
         _ = plan.handle(.actionInvoked(F.id(1), .open, activationToken: nil))
         #expect(NotificationPlan.repeatInterval > 1000)
         let soon = now.adding(milliseconds: 300)
-        let commands = plan.handle(.closed(F.id(1), reason: 2, now: soon))
-        #expect(shows(commands).isEmpty)
-        #expect(commands.last == .statusChanged(F.id(1)))
+        let actions = plan.handle(.closed(F.id(1), reason: NotificationCloseReason.dismissedByUser, now: soon))
+        #expect(shows(actions).isEmpty)
+        #expect(actions.last == .statusChanged(F.id(1)))
         let free = now.adding(milliseconds: NotificationPlan.repeatInterval)
         #expect(plan.wakeAt == free)
         #expect(plan.handle(.wake(now: now.adding(milliseconds: NotificationPlan.repeatInterval - 1))).isEmpty)
@@ -432,7 +433,7 @@ import Testing
     @Test func aHeldRepeatGoesWithTheNotification() {
         var plan = showing([F.timer()])
         _ = plan.handle(.actionInvoked(F.id(1), .open, activationToken: nil))
-        _ = plan.handle(.closed(F.id(1), reason: 2, now: now.adding(milliseconds: 300)))
+        _ = plan.handle(.closed(F.id(1), reason: NotificationCloseReason.dismissedByUser, now: now.adding(milliseconds: 300)))
         _ = plan.handle(.timerRemoved(F.id(1)))
         #expect(plan.wakeAt == nil)
         #expect(plan.handle(.wake(now: now.plus(seconds: 2))).isEmpty)
@@ -441,9 +442,9 @@ import Testing
     @Test func aChangeWhileHeldIsSentAtOnce() {
         var plan = showing([F.timer()])
         _ = plan.handle(.actionInvoked(F.id(1), .open, activationToken: nil))
-        _ = plan.handle(.closed(F.id(1), reason: 2, now: now.adding(milliseconds: 300)))
-        let commands = plan.handle(.timerChanged(F.timer(completion: .pending), now: now.adding(milliseconds: 400)))
-        #expect(shows(commands).map(\.body) == ["Saving…"])
+        _ = plan.handle(.closed(F.id(1), reason: NotificationCloseReason.dismissedByUser, now: now.adding(milliseconds: 300)))
+        let actions = plan.handle(.timerChanged(F.timer(completion: .pending), now: now.adding(milliseconds: 400)))
+        #expect(shows(actions).map(\.body) == ["Saving…"])
         #expect(plan.wakeAt == nil)
     }
 
@@ -451,8 +452,8 @@ import Testing
         var plan = showing([F.timer()])
         _ = plan.handle(.serverChanged(nil, timers: [F.timer()], now: now))
         let replacement = NotificationServer(owner: ":1.8", displayName: F.xfce.displayName, traits: F.xfce.traits)
-        let commands = plan.handle(.serverChanged(replacement, timers: [F.timer()], now: now.adding(milliseconds: 200)))
-        #expect(shows(commands).isEmpty)
+        let actions = plan.handle(.serverChanged(replacement, timers: [F.timer()], now: now.adding(milliseconds: 200)))
+        #expect(shows(actions).isEmpty)
         #expect(plan.status(of: F.id(1)) == .shown)
         #expect(shows(plan.handle(.wake(now: now.adding(milliseconds: NotificationPlan.repeatInterval)))).count == 1)
     }
@@ -461,10 +462,10 @@ import Testing
 
     @Test func aNotificationTheServerPutAwayIsNoDismissal() {
         var plan = showing([F.timer()])
-        let commands = plan.handle(.closed(F.id(1), reason: NotificationPlan.closedForNoSaidReason, now: now))
-        #expect(!commands.contains { if case .saveRecord = $0 { true } else { false } })
-        #expect(shows(commands).isEmpty)
-        #expect(commands.last == .statusChanged(F.id(1)))
+        let actions = plan.handle(.closed(F.id(1), reason: NotificationCloseReason.undefined, now: now))
+        #expect(!actions.contains { if case .saveRecord = $0 { true } else { false } })
+        #expect(shows(actions).isEmpty)
+        #expect(actions.last == .statusChanged(F.id(1)))
         #expect(plan.status(of: F.id(1)) == .unavailable)
         #expect(plan.wakeAt == nil)
     }
@@ -472,13 +473,13 @@ import Testing
     @Test func duringDoNotDisturbWhatIsShownOffersNoButtonsAndAfterItCompleteIsBack() {
         var plan = showing([F.timer()])
         // xfce4-notifyd closes what it shows when Do Not Disturb begins.
-        _ = plan.handle(.closed(F.id(1), reason: 4, now: now))
+        _ = plan.handle(.closed(F.id(1), reason: NotificationCloseReason.undefined, now: now))
         let during = plan.handle(.serverChanged(F.xfceDoNotDisturb, timers: [F.timer()], now: now.plus(seconds: 1)))
         #expect(!during.contains(.dropAll))
         #expect(shows(during).map(\.actions) == [[]])
         #expect(shows(during).first?.body.hasSuffix("\nOpen the app to complete it.") == true)
         // ... and every notification that comes during it.
-        _ = plan.handle(.closed(F.id(1), reason: 4, now: now.plus(seconds: 1)))
+        _ = plan.handle(.closed(F.id(1), reason: NotificationCloseReason.undefined, now: now.plus(seconds: 1)))
         let after = plan.handle(.serverChanged(F.xfce, timers: [F.timer()], now: now.plus(seconds: 5)))
         #expect(shows(after).map(\.actions) == [[.open, .complete]])
         #expect(after.last == .statusChanged(F.id(1)))
@@ -487,16 +488,23 @@ import Testing
 
     @Test func theSameServerWithOtherTraitsUpdatesInPlace() {
         var plan = showing([F.timer()])
-        let commands = plan.handle(.serverChanged(F.xfceDoNotDisturb, timers: [F.timer()], now: now))
-        #expect(commands.count == 1)
-        #expect(commands.first.map { if case .show(_, let content, replacing: 0) = $0 { content.actions == [] } else { false } } == true)
+        let actions = plan.handle(.serverChanged(F.xfceDoNotDisturb, timers: [F.timer()], now: now))
+        #expect(actions.count == 1)
+        #expect(actions.first.map { if case .show(_, let content, replacing: 0) = $0 { content.actions == [] } else { false } } == true)
     }
 
     @Test func aDismissalHoldsThroughDoNotDisturb() {
         var plan = showing([F.timer()])
-        _ = plan.handle(.closed(F.id(1), reason: 2, now: now))
+        _ = plan.handle(.closed(F.id(1), reason: NotificationCloseReason.dismissedByUser, now: now))
         #expect(shows(plan.handle(.serverChanged(F.xfceDoNotDisturb, timers: [F.timer()], now: now))).isEmpty)
         #expect(shows(plan.handle(.serverChanged(F.xfce, timers: [F.timer()], now: now))).isEmpty)
         #expect(plan.status(of: F.id(1)) == .dismissed)
+    }
+
+    @Test func theCloseReasonsAreTheSpecificationsNumbers() {
+        #expect(NotificationCloseReason.expired == 1)
+        #expect(NotificationCloseReason.dismissedByUser == 2)
+        #expect(NotificationCloseReason.closedByCall == 3)
+        #expect(NotificationCloseReason.undefined == 4)
     }
 }

@@ -58,11 +58,6 @@ enum WorkflowFixtures {
     }
 }
 
-/// Every zone is UTC: the plan's text then reads the same on any machine.
-struct UTCZones: TimeZoneResolving {
-    func rules(for name: TimeZoneName) -> TimeZoneRules? { TimeZoneRules(fixedOffsetSeconds: 0) }
-}
-
 /// No zone is known.
 struct NoZones: TimeZoneResolving {
     func rules(for name: TimeZoneName) -> TimeZoneRules? { nil }

@@ -11,7 +11,7 @@ enum Fixtures {
 
     static func timer(
         _ id: TimerID = maya, name: String = "Maya", startedMinutesAgo: Int64 = 97, now: Instant = Fixtures.now,
-        phase: IndicatorTimer.Phase = .running(canComplete: true)
+        phase: TimerPhase = .running(canComplete: true)
     ) -> IndicatorTimer {
         IndicatorTimer(
             id: id, babyName: try! BabyName(validating: name),

@@ -60,4 +60,9 @@ import Testing
         #expect(shown.nextMomentEnd == nil)
         #expect(shown.all == [running()])
     }
+
+    @Test func theSavedMomentLastsAsLongAsTheNotificationsSleepSavedAtMost() {
+        #expect(IndicatorTimers.savedMoment == Int64(NotificationContent.transientTimeout) + NotificationContent.ignoredTimeoutGrace)
+        #expect(IndicatorTimers.savedMoment == NotificationContent.transientLifetime)
+    }
 }

@@ -18,11 +18,11 @@ import SleepTimerCore
     }
 
     @Test(arguments: [
-        (IndicatorTimer.Phase.saving(waitingForNetwork: false), "Saving Maya's sleep…"),
+        (TimerPhase.saving(waitingForNetwork: false), "Saving Maya's sleep…"),
         (.saving(waitingForNetwork: true), "Maya's sleep will save when you are back online"),
         (.failed, "Couldn't save Maya's sleep. Open the app to finish"),
     ])
-    func aCompletionUnderWayShowsItsStateAndOpen(_ phase: IndicatorTimer.Phase, _ state: String) {
+    func aCompletionUnderWayShowsItsStateAndOpen(_ phase: TimerPhase, _ state: String) {
         let indicator = Fixtures.shown([Fixtures.timer(phase: phase)])
         #expect(Fixtures.labels(indicator) == [state, "Open Maya's sleep", "—", "Open Dreams for Littles"])
         #expect(indicator.menu.items[0].properties["enabled"] == .boolean(false))

@@ -1,4 +1,5 @@
 import DFLDBus
+import DFLTestSupport
 import SleepTimerCore
 import Testing
 @testable import SleepControl
@@ -16,15 +17,12 @@ import Testing
 
     @Test func theTableShowsNameStartElapsedAndState() {
         let start = Instant(millisecondsSince1970: 1_795_988_460_000)
-        struct UTC: TimeZoneResolving {
-            func rules(for name: TimeZoneName) -> TimeZoneRules? { TimeZoneRules(fixedOffsetSeconds: 0) }
-        }
         let timer = BusValue.vardict([
             ("timer_id", .string("3f2504e0-4f89-41d3-9a0c-0305e82c3301")), ("baby_name", .string("Maya")),
             ("started_at_ms", .int64(start.millisecondsSince1970)), ("timezone", .string("Etc/UTC")),
             ("state", .string("running")), ("can_complete", .boolean(true)),
         ])
-        let text = TimerTable.render([timer], timeFormat: .twelveHour, zones: UTC(), now: start.adding(milliseconds: 83 * 60_000))
+        let text = TimerTable.render([timer], timeFormat: .twelveHour, zones: UTCZones(), now: start.adding(milliseconds: 83 * 60_000))
         #expect(text == "Maya: Asleep since 9:41 PM · 1 h 23 min [running, can complete]\n  3f2504e0-4f89-41d3-9a0c-0305e82c3301\n")
         #expect(TimerTable.render([], timeFormat: .twelveHour) == "No Sleep timers are mirrored on this desktop.\n")
     }

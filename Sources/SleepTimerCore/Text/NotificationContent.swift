@@ -82,18 +82,6 @@ public enum NotificationAction: String, Sendable, CaseIterable {
     }
 }
 
-/// Where a timer's notification stands.
-public enum NotificationPhase: Sendable, Equatable {
-    case running(canComplete: Bool)
-    /// A completion is recorded and being sent; `waitingForNetwork` once
-    /// an attempt failed for want of a connection.
-    case saving(waitingForNetwork: Bool)
-    /// The platform created the activity; the sleep lasted `minutes`.
-    case saved(minutes: Int64)
-    /// The completion cannot be made from the desktop.
-    case failed
-}
-
 /// One notification: its text, actions and lifetime.
 public struct NotificationContent: Sendable, Equatable {
     public var summary: String
@@ -129,13 +117,21 @@ public struct NotificationContent: Sendable, Equatable {
     /// How long a transient notification stays, in milliseconds.
     public static let transientTimeout: Int32 = 6000
 
+    /// How long after its own timeout a transient notification is closed
+    /// by the agent, for a server that ignores the timeout.
+    public static let ignoredTimeoutGrace: Int64 = 4000
+
+    /// The longest a transient notification ("Sleep saved") stays, on any
+    /// server: its timeout, and the grace after it.
+    public static let transientLifetime: Int64 = Int64(transientTimeout) + ignoredTimeoutGrace
+
     /// The notification for a timer in `phase`. The summary is plain text
     /// (servers show it literally); the body is escaped where the server
     /// reads markup. `liveElapsed` says whether the text is updated on the
     /// minute: where it is not, it carries no elapsed time, which would be
     /// wrong a minute later, only what stays true.
     public static func make(
-        babyName: BabyName, phase: NotificationPhase, startedAt: Instant, now: Instant, rules: TimeZoneRules,
+        babyName: BabyName, phase: TimerPhase, startedAt: Instant, now: Instant, rules: TimeZoneRules,
         timeFormat: TimeFormat, server: NotificationServerTraits, liveElapsed: Bool
     ) -> NotificationContent {
         let name = ["name": babyName.text]
@@ -181,15 +177,6 @@ public struct NotificationContent: Sendable, Equatable {
         if !server.actions { content.actions = [] }
         if server.bodyMarkup { content.body = DisplayText.escapeMarkup(content.body) }
         return content
-    }
-
-    /// When a running notification's elapsed time next changes: the next
-    /// whole minute after the start, after `now`.
-    public static func nextMinuteBoundary(after now: Instant, startedAt: Instant) -> Instant {
-        let elapsed = now.milliseconds(since: startedAt)
-        guard elapsed >= 0 else { return startedAt.adding(milliseconds: Milliseconds.minute) }
-        let minutes = elapsed / Milliseconds.minute + 1
-        return startedAt.adding(milliseconds: minutes * Milliseconds.minute)
     }
 }
 

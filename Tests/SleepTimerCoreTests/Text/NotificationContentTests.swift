@@ -8,7 +8,7 @@ import SleepTimerCore
     let plain = NotificationServerTraits(capabilities: ["body"], serverName: "minimal")
 
     private func content(
-        _ phase: NotificationPhase, name: String = "Maya", server: NotificationServerTraits? = nil, live: Bool = true,
+        _ phase: TimerPhase, name: String = "Maya", server: NotificationServerTraits? = nil, live: Bool = true,
         after milliseconds: Int64 = 83 * 60_000
     ) -> NotificationContent {
         NotificationContent.make(
@@ -142,17 +142,5 @@ import SleepTimerCore
         #expect(gnome.updatesElapsedTime(.on))
         #expect(xfce.updatesElapsedTime(.auto))
         #expect(!xfce.updatesElapsedTime(.off))
-    }
-
-    @Test func updatesFallOnTheMinuteBoundaryOfTheStart() {
-        let started = Instant(millisecondsSince1970: 1_000_000_017_250)
-        #expect(NotificationContent.nextMinuteBoundary(after: started, startedAt: started)
-            == started.adding(milliseconds: 60_000))
-        #expect(NotificationContent.nextMinuteBoundary(after: started.adding(milliseconds: 59_999), startedAt: started)
-            == started.adding(milliseconds: 60_000))
-        #expect(NotificationContent.nextMinuteBoundary(after: started.adding(milliseconds: 60_000), startedAt: started)
-            == started.adding(milliseconds: 120_000))
-        #expect(NotificationContent.nextMinuteBoundary(after: started.adding(milliseconds: -5000), startedAt: started)
-            == started.adding(milliseconds: 60_000))
     }
 }

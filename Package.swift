@@ -99,9 +99,14 @@ let package = Package(
         /// timeout and signal sources.
         .target(name: "EventLoop", dependencies: ["CDFLGLib", "CDFLLinux"]),
 
+        /// The names of the bus's interfaces (the specification's and the
+        /// desktop services' this project calls), once, in pure Swift: for
+        /// DFLDBus and for the app, which reaches the bus through GIO.
+        .target(name: "BusNames"),
+
         /// libdbus in Swift: messages, values, and a connection driven by
         /// the event loop.
-        .target(name: "DFLDBus", dependencies: ["CDFLDBus", "EventLoop"]),
+        .target(name: "DFLDBus", dependencies: ["CDFLDBus", "EventLoop", "BusNames"]),
 
         /// dfl-sleep-agent's shell: the store, the ports and the workflows'
         /// decisions carried out.
@@ -207,7 +212,7 @@ let package = Package(
         ),
         /// The GTK 4 window and its WebKitGTK view, the bridge child, the
         /// D-Bus single instance: the shell around DesktopAppCore.
-        .target(name: "DesktopApp", dependencies: ["DesktopAppCore", "SleepTimerCore", "CDFLWebKitGTK"]),
+        .target(name: "DesktopApp", dependencies: ["DesktopAppCore", "SleepTimerCore", "BusNames", "CDFLWebKitGTK"]),
         /// dreamsforlittles, application id com.dreamsforlittles.App.
         .executableTarget(name: "dreamsforlittles", dependencies: ["DesktopApp", "DFLGettext", "CDFLWebKitGTK"]),
 
@@ -227,6 +232,7 @@ let package = Package(
         .testTarget(name: "AgentWorkflowsTests", dependencies: ["AgentWorkflows", "DFLTestSupport"]),
         .testTarget(name: "EventLoopTests", dependencies: ["EventLoop"]),
         .testTarget(name: "NotificationsTests", dependencies: ["Notifications", "DFLTestSupport"]),
+        .testTarget(name: "BusNamesTests", dependencies: ["BusNames"]),
         .testTarget(name: "DFLDBusTests", dependencies: ["DFLDBus"]),
         .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient", "CDFLCurl"]),
         .testTarget(

@@ -1,3 +1,4 @@
+import DFLDBus
 import DFLTestSupport
 import Foundation
 import Glibc
@@ -68,7 +69,7 @@ extension Benchmark {
         // Without a notification server: the figures are the agent's, not
         // a server's showing up to 64 notifications.
         recorder?.stop()
-        _ = try environment.waitForName("org.freedesktop.Notifications", present: false)
+        _ = try environment.waitForName(ExternalInterface.Notifications.name, present: false)
         var listPoints: [(n: Double, cost: Double)] = []
         var startPoints: [(n: Double, cost: Double)] = []
         var sweepPoints: [(n: Double, cost: Double)] = []

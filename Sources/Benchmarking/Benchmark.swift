@@ -1,3 +1,4 @@
+import DFLDBus
 import Foundation
 
 /// What one run measured: for each quantity, its value in each round.
@@ -114,7 +115,7 @@ final class Benchmark {
         try environment.startPlatform()
         recorderLog = environment.root + "/notifications.log"
         recorder = try environment.start(CommandLine.arguments[0], ["notification-server", recorderLog])
-        _ = try environment.waitForName("org.freedesktop.Notifications")
+        _ = try environment.waitForName(ExternalInterface.Notifications.name)
 
         for round in 1...counts.rounds {
             self.round = round

@@ -14,8 +14,8 @@ enum Recorder {
         guard descriptor >= 0, let connection = try? BusConnection(bus: .session, loop: loop) else { return 1 }
         let output = FileDescriptorOutput(descriptor: descriptor)
         var nextID: UInt32 = 1
-        connection.register(path: "/org/freedesktop/Notifications") { message in
-            guard message.kind == .methodCall, message.interface == "org.freedesktop.Notifications" else { return false }
+        connection.register(path: ExternalInterface.Notifications.path) { message in
+            guard message.kind == .methodCall, message.interface == ExternalInterface.Notifications.interface else { return false }
             let received = Clock.wallNanoseconds()
             let reply = message.methodReturn()
             switch message.member {
@@ -32,7 +32,7 @@ enum Recorder {
             case "CloseNotification":
                 let id = (try? message.arguments())?.first?.uint32Value ?? 0
                 connection.send(reply)
-                connection.send(Message.signal(path: "/org/freedesktop/Notifications", interface: "org.freedesktop.Notifications",
+                connection.send(Message.signal(path: ExternalInterface.Notifications.path, interface: ExternalInterface.Notifications.interface,
                                                member: "NotificationClosed").append(.uint32(id), .uint32(3)))
                 return true
             default:
@@ -42,7 +42,7 @@ enum Recorder {
             connection.send(reply)
             return true
         }
-        guard (try? connection.requestName("org.freedesktop.Notifications")) == .primaryOwner else { return 1 }
+        guard (try? connection.requestName(ExternalInterface.Notifications.name)) == .primaryOwner else { return 1 }
         loop.onSignal(SIGTERM) { loop.quit() }
         loop.run()
         connection.close()

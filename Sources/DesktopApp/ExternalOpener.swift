@@ -1,3 +1,4 @@
+import BusNames
 import CDFLWebKitGTK
 import DesktopAppCore
 import Glibc
@@ -10,7 +11,8 @@ import Glibc
 ///
 /// Used on the GTK main thread only.
 final class ExternalOpener {
-    static let portal = "org.freedesktop.portal.Desktop"
+    private typealias Portal = ExternalInterface.Portal
+    private typealias Bus = StandardInterface.Bus
     private let connection: OpaquePointer?
 
     init() {
@@ -23,9 +25,9 @@ final class ExternalOpener {
         AppLog.log(.info, AppLogText.openingOutside(url))
         guard let connection else { return spawnXDGOpen(url) }
         let request = Request(opener: self, url: url)
-        let arguments = g_variant_new_tuple([g_variant_new_string(Self.portal)], 1)
+        let arguments = g_variant_new_tuple([g_variant_new_string(Portal.name)], 1)
         g_dbus_connection_call(
-            connection, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "NameHasOwner",
+            connection, Bus.name, Bus.path, Bus.name, Bus.nameHasOwner,
             arguments, nil, G_DBUS_CALL_FLAGS_NONE, 5000, nil,
             { source, result, data in
                 let request = taken(data, as: Request.self)
@@ -61,7 +63,7 @@ final class ExternalOpener {
         let children: [OpaquePointer?] = [g_variant_new_string(""), g_variant_new_string(url), options]
         let arguments = children.withUnsafeBufferPointer { g_variant_new_tuple($0.baseAddress, 3) }
         g_dbus_connection_call(
-            connection, Self.portal, "/org/freedesktop/portal/desktop", "org.freedesktop.portal.OpenURI", "OpenURI",
+            connection, Portal.name, Portal.path, Portal.openURIInterface, Portal.openURI,
             arguments, nil, G_DBUS_CALL_FLAGS_NONE, 30_000, nil,
             { source, result, data in
                 let request = taken(data, as: Request.self)
@@ -69,7 +71,7 @@ final class ExternalOpener {
                 if let reply = g_dbus_connection_call_finish(OpaquePointer(source), result, &error) {
                     g_variant_unref(reply)
                 } else {
-                    AppLog.log(.notice, AppLogText.openerFailed(ExternalOpener.portal, takeGError(error)))
+                    AppLog.log(.notice, AppLogText.openerFailed(Portal.name, takeGError(error)))
                     request.opener.spawnXDGOpen(request.url)
                 }
             }, retained(Request(opener: self, url: url)))

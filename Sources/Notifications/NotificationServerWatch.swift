@@ -11,8 +11,8 @@ import SleepTimerCore
 /// decision. xfce4-notifyd's Do Not Disturb is followed in its settings,
 /// xfconf, where alone it is announced.
 final class NotificationServerWatch {
-    static let name = "org.freedesktop.Notifications"
-    static let path = "/org/freedesktop/Notifications"
+    static let name = ExternalInterface.Notifications.name
+    static let path = ExternalInterface.Notifications.path
 
     /// xfconf, and where xfce4-notifyd keeps Do Not Disturb.
     enum Xfconf {

@@ -1,4 +1,4 @@
-import DFLDBus
+import BusNames
 import Testing
 
 @Suite struct StandardInterfacesTests {

@@ -43,8 +43,9 @@ public enum CompletionResend: Sendable, Equatable {
     case platformClock
 }
 
-/// The completion outbox's decisions: which recorded completions to send
-/// now, what each answer means, when to look again. The records themselves
+/// The completion outbox's decisions: what time a click records, which
+/// recorded completions to send now, what each answer means (a resend with
+/// a new body among them), when to look again. The records themselves
 /// live in the store; the flow keeps only what is in flight and what is
 /// held back after the store failed to take an outcome.
 ///

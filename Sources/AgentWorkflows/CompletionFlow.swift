@@ -12,10 +12,40 @@ public enum CompletionSettlement: Sendable, Equatable {
     case failed(CompletionState, reason: String)
     /// The attempt may succeed later: `attempts` failed so far.
     case retry(attempts: Int, at: Instant, reason: String)
+
+    /// Whether the timer's view changes to "waiting for the network": on
+    /// the first failure only, so that later retries do not churn List and
+    /// the notification.
+    public var showsWaiting: Bool {
+        guard case .retry(let attempts, _, _) = self else { return false }
+        return attempts == 1
+    }
 }
 
-/// The completion outbox's decisions: which recorded completions to send
-/// now, what each answer means, when to look again. The records themselves
+/// Why a click's completion time is refused; nothing is recorded then.
+public enum CompletionRefusal: Sendable, Equatable {
+    /// No timer with this id is mirrored.
+    case unknownTimer
+    /// Neither 0 (now) nor a time since 1970.
+    case invalidTime
+    /// Later than the agent's clock allows.
+    case inFuture
+    /// Before the timer started, by the platform's clock.
+    case beforeStart
+}
+
+/// Why a recorded completion is sent again at once with another body.
+public enum CompletionResend: Sendable, Equatable {
+    /// With the timer's newer token: the platform revoked the one sent.
+    case newerToken
+    /// With the time in the platform's clock: the platform refused the
+    /// time sent. Once only.
+    case platformClock
+}
+
+/// The completion outbox's decisions: what time a click records, which
+/// recorded completions to send now, what each answer means (a resend with
+/// a new body among them), when to look again. The records themselves
 /// live in the store; the flow keeps only what is in flight and what is
 /// held back after the store failed to take an outcome.
 ///
@@ -30,6 +60,8 @@ public struct CompletionFlow: Sendable {
     /// How long an entry whose outcome could not be written is held back:
     /// a failing disk must not turn into a tight loop of resends.
     public let storeFailureHold: Int64
+    /// How far ahead of the agent's clock a click's completion time may be.
+    public static let clockSkew = Milliseconds.minute
 
     public private(set) var inFlight: Set<TimerID> = []
     public private(set) var heldUntil: [TimerID: Instant] = [:]
@@ -40,7 +72,7 @@ public struct CompletionFlow: Sendable {
 
     public init(
         policy: RetryPolicy = RetryPolicy(), maximumInFlight: Int = 4,
-        storeFailureHold: Int64 = 30 * Milliseconds.second, random: RandomSource = .system
+        storeFailureHold: Int64 = StoreFailure.hold, random: RandomSource = .system
     ) {
         precondition(maximumInFlight > 0)
         self.policy = policy
@@ -50,12 +82,22 @@ public struct CompletionFlow: Sendable {
     }
 
     public enum Event: Sendable, Equatable {
+        /// Complete was asked of `timer` (nil: none with that id is
+        /// mirrored) at `completedAtMilliseconds` (0: now), with the
+        /// platform's clock offset last measured for its origin, if any.
+        case clicked(StoredTimer?, completedAtMilliseconds: Int64, now: Instant, platformClockOffset: Int64?)
+        /// A timer was mirrored, recorded or settled: one being saved and
+        /// not yet in flight is sent first.
+        case timerChanged(StoredTimer)
         /// The first pending entries of the outbox in sending order, at most
         /// `readLimit` of them, read at `now`.
         case outbox([CompletionRecord], now: Instant)
         /// The platform's answer (or the transport's failure) to an entry in
-        /// flight, with the platform's clock offset its Date gave, if any.
-        case answered(CompletionRecord, CompletionVerdict, now: Instant, platformClockOffset: Int64? = nil)
+        /// flight, with the platform's clock offset its Date gave, if any,
+        /// and the token the timer holds now (nil: none, or no timer).
+        case answered(
+            CompletionRecord, CompletionVerdict, now: Instant, platformClockOffset: Int64? = nil,
+            currentToken: ActionToken? = nil)
         /// The store could not take the outcome of an entry; it is still
         /// pending there.
         case outcomeNotStored(TimerID, now: Instant)
@@ -64,17 +106,19 @@ public struct CompletionFlow: Sendable {
     }
 
     public enum Action: Sendable, Equatable {
+        /// Write the click to the outbox: `completedAt` by this desktop's
+        /// clock, `sentAs` the time the platform is sent.
+        case record(TimerID, completedAt: Instant, sentAs: Instant)
+        /// Answer the click with this refusal; nothing is written.
+        case refuse(CompletionRefusal)
         /// Send this entry's request body to its origin.
         case send(CompletionRecord)
         /// Write how the entry ended (or when it is tried again).
         case settle(CompletionRecord, CompletionSettlement)
-        /// Send the entry again at once with this completion time, in the
-        /// platform's clock: the platform refused the time it had.
-        case retime(CompletionRecord, completedAt: Instant)
-        /// Send the entry again at once with the timer's newer token, if it
-        /// has one; else it needs the app: the platform revoked the token it
-        /// had, and created nothing.
-        case retoken(CompletionRecord, reason: String)
+        /// Replace the entry's body with this one and send it again at once:
+        /// the platform created nothing, and said why the body it had
+        /// cannot succeed.
+        case resend(CompletionRecord, body: CompletionRequestBody, because: CompletionResend)
         /// Make every pending entry due at this moment.
         case bringPendingForward(to: Instant)
         /// Read the first `readLimit` pending entries and pass them in as
@@ -89,19 +133,34 @@ public struct CompletionFlow: Sendable {
 
     public mutating func handle(_ event: Event) -> [Action] {
         switch event {
+        case .clicked(let timer, let milliseconds, let now, let offset):
+            return [clicked(timer, completedAtMilliseconds: milliseconds, now: now, platformClockOffset: offset)]
+        case .timerChanged(let stored):
+            return stored.state == .saving && !inFlight.contains(stored.timer.id) ? [.readOutbox] : []
         case .outbox(let records, let now):
             return sweep(records, now: now)
-        case .answered(let record, let verdict, let now, let offset):
+        case .answered(let record, let verdict, let now, let offset, let token):
             inFlight.remove(record.timerID)
             if case .tokenRevoked(let reason) = verdict {
-                return [.retoken(record, reason: reason), .readOutbox]
+                // Only a token other than the one sent can do better.
+                guard let token, let old = record.requestBody, let body = NativeCompletion.withToken(token, old),
+                    body != old
+                else { return [.settle(record, .failed(.needsApp, reason: reason)), .readOutbox] }
+                return [.resend(record, body: body, because: .newerToken), .readOutbox]
             }
             if case .clockRejected(let reason) = verdict {
                 // Once, and only with the platform's clock to go by.
                 guard !record.retimed, let offset else {
                     return [.settle(record, .failed(.failed, reason: reason)), .readOutbox]
                 }
-                return [.retime(record, completedAt: record.completedAt.adding(milliseconds: offset)), .readOutbox]
+                let completedAt = record.completedAt.adding(milliseconds: offset)
+                guard let body = record.requestBody.flatMap({ NativeCompletion.retimed($0, completedAt: completedAt) })
+                else {
+                    return [.settle(record, .failed(
+                        .failed, reason: "the platform refused the completion's time, and it could not be corrected")),
+                        .readOutbox]
+                }
+                return [.resend(record, body: body, because: .platformClock), .readOutbox]
             }
             // A place is free: the next due entry may go now.
             return [.settle(record, settlement(of: verdict, for: record, now: now)), .readOutbox]
@@ -112,6 +171,25 @@ public struct CompletionFlow: Sendable {
         case .networkBack(let now):
             return [.bringPendingForward(to: now), .readOutbox]
         }
+    }
+
+    /// The time a click records: now by default, never in the future, and
+    /// in the platform's clock, in which the start is, never before it.
+    private func clicked(_ stored: StoredTimer?, completedAtMilliseconds: Int64, now: Instant, platformClockOffset: Int64?)
+        -> Action
+    {
+        guard let stored else { return .refuse(.unknownTimer) }
+        guard completedAtMilliseconds >= 0 else { return .refuse(.invalidTime) }
+        let completedAt = completedAtMilliseconds == 0 ? now : Instant(millisecondsSince1970: completedAtMilliseconds)
+        guard completedAt.milliseconds(since: now) <= Self.clockSkew else { return .refuse(.inFuture) }
+        var sentAs = completedAt.adding(milliseconds: platformClockOffset ?? 0)
+        if sentAs < stored.timer.startedAt {
+            // "Now" on a desktop whose clock is behind the app's: the sleep
+            // ends as it starts rather than before.
+            guard completedAtMilliseconds == 0 else { return .refuse(.beforeStart) }
+            sentAs = stored.timer.startedAt
+        }
+        return .record(stored.timer.id, completedAt: completedAt, sentAs: sentAs)
     }
 
     private mutating func sweep(_ records: [CompletionRecord], now: Instant) -> [Action] {

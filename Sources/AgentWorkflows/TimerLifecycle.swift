@@ -16,10 +16,17 @@ public struct TimerLifecycle: Sendable {
         /// How long after its start a timer is dropped: no sleep lasts so
         /// long, so the app must have finished it without telling us.
         public var longestSleep: Int64
+        /// How long after the store failed to drop timers they are tried
+        /// again.
+        public var storeFailureHold: Int64
 
-        public init(renewalLead: Int64 = 30 * Milliseconds.minute, longestSleep: Int64 = 48 * Milliseconds.hour) {
+        public init(
+            renewalLead: Int64 = 30 * Milliseconds.minute, longestSleep: Int64 = 48 * Milliseconds.hour,
+            storeFailureHold: Int64 = StoreFailure.hold
+        ) {
             self.renewalLead = renewalLead
             self.longestSleep = longestSleep
+            self.storeFailureHold = storeFailureHold
         }
     }
 
@@ -84,6 +91,13 @@ public struct TimerLifecycle: Sendable {
         if !ended.isEmpty { actions.append(.remove(ended.sorted())) }
         wakeAt = next
         return actions
+    }
+
+    /// The store could not drop the timers of `.remove` at `now`: they are
+    /// still there, and the next look, after the hold, asks again.
+    public mutating func removalNotStored(now: Instant) {
+        let retry = now.adding(milliseconds: settings.storeFailureHold)
+        wakeAt = min(wakeAt ?? retry, retry)
     }
 
     /// Keeps memory only of the timers there are.

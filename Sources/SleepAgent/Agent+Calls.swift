@@ -62,35 +62,29 @@ extension Agent {
         return UInt32(clamping: removed.count)
     }
 
-    /// How far ahead of the agent's clock a completion time may be.
-    static let completionClockSkew = Milliseconds.minute
-
     /// Records the completion durably, then answers; the completion flow
-    /// sends it.
+    /// decides the time recorded, and sends it.
     public func complete(_ idText: String, completedAtMilliseconds: Int64) throws(ServiceError) -> String {
         let id = try Self.timerID(idText, field: "timer_id")
         let now = clock.now()
-        guard let stored = timers[id] else {
-            throw ServiceError(.unknownTimer, "No Sleep timer with this id is mirrored on this desktop.")
-        }
-        let completedAt = completedAtMilliseconds == 0 ? now : Instant(millisecondsSince1970: completedAtMilliseconds)
-        guard completedAtMilliseconds >= 0 else {
-            throw ServiceError(.invalidArgument, "completed_at_ms must be 0 (now) or a time in milliseconds since 1970.")
-        }
-        guard completedAt.milliseconds(since: now) <= Self.completionClockSkew else {
-            throw ServiceError(.invalidArgument, "completed_at_ms is in the future.")
-        }
-        // The platform reads the time by its own clock, and the start is in it.
-        let offset = platformClockOffsets[stored.timer.scope.apiOrigin] ?? 0
-        var sentAs = completedAt.adding(milliseconds: offset)
-        if sentAs < stored.timer.startedAt {
-            // "Now" on a desktop whose clock is behind the app's: the sleep
-            // ends as it starts rather than before.
-            guard completedAtMilliseconds == 0 else {
-                throw ServiceError(.invalidArgument, "completed_at_ms is before the timer started.")
+        let stored = timers[id]
+        let offset = stored.flatMap { platformClockOffsets[$0.timer.scope.apiOrigin] }
+        for action in flow.handle(.clicked(
+            stored, completedAtMilliseconds: completedAtMilliseconds, now: now, platformClockOffset: offset))
+        {
+            switch action {
+            case .record(let id, let completedAt, let sentAs):
+                try record(id, completedAt: completedAt, sentAs: sentAs, now: now)
+            case .refuse(let refusal):
+                throw ServiceError(refusal)
+            default:
+                perform(action)
             }
-            sentAs = stored.timer.startedAt
         }
+        return "queued"
+    }
+
+    private func record(_ id: TimerID, completedAt: Instant, sentAs: Instant, now: Instant) throws(ServiceError) {
         if crashPoints.isArmed(.beforeOutboxCommit) {
             store.beforeCommit = { [crashPoints, log] in crashPoints.reach(.beforeOutboxCommit, log: log) }
         }
@@ -100,7 +94,6 @@ extension Agent {
         crashPoints.reach(.afterOutboxCommit, log: log)
         announceChange(of: id)
         publishProperties()
-        return "queued"
     }
 
     public func open(_ idText: String) throws(ServiceError) {

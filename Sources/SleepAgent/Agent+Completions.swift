@@ -44,7 +44,7 @@ extension Agent {
         setWake(.completions, at: flow.wakeAt)
     }
 
-    private func perform(_ action: CompletionFlow.Action) {
+    func perform(_ action: CompletionFlow.Action) {
         switch action {
         case .send(let record):
             send(record)
@@ -65,43 +65,37 @@ extension Agent {
                 log.log(.error, "Cannot reschedule the waiting completions: \(error)")
             }
         case .readOutbox:
-            runCompletions(.outbox(readOutbox(), now: clock.now()))
-        case .retime(let record, let completedAt):
-            retime(record, to: completedAt)
-        case .retoken(let record, let reason):
-            retoken(record, reason: reason)
+            lookAtOutbox()
+        case .resend(let record, let body, let reason):
+            resend(record, body: body, because: reason)
+        case .record, .refuse:
+            // Answers to a click: carried out by Complete itself.
+            break
         }
     }
 
-    /// Sends the completion again with the timer's newer token (a renewal
-    /// came first); without one, only the app can finish the timer.
-    private func retoken(_ record: CompletionRecord, reason: String) {
-        guard let token = timers[record.timerID]?.timer.token, let old = record.requestBody,
-            let body = NativeCompletion.withToken(token, old), body != old
-        else {
-            return perform(.settle(record, .failed(.needsApp, reason: reason)))
-        }
+    /// Writes the entry's new body, due at once. The reason only chooses
+    /// the store's write (a corrected time is marked, so that it happens
+    /// once) and the log's words.
+    private func resend(_ record: CompletionRecord, body: CompletionRequestBody, because reason: CompletionResend) {
+        let id = record.timerID
         do {
-            guard try store.retokenCompletion(of: record.timerID, body: body, now: clock.now()) else { return }
-            log.log(.notice, "The completion of timer \(record.timerID) is sent again with the timer's newer action token.")
+            let written: Bool
+            let notice: String
+            switch reason {
+            case .newerToken:
+                written = try store.retokenCompletion(of: id, body: body, now: clock.now())
+                notice = "The completion of timer \(id) is sent again with the timer's newer action token."
+            case .platformClock:
+                written = try store.retimeCompletion(of: id, body: body, now: clock.now())
+                notice = "The platform's clock differs from this desktop's; the completion of timer \(id) is sent again with its time in the platform's clock."
+            }
+            // False when the entry was settled meanwhile: nothing to say.
+            guard written else { return }
+            log.log(.notice, notice)
         } catch {
-            log.log(.error, "Could not give the completion of timer \(record.timerID) its newer token: \(error.message)")
-            runCompletions(.outcomeNotStored(record.timerID, now: clock.now()))
-        }
-    }
-
-    /// Sends the completion again with its time in the platform's clock.
-    private func retime(_ record: CompletionRecord, to completedAt: Instant) {
-        let reason = "the platform refused the completion's time, and it could not be corrected"
-        guard let body = record.requestBody.flatMap({ NativeCompletion.retimed($0, completedAt: completedAt) }) else {
-            return perform(.settle(record, .failed(.failed, reason: reason)))
-        }
-        do {
-            guard try store.retimeCompletion(of: record.timerID, body: body, now: clock.now()) else { return }
-            log.log(.notice, "The platform's clock differs from this desktop's; the completion of timer \(record.timerID) is sent again with its time in the platform's clock.")
-        } catch {
-            log.log(.error, "Could not correct the time of the completion of timer \(record.timerID): \(error.message)")
-            runCompletions(.outcomeNotStored(record.timerID, now: clock.now()))
+            log.log(.error, "Could not write the new request of the completion of timer \(id): \(error.message)")
+            runCompletions(.outcomeNotStored(id, now: clock.now()))
         }
     }
 
@@ -112,7 +106,9 @@ extension Agent {
             guard let self else { return }
             self.crashPoints.reach(.afterReply, log: self.log)
             if let offset { self.platformClockOffsets[record.scope.apiOrigin] = offset }
-            self.runCompletions(.answered(record, verdict, now: self.clock.now(), platformClockOffset: offset))
+            self.runCompletions(.answered(
+                record, verdict, now: self.clock.now(), platformClockOffset: offset,
+                currentToken: self.timers[record.timerID]?.timer.token))
         }
     }
 
@@ -127,6 +123,9 @@ extension Agent {
             log.log(.info, "Timer \(id) saved as activity \(activityID).")
             let minutes = startedAt.map { max(0, record.completedAt.milliseconds(since: $0)) / Milliseconds.minute }
             announceCompletion(id, outcome: .created, activityID: activityID, sleptMinutes: minutes)
+            // Known only while the timer's row is held: the plan shows the
+            // saved moment with the length it had.
+            if let minutes { runPlan(.saved(id, sleptMinutes: minutes, now: clock.now())) }
             announceRemoval([id], reason: .completed)
         case .alreadyCompleted:
             try storing { () throws(StoreError) in try store.finishCompletion(of: id) }
@@ -145,8 +144,7 @@ extension Agent {
                 try store.scheduleRetry(of: id, attempts: attempts, nextAttemptAt: next, lastError: reason)
             }
             log.log(.notice, "The completion of timer \(id) will be tried again in \((max(0, next.milliseconds(since: clock.now())) + 500) / 1000) s: \(reason).")
-            // The first failure shows "waiting for the network".
-            if attempts == 1 { announceChange(of: id) }
+            if settlement.showsWaiting { announceChange(of: id) }
         }
     }
 }

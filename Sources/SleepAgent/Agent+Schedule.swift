@@ -91,9 +91,8 @@ extension Agent {
         do {
             removed = try store.remove(ids)
         } catch {
-            // Tried again a little later, not in a tight loop on a failing disk.
             log.log(.error, "Could not drop finished timers: \(error)")
-            return setWake(.tokenExpiry, at: now.adding(milliseconds: Self.storeFailureRetry))
+            return lifecycle.removalNotStored(now: now)
         }
         // Gone from the store now, or never there.
         for id in ids { timers[id] = nil }
@@ -101,7 +100,4 @@ extension Agent {
         log.log(.info, "Dropped \(removed.count) timer(s) started longer ago than any sleep lasts.")
         announceRemoval(removed, reason: .expired)
     }
-
-    /// How long after a failed write the agent tries again.
-    static let storeFailureRetry = 30 * Milliseconds.second
 }

@@ -131,7 +131,7 @@ public final class Agent {
         launchForRestoredTimers()
         publishProperties()
         surface?.start { [weak self] event in self?.surfaceReported(event) }
-        if transport != nil { runCompletions(.outbox(readOutbox(), now: clock.now())) }
+        lookAtOutbox()
     }
 
     // MARK: Reading
@@ -187,7 +187,7 @@ public final class Agent {
         timers[id] = stored
         let view = view(of: stored)
         for observer in observers { observer.timerChanged(view) }
-        if stored.state == .saving && !flow.inFlight.contains(id) { lookAtOutbox() }
+        runCompletions(.timerChanged(stored))
         runPlan(.timerChanged(stored, now: clock.now()))
     }
 
@@ -215,9 +215,6 @@ public final class Agent {
     func announceCompletion(_ id: TimerID, outcome: CompletionOutcome, activityID: String, sleptMinutes: Int64?) {
         for observer in observers {
             observer.completionFinished(id, outcome: outcome, activityID: activityID, sleptMinutes: sleptMinutes)
-        }
-        if outcome == .created, let sleptMinutes {
-            runPlan(.saved(id, sleptMinutes: sleptMinutes, now: clock.now()))
         }
     }
 

@@ -1,3 +1,4 @@
+import AgentWorkflows
 import SleepTimerCore
 import SleepTimerStore
 import SleepTimersAPI
@@ -28,6 +29,20 @@ public struct ServiceError: Error, Sendable, Equatable, CustomStringConvertible 
         case .tokenExpired: code = .tokenExpired
         }
         message = rejection.message
+    }
+
+    /// The completion flow's refusal of a click, in the API's words.
+    public init(_ refusal: CompletionRefusal) {
+        switch refusal {
+        case .unknownTimer:
+            self.init(.unknownTimer, "No Sleep timer with this id is mirrored on this desktop.")
+        case .invalidTime:
+            self.init(.invalidArgument, "completed_at_ms must be 0 (now) or a time in milliseconds since 1970.")
+        case .inFuture:
+            self.init(.invalidArgument, "completed_at_ms is in the future.")
+        case .beforeStart:
+            self.init(.invalidArgument, "completed_at_ms is before the timer started.")
+        }
     }
 
     public init(_ error: StoreError) {

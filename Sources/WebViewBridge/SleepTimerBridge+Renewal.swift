@@ -30,8 +30,9 @@ extension SleepTimerBridge {
     }
 
     private func renew(_ id: TimerID) {
-        guard let handed = mirroredTimers[id], let session, session.actorMode == .selfMode,
-            session.scope == handed.scope
+        guard let handed = mirroredTimers[id], let session,
+            TokenRenewals.mayRenew(
+                timerScope: handed.scope, sessionScope: session.scope, selfMode: session.actorMode == .selfMode)
         else {
             // No live session for the timer's family: the agent keeps
             // showing the sleep, and the app renews when it is opened.
@@ -53,8 +54,8 @@ extension SleepTimerBridge {
                     }
                 }
             case .refused(let status, let code, _):
-                let passing = status == 429 || status >= 500
-                self.renewalFailed(id, passing ? .passing : .lasting, "the platform answered \(status) \(code)")
+                self.renewalFailed(
+                    id, TokenRenewals.failure(refusedWith: status), "the platform answered \(status) \(code)")
             case .unreachable:
                 self.renewalFailed(id, .passing, "the platform could not be reached")
             }

@@ -27,6 +27,19 @@ struct TokenRenewals {
         case lasting
     }
 
+    /// Whether a renewal can be tried for a timer handed over in
+    /// `timerScope`: only the live session of the same user and family, in
+    /// self-mode, can upsert it.
+    static func mayRenew(timerScope: TimerScope, sessionScope: TimerScope, selfMode: Bool) -> Bool {
+        selfMode && sessionScope == timerScope
+    }
+
+    /// How a renewal the platform refused with `status` failed, by the
+    /// rule the completion reads the same answers with.
+    static func failure(refusedWith status: Int) -> Failure {
+        CompletionReply.isWorthRetrying(status: status) ? .passing : .lasting
+    }
+
     static let minimumInterval: Int64 = 30 * Milliseconds.second
     static let firstRetry: Int64 = 30 * Milliseconds.second
     static let longestRetry: Int64 = 5 * Milliseconds.minute

@@ -1,4 +1,5 @@
 import AgentWorkflows
+import DFLTestSupport
 import SleepTimerCore
 import Testing
 
@@ -127,7 +128,8 @@ import Testing
         var flow = flow()
         _ = flow.handle(.outbox([F.record(1)], now: now))
         #expect(flow.handle(.answered(F.record(1), .clockRejected(reason: "400"), now: now, platformClockOffset: -90_000)) == [
-            .retime(F.record(1), completedAt: now.adding(milliseconds: -90_000)), .readOutbox,
+            .resend(F.record(1), body: F.requestBody(completedAt: now.adding(milliseconds: -90_000)), because: .platformClock),
+            .readOutbox,
         ])
         #expect(flow.inFlight.isEmpty)
     }
@@ -151,8 +153,101 @@ import Testing
     @Test func aRevokedTokenAsksForTheNewerOne() {
         var flow = flow()
         _ = flow.handle(.outbox([F.record(1)], now: now))
-        #expect(flow.handle(.answered(F.record(1), .tokenRevoked(reason: "401 token_revoked"), now: now)) == [
-            .retoken(F.record(1), reason: "401 token_revoked"), .readOutbox,
+        let newer = ActionToken(unvalidated: "dflnat_NEWER_q8Zr2mXv0Lw9sT4kP1nB7cY3uH6eJ5dA")
+        #expect(flow.handle(.answered(
+            F.record(1), .tokenRevoked(reason: "401 token_revoked"), now: now, currentToken: newer)) == [
+            .resend(F.record(1), body: F.requestBody(token: "dflnat_NEWER_q8Zr2mXv0Lw9sT4kP1nB7cY3uH6eJ5dA"), because: .newerToken),
+            .readOutbox,
         ])
+    }
+
+    @Test func aRevokedTokenWithoutANewerOneNeedsTheApp() {
+        var flow = flow()
+        _ = flow.handle(.outbox([F.record(1)], now: now))
+        let revoked = CompletionVerdict.tokenRevoked(reason: "401 token_revoked")
+        let failed = [CompletionFlow.Action.settle(F.record(1), .failed(.needsApp, reason: "401 token_revoked")), .readOutbox]
+        // The timer holds the token that was sent, or none.
+        #expect(flow.handle(.answered(
+            F.record(1), revoked, now: now, currentToken: ActionToken(unvalidated: Fixtures.canary))) == failed)
+        #expect(flow.handle(.answered(F.record(1), revoked, now: now)) == failed)
+        #expect(flow.inFlight.isEmpty)
+    }
+
+    @Test func aRefusedTimeInABodyThatIsNotOursFails() {
+        var flow = flow()
+        let foreign = CompletionRecord(
+            timerID: F.id(1), scope: F.scope, completedAt: now, requestBody: CompletionRequestBody(bytes: Array("{}".utf8)),
+            tokenExpiresAt: F.record(1).tokenExpiresAt, attempts: 0, nextAttemptAt: now, lastError: nil, state: .pending)
+        #expect(flow.handle(.answered(foreign, .clockRejected(reason: "400"), now: now, platformClockOffset: -90_000)) == [
+            .settle(foreign, .failed(
+                .failed, reason: "the platform refused the completion's time, and it could not be corrected")),
+            .readOutbox,
+        ])
+    }
+
+    // MARK: A timer that changed
+
+    @Test func aTimerBeingSavedAndNotInFlightSendsTheOutbox() {
+        var flow = flow()
+        #expect(flow.handle(.timerChanged(F.timer(1, completion: .pending))) == [.readOutbox])
+    }
+
+    @Test func aTimerInFlightOrNotBeingSavedLeavesTheOutbox() {
+        var flow = flow()
+        #expect(flow.handle(.timerChanged(F.timer(1))).isEmpty)
+        _ = flow.handle(.outbox([F.record(1)], now: now))
+        #expect(flow.handle(.timerChanged(F.timer(1, completion: .pending))).isEmpty)
+    }
+
+    // MARK: "Waiting for the network"
+
+    @Test func onlyTheFirstFailureShowsWaiting() {
+        #expect(CompletionSettlement.retry(attempts: 1, at: now, reason: "503").showsWaiting)
+        #expect(!CompletionSettlement.retry(attempts: 2, at: now, reason: "503").showsWaiting)
+        #expect(!CompletionSettlement.created(activityID: "a").showsWaiting)
+        #expect(!CompletionSettlement.failed(.failed, reason: "400").showsWaiting)
+    }
+
+    // MARK: A click
+
+    func click(
+        _ timer: StoredTimer? = F.timer(1), at milliseconds: Int64 = 0, offset: Int64? = nil, flow: CompletionFlow? = nil
+    ) -> [CompletionFlow.Action] {
+        var flow = flow ?? self.flow()
+        return flow.handle(.clicked(timer, completedAtMilliseconds: milliseconds, now: now, platformClockOffset: offset))
+    }
+
+    @Test func aClickWithoutATimeIsRecordedNow() {
+        #expect(click() == [.record(F.id(1), completedAt: now, sentAs: now)])
+    }
+
+    @Test func aClickOnAnUnknownTimerIsRefused() {
+        #expect(click(nil) == [.refuse(.unknownTimer)])
+    }
+
+    @Test func aNegativeTimeIsRefused() {
+        #expect(click(at: -1) == [.refuse(.invalidTime)])
+    }
+
+    @Test func aTimeInTheFutureIsRefusedBeyondTheSkew() {
+        let edge = now.adding(milliseconds: CompletionFlow.clockSkew)
+        #expect(click(at: edge.millisecondsSince1970) == [.record(F.id(1), completedAt: edge, sentAs: edge)])
+        #expect(click(at: edge.millisecondsSince1970 + 1) == [.refuse(.inFuture)])
+    }
+
+    @Test func theTimeIsSentInThePlatformsClock() {
+        let earlier = now.plus(seconds: -60)
+        #expect(click(at: earlier.millisecondsSince1970, offset: 5_000)
+            == [.record(F.id(1), completedAt: earlier, sentAs: earlier.plus(seconds: 5))])
+    }
+
+    @Test func nowBeforeTheStartByThePlatformsClockIsTheStart() {
+        let timer = F.timer(1, startedAt: now.plus(seconds: -10))
+        #expect(click(timer, offset: -20_000) == [.record(F.id(1), completedAt: now, sentAs: now.plus(seconds: -10))])
+    }
+
+    @Test func aGivenTimeBeforeTheStartIsRefused() {
+        let timer = F.timer(1, startedAt: now.plus(seconds: -10))
+        #expect(click(timer, at: now.plus(seconds: -20).millisecondsSince1970) == [.refuse(.beforeStart)])
     }
 }

@@ -86,4 +86,26 @@ import Testing
         #expect(lifecycle.check([], now: now).isEmpty)
         #expect(lifecycle.wakeAt == nil)
     }
+
+    @Test func aDropTheStoreDidNotTakeIsAskedAgainAfterTheHold() {
+        var lifecycle = lifecycle()
+        let old = F.timer(startedAt: now.adding(milliseconds: -49 * Milliseconds.hour))
+        #expect(lifecycle.check([old], now: now) == [.remove([F.id(1)])])
+        #expect(lifecycle.wakeAt == nil)
+        lifecycle.removalNotStored(now: now)
+        #expect(lifecycle.wakeAt == now.adding(milliseconds: StoreFailure.hold))
+        #expect(lifecycle.check([old], now: now.adding(milliseconds: StoreFailure.hold)) == [.remove([F.id(1)])])
+    }
+
+    @Test func theHoldNeverPutsAnEarlierWakeUpOff() {
+        var lifecycle = lifecycle()
+        let soon = now.plus(seconds: 10)
+        _ = lifecycle.check([F.timer(expiresAt: soon.adding(milliseconds: lead))], now: now)
+        lifecycle.removalNotStored(now: now)
+        #expect(lifecycle.wakeAt == soon)
+    }
+
+    @Test func theCompletionsAndTheTimersHoldAlike() {
+        #expect(TimerLifecycle.Settings().storeFailureHold == CompletionFlow().storeFailureHold)
+    }
 }

@@ -48,12 +48,17 @@ enum WorkflowFixtures {
     static let plain = NotificationServer(
         owner: ":1.11", displayName: "plain 1", traits: NotificationServerTraits(capabilities: ["body"], serverName: "plain"))
 
+    /// A completion request as the agent records it, with `token`.
+    static func requestBody(token: String = Fixtures.canary, completedAt: Instant = now) -> CompletionRequestBody {
+        NativeCompletion.requestBody(token: ActionToken(unvalidated: token), completedAt: completedAt)
+    }
+
     static func record(
         _ n: Int = 1, attempts: Int = 0, nextAttemptAt: Instant = now,
         tokenExpiresAt: Instant = now.adding(milliseconds: 12 * Milliseconds.hour), body: Bool = true
     ) -> CompletionRecord {
         CompletionRecord(
-            timerID: id(n), scope: scope, completedAt: now, requestBody: body ? CompletionRequestBody(bytes: Array("{}".utf8)) : nil,
+            timerID: id(n), scope: scope, completedAt: now, requestBody: body ? requestBody() : nil,
             tokenExpiresAt: tokenExpiresAt, attempts: attempts, nextAttemptAt: nextAttemptAt, lastError: nil, state: .pending)
     }
 }

@@ -1,3 +1,4 @@
+import AgentWorkflows
 import SleepTimerCore
 import SleepTimerStore
 import Testing
@@ -20,5 +21,14 @@ import Testing
         #expect(ServiceError(StoreError(.unknownTimer, "x")).code == .unknownTimer)
         #expect(ServiceError(StoreError(.cannotComplete, "x")).code == .cannotComplete)
         #expect(ServiceError(StoreError(.fileSystem(errno: 28), "disk full")).code == .storageFailed)
+    }
+
+    @Test func aRefusedClickIsAnUnknownTimerOrAnInvalidArgumentNamingTheTime() {
+        #expect(ServiceError(CompletionRefusal.unknownTimer).code == .unknownTimer)
+        for refusal in [CompletionRefusal.invalidTime, .inFuture, .beforeStart] {
+            let error = ServiceError(refusal)
+            #expect(error.code == .invalidArgument)
+            #expect(error.message.hasPrefix("completed_at_ms "))
+        }
     }
 }

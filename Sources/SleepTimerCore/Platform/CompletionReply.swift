@@ -51,16 +51,25 @@ public enum CompletionReply {
             return .tokenRevoked(reason: "a newer action token replaced this one (\(named))")
         case 401, 410:
             return .needsApp(reason: "the platform no longer accepts the action token (\(named))")
+        case _ where !isWorthRetrying(status: status):
+            return .failed(reason: "the platform refused the completion (\(named))")
         case 429, 503:
             return .retry(retryAfterMilliseconds: retryAfter.flatMap { RetryAfter.parse($0, now: now) },
                           reason: "the platform is busy (\(named))")
         case 300..<400:
             return .retry(retryAfterMilliseconds: nil, reason: "the platform answered with a redirect (\(status)), which is never followed")
-        case 500..<600:
-            return .retry(retryAfterMilliseconds: nil, reason: "the platform failed (\(named))")
         default:
-            return .failed(reason: "the platform refused the completion (\(named))")
+            return .retry(retryAfterMilliseconds: nil, reason: "the platform failed (\(named))")
         }
+    }
+
+    /// Whether an answer with this status may succeed when asked again:
+    /// the platform was busy (429) or failing (5xx), or redirected, which
+    /// is never followed but may pass. Every other status is the platform's
+    /// lasting refusal. Both the completion and the token renewal read the
+    /// platform's answers by this one rule.
+    public static func isWorthRetrying(status: Int) -> Bool {
+        status == 429 || (300..<400).contains(status) || (500..<600).contains(status)
     }
 
     /// A failure before any answer: always worth another try.

@@ -112,4 +112,17 @@ import SleepTimerCore
             #expect(!text.contains("CANARY"))
         }
     }
+
+    @Test func busyFailingAndRedirectedAnswersAreWorthRetrying() {
+        for status in [429, 503, 500, 599, 301, 307] { #expect(CompletionReply.isWorthRetrying(status: status)) }
+        for status in [400, 401, 404, 409, 410, 422, 200, 600, 199] { #expect(!CompletionReply.isWorthRetrying(status: status)) }
+    }
+
+    @Test func theVerdictRetriesExactlyWhatIsWorthRetrying() {
+        for status in [300, 302, 400, 418, 422, 429, 500, 502, 503, 599, 600, 700] {
+            let retried: Bool
+            if case .retry = verdict(status, error("some_code")) { retried = true } else { retried = false }
+            #expect(retried == CompletionReply.isWorthRetrying(status: status), "\(status)")
+        }
+    }
 }

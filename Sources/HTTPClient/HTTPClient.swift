@@ -286,7 +286,12 @@ public final class HTTPClient {
         let completion = transfer.completion
         transfer.finish()
         if starting {
-            loop.soon { completion(result) }
+            // At the loop's default priority, not when idle: a busy bus must
+            // not keep the answer waiting.
+            loop.after(milliseconds: 0) {
+                completion(result)
+                return .remove
+            }
         } else {
             completion(result)
         }

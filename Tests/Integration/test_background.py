@@ -78,7 +78,12 @@ class BackgroundTestCase(ShortTokensTestCase):
         app.click("#start-sleep-%s" % baby)
         [timer_id] = app.wait("return [...document.querySelectorAll('#running li')].map(li => li.dataset.timerId)",
                               "the running timer in the page")
-        eventually(lambda: self.listed(timer_id), what="the agent's mirror")
+        try:
+            eventually(lambda: self.listed(timer_id), what="the agent's mirror")
+        except AssertionError as error:
+            # The page says why its sleep is not on the desktop (the bridge's
+            # `native.reason`); without it a failure here says nothing.
+            raise AssertionError("%s; the page said: %r" % (error, app.text("message"))) from None
         return app, timer_id
 
     def listed(self, timer_id):

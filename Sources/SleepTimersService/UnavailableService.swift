@@ -40,9 +40,9 @@ public final class UnavailableService {
     }
 
     /// An agent with no store has no timers and no server it knows of.
-    /// Made at each read: held in a stored static, the strings' storage is
-    /// reachable only through Swift's tagged pointers, which LeakSanitizer
-    /// cannot follow.
+    /// Made at each read: held in a stored static, the values are reachable
+    /// only through pointers Swift tags (a long string's storage, a case's
+    /// payload), which LeakSanitizer cannot follow, so it reports a leak.
     static var properties: [(String, BusValue)] {
         TimerService.propertyValues(runningCount: 0, pendingCompletions: 0, notificationServer: "")
     }

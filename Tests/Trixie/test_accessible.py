@@ -13,7 +13,6 @@ import time
 from app_harness import AppTestCase
 from atspi_session import AccessibilityBus
 from harness import eventually, sleepctl
-from window_close import request_close
 
 # How long the listener goes on listening after the first announcement: a
 # bound for a second one on its way, not a measurement.
@@ -98,25 +97,18 @@ class PageTests(AccessibilityBus, AppTestCase):
         time.sleep(QUIET_SECONDS)
         self.assertEqual(len(listener.collect()), 1, listener.heard)
 
-    def test_in_german_and_not_while_the_window_is_hidden(self):
-        """The words are the reader's; a save while the window is closed
-        (the app runs on hidden while a sleep is mirrored) is not announced."""
+    def test_the_announcement_is_in_the_readers_language(self):
+        """Only the shown window's: GTK 4.18 itself sends nothing from a
+        hidden window (checked with a bare GtkWindow), so that the app says
+        nothing while its window is closed is SaveAnnouncement's unit tests'
+        to show, not this one's."""
         self.session.env.update(LANG="de_DE.UTF-8", LANGUAGE="de")
         app = self.signed_in(self.start_app())
         listener = self.listen(app.pid)
-        maya, leo = self.start_sleep(app, "Maya"), self.start_sleep(app, "Leo")
-
+        maya = self.start_sleep(app, "Maya")
         self.assertEqual(sleepctl(self.session, "complete", maya).returncode, 0)
         [heard] = listener.wait_for(1, "the announcement through AT-SPI")
-        self.assertEqual(heard["text"], "Schlaf von Maya gespeichert")
-
-        [window] = app.windows()
-        request_close(self.session, window)
-        eventually(lambda: not app.windows(), what="the window to hide")
-        self.assertEqual(sleepctl(self.session, "complete", leo).returncode, 0)
-        eventually(lambda: leo not in sleepctl(self.session, "list").stdout, what="Leo's sleep to be saved")
-        time.sleep(QUIET_SECONDS)
-        self.assertEqual(len(listener.collect()), 1, listener.heard)
+        self.assertEqual((heard["text"], heard["detail1"]), ("Schlaf von Maya gespeichert", POLITE))
 
     def start_sleep(self, app, baby):
         """Starts the baby's sleep in the page; its timer's id once the agent mirrors it."""

@@ -11,7 +11,9 @@ import SleepTimerCore
 /// completion whose timer the app never listed, or whose baby has no name,
 /// is not announced: there is nothing true to say about whose sleep it was.
 /// Nothing is said while the window is hidden (nobody is looking at it, and
-/// a screen reader would read it out of nowhere), nor later for it.
+/// a screen reader would read it out of nowhere), nor later for it; GTK
+/// 4.18 drops an announcement from a hidden window too, but that is not a
+/// promise of its.
 ///
 /// `(state, event) -> [action]`: the shell (AgentTimersWatch, the window)
 /// feeds it the agent's news and carries the announcement out.

@@ -239,6 +239,9 @@ function render() {
     start.id = `start-sleep-${baby.name}`;
     start.dataset.action = "start-sleep";
     start.textContent = "Start Sleep";
+    // Every baby's button says "Start Sleep"; its accessible name says whose,
+    // so that a screen reader's list of buttons tells them apart.
+    start.setAttribute("aria-label", `Start ${baby.name}'s sleep`);
     start.addEventListener("click", () => startSleep(baby).catch((error) => say(`Could not start: ${describe(error)}`)));
     item.append(name, start);
     list.append(item);

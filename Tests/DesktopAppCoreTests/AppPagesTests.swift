@@ -90,3 +90,15 @@ import Testing
         #expect(AppWindowTitle.title(pageTitle: "Sleep · Dreams for Littles") == "Sleep · Dreams for Littles")
     }
 }
+
+/// The pages' own style follows what WebKit is told of the desktop's.
+@Suite struct AppPagesStyleTests {
+    @Test func everyPageHasALightADarkAndAHighContrastStyle() {
+        for page in AppPagesAccessibilityTests.pages {
+            #expect(page.contains(#"<meta name="color-scheme" content="light dark">"#))
+            #expect(page.contains("@media (prefers-color-scheme: dark)"))
+            #expect(page.contains("@media (prefers-contrast: more)"))
+            #expect(page.contains("@media (prefers-contrast: more) and (prefers-color-scheme: dark)"))
+        }
+    }
+}

@@ -6,8 +6,9 @@ import Glibc
 /// The desktop's style, read from the settings portal on the app's own
 /// session bus connection and followed through its SettingChanged signal, so
 /// that a change applies while the app runs. DesktopAppearance decides what
-/// GtkSettings gets (dark, GTK's high-contrast theme, the text's DPI) and
-/// the web views' text zoom; this carries it out. The portal is the one that
+/// GtkSettings gets (dark, GTK's high-contrast theme, the text's DPI), the
+/// web views' text zoom and their own pages' high-contrast style sheet; this
+/// carries it out. The portal is the one that
 /// GNOME, Plasma and xdg-desktop-portal-gtk serve, and libadwaita reads:
 /// asking it keeps the app plain GTK 4. Without a portal, or for a key it
 /// does not serve, nothing is set.
@@ -30,6 +31,10 @@ final class AppearanceWatch {
     private var heard: [Key] = []
     private var unanswered = 0
     private var webViews: [UnsafeMutablePointer<WebKitWebView>] = []
+    /// AppPages.highContrastStyle, made once, added to each web view's
+    /// content while the desktop asks for high contrast.
+    private let pagesStyle = webkit_user_style_sheet_new(
+        AppPages.highContrastStyle, WEBKIT_USER_CONTENT_INJECT_TOP_FRAME, WEBKIT_USER_STYLE_LEVEL_USER, nil, nil)!
 
     init(connection: OpaquePointer) {
         self.connection = connection
@@ -47,12 +52,15 @@ final class AppearanceWatch {
     deinit {
         g_dbus_connection_signal_unsubscribe(connection, subscription)
         g_object_unref(raw(connection))
+        webkit_user_style_sheet_unref(pagesStyle)
     }
 
-    /// The window's web view, whose text follows the desktop's text scale.
+    /// The window's web view, whose text follows the desktop's text scale,
+    /// and whose own pages its contrast.
     func follow(_ webView: UnsafeMutablePointer<WebKitWebView>) {
         webViews.append(webView)
         zoom(webView, applied.textZoom)
+        if applied.pagesHighContrast { styleOwnPages(webView, highContrast: true) }
     }
 
     // MARK: Reading
@@ -180,6 +188,9 @@ final class AppearanceWatch {
         if plan.textZoom != applied.textZoom {
             webViews.forEach { zoom($0, plan.textZoom) }
         }
+        if plan.pagesHighContrast != applied.pagesHighContrast {
+            webViews.forEach { styleOwnPages($0, highContrast: plan.pagesHighContrast) }
+        }
         applied = plan
     }
 
@@ -197,6 +208,15 @@ final class AppearanceWatch {
             fill(&value, wanted)
             g_object_set_property(object, name, &value)
             g_value_unset(&value)
+        }
+    }
+
+    private func styleOwnPages(_ webView: UnsafeMutablePointer<WebKitWebView>, highContrast: Bool) {
+        let content = webkit_web_view_get_user_content_manager(webView)
+        if highContrast {
+            webkit_user_content_manager_add_style_sheet(content, pagesStyle)
+        } else {
+            webkit_user_content_manager_remove_style_sheet(content, pagesStyle)
         }
     }
 

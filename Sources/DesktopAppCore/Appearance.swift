@@ -122,7 +122,8 @@ public struct DesktopAppearance: Sendable, Equatable {
         // prefers-contrast and prefer-dark for prefers-color-scheme.
         let theme: AppearancePlan.Setting<String> = highContrast == true ? .set(AppearancePlan.highContrastTheme) : .keep
         let dpi: AppearancePlan.Setting<Int> = textScalingFactor.map { .set(Int((AppearancePlan.standardDPI * $0).rounded())) } ?? .keep
-        return AppearancePlan(preferDark: dark, themeName: theme, xftDPI: dpi, textZoom: textScalingFactor ?? 1)
+        return AppearancePlan(preferDark: dark, themeName: theme, xftDPI: dpi, textZoom: textScalingFactor ?? 1,
+                              pagesHighContrast: highContrast == true)
     }
 }
 
@@ -151,12 +152,18 @@ public struct AppearancePlan: Sendable, Equatable {
     /// sizes whatever gtk-xft-dpi says, so the factor reaches the page as a
     /// zoom of its text alone.
     public var textZoom: Double
+    /// The app's own pages get AppPages.highContrastStyle as a user style
+    /// sheet: WebKitGTK 2.50 tells them no prefers-contrast.
+    public var pagesHighContrast: Bool
 
-    public init(preferDark: Setting<Bool>, themeName: Setting<String>, xftDPI: Setting<Int>, textZoom: Double) {
+    public init(preferDark: Setting<Bool>, themeName: Setting<String>, xftDPI: Setting<Int>, textZoom: Double,
+                pagesHighContrast: Bool = false)
+    {
         self.preferDark = preferDark
         self.themeName = themeName
         self.xftDPI = xftDPI
         self.textZoom = textZoom
+        self.pagesHighContrast = pagesHighContrast
     }
 
     /// Nothing set: what the app shows with no portal.

@@ -32,9 +32,11 @@ import Testing
         #expect(appearance.plan.themeName == .set("HighContrast"))
         #expect(appearance.plan.preferDark == .keep)
         appearance.set(.colorScheme, .unsigned(1))
-        #expect(appearance.plan == AppearancePlan(preferDark: .set(true), themeName: .set("HighContrast"), xftDPI: .keep, textZoom: 1))
+        #expect(appearance.plan == AppearancePlan(preferDark: .set(true), themeName: .set("HighContrast"), xftDPI: .keep,
+                                                  textZoom: 1, pagesHighContrast: true))
         appearance.set(.contrast, .unsigned(0))
         #expect(appearance.plan.themeName == .keep)
+        #expect(!appearance.plan.pagesHighContrast)
     }
 
     @Test func gnomesSwitchCountsWhereThePortalHasNoContrast() {

@@ -208,6 +208,12 @@ public final class DesktopApplication {
                 from(data, as: AppWindow.self).webView
             }, data, nil)
         }, unretained(window), nil)
+        // The session's end closes its browsing context, and WebKitWebDriver
+        // waits for that before it answers: the app quits, as a browser
+        // would, rather than keeping a view nobody closes.
+        dfl_connect_void(window.webView, "close", { _, data in
+            from(data, as: DesktopApplication.self).quit(why: "the WebDriver session ended")
+        }, unretained(self), nil)
     }
 }
 

@@ -203,10 +203,10 @@ THREAD_NOTES = [
     "/proc/self/cgroup and the cgroup's memory files every 5 s (every 1 s when the system's memory is over "
     "85 % used), a constant in WebKit; only the environment variable WEBKIT_DISABLE_MEMORY_PRESSURE_MONITOR=1 "
     "stops it, which also turns off the web and network processes' response to memory pressure.",
-    "A thread with its process's name and no name of its own (`dreamsforlittle`, `WebKitWebProces`): "
-    "libpas's scavenger (bmalloc), which returns freed memory to the system every 100 ms while there is "
-    "some and sleeps (up to 10 s, then until memory is freed) when there is none; its period is a compiled "
-    "constant, with no environment variable or API.",
+    "The threads with their process's name and none of their own (`dreamsforlittle`, `WebKitWebProces`): "
+    "with the window closed the one that wakes is libpas's scavenger (bmalloc), which returns freed memory to the system every "
+    "100 ms while there is some, and sleeps (10 s, then until memory is freed) when there is none; its "
+    "period is a compiled constant, with no environment variable or API. It wakes after the page has run.",
     "`JITWorker`, `HeapHelper`: JavaScriptCore's compiler and collector helpers, started when the page runs "
     "and ended when idle.",
 ]
@@ -272,7 +272,7 @@ def write(text, path):
     start = current.find("\n" + HEADING + "\n")
     if start >= 0:
         rest = current.find("\n## ", start + 1)
-        current = current[:start + 1] + text + (current[rest + 1:] if rest >= 0 else "")
+        current = current[:start + 1] + text.rstrip("\n") + "\n\n" + (current[rest + 1:] if rest >= 0 else "")
     else:
         current = current.rstrip("\n") + "\n\n" + text
     with open(path, "w") as handle:

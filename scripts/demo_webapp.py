@@ -19,6 +19,11 @@ import re
 
 # The Sleep route of the web app; the same page serves it and reads the ids.
 SLEEP_ROUTE = re.compile(r"/families/[^/]+/babies/[^/]+/track/sleep")
+# The change feed: /demo/timer-changes/N answers once the store's version is
+# no longer N (-1 asks for it at once), or after CHANGE_WAIT_SECONDS with the
+# same version, inside the time any client or proxy keeps a quiet request.
+CHANGES_ROUTE = re.compile(r"/demo/timer-changes/(-1|[0-9]{1,18})")
+CHANGE_WAIT_SECONDS = 45
 CONTENT_TYPES = {".html": "text/html; charset=utf-8", ".mjs": "text/javascript; charset=utf-8",
                  ".js": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8",
                  ".ts": "text/plain; charset=utf-8", ".svg": "image/svg+xml"}
@@ -28,11 +33,12 @@ SECURITY_HEADERS = (("X-Content-Type-Options", "nosniff"), ("Referrer-Policy", "
 class DemoWebApp:
     """Routes of the demo web app: (method, path) -> handler(body) -> (status, content type, body, headers)."""
 
-    def __init__(self, directory: str, client_directory: str, users, family: dict):
+    def __init__(self, directory: str, client_directory: str, users, family: dict, wait_for_change):
         self.directory = os.path.realpath(directory)
         self.client_directory = os.path.realpath(client_directory)
         self.users = users  # () -> [{"id", "name", "accessToken"}]
         self.family = family  # the demo fixtures' family: familySubjectId, members, babies, coaches
+        self.wait_for_change = wait_for_change  # (seen version, timeout) -> the store's version
 
     def route(self, method: str, path: str):
         if method == "GET" and (path == "/" or SLEEP_ROUTE.fullmatch(path)):
@@ -43,6 +49,9 @@ class DemoWebApp:
             disposition = ("Content-Disposition", 'attachment; filename="web-app-attachment.txt"')
             return lambda _body: (200, "application/octet-stream", b"a file of the web app's\n",
                                   SECURITY_HEADERS + (disposition,))
+        changes = CHANGES_ROUTE.fullmatch(path) if method == "GET" else None
+        if changes:
+            return lambda _body: self.changes(int(changes.group(1)))
         if method == "GET" and path.startswith("/demo/client/"):
             name = path[len("/demo/client/"):]
             return lambda _body: self.file(self.client_directory, name)
@@ -68,6 +77,14 @@ class DemoWebApp:
             headers += (("Content-Security-Policy",
                          "default-src 'self'; frame-src https:; object-src 'none'; base-uri 'none'"),)
         return 200, content_type, body, headers
+
+    def changes(self, seen: int):
+        """Stands in for the platform's realtime updates: says only that the
+        store changed (its version), so the page fetches the family's timers
+        when something happened rather than now and then. A long poll, held
+        open in the server while nothing changes."""
+        version = self.wait_for_change(seen, 0 if seen < 0 else CHANGE_WAIT_SECONDS)
+        return 200, "application/json", json.dumps({"version": version}).encode(), (("Cache-Control", "no-store"),)
 
     def sign_in(self, body: bytes):
         """{"as": "parent" | "coach"} -> who is signed in, the access token and the family."""

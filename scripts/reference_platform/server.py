@@ -111,7 +111,8 @@ def start(args: argparse.Namespace) -> tuple[Store, App, Server, Server]:
         from demo_webapp import DemoWebApp
         client = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
                               "Sources", "WebViewBridgeJS")
-        app.webapp = DemoWebApp(args.webapp, client, lambda: users(platform), DEMO_FIXTURES["families"][0])
+        app.webapp = DemoWebApp(args.webapp, client, lambda: users(platform), DEMO_FIXTURES["families"][0],
+                                lambda seen, timeout: store.wait_for_change(seen, timeout, app.stopping))
     api = Server(args.host, args.port, ApiHandler, app)
     if args.tls_cert:
         api.socket = tls_context(args.tls_cert, args.tls_key).wrap_socket(

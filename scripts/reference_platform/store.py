@@ -6,6 +6,7 @@ import contextlib
 import json
 import sqlite3
 import threading
+import time
 
 from .common import format_time
 
@@ -95,6 +96,10 @@ class Store:
         self._conn = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
         self._conn.row_factory = sqlite3.Row
         self._lock = threading.RLock()
+        # Counts the transactions that wrote something: the demo web app's
+        # change feed stands in for the platform's realtime updates with it.
+        self.version = 0
+        self._changed = threading.Condition(self._lock)
         with self._lock:
             self._conn.executescript(SCHEMA)
             self._add_missing_columns()
@@ -109,6 +114,7 @@ class Store:
     def transaction(self):
         """A transaction under the lock: every read-check-write sequence is atomic."""
         with self._lock:
+            written = self._conn.total_changes
             self._conn.execute("BEGIN IMMEDIATE")
             try:
                 yield self._conn
@@ -116,6 +122,22 @@ class Store:
                 self._conn.execute("ROLLBACK")
                 raise
             self._conn.execute("COMMIT")
+            if self._conn.total_changes != written:
+                self.version += 1
+                self._changed.notify_all()
+
+    def wait_for_change(self, seen: int, timeout: float, stopping: threading.Event) -> int:
+        """The version once it is no longer `seen`, or after `timeout` seconds,
+        or when the server stops, whichever comes first."""
+        deadline = time.monotonic() + timeout
+        with self._lock:
+            while self.version == seen and not stopping.is_set():
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    break
+                # In slices, so that a stopping server is noticed within one.
+                self._changed.wait(min(left, 0.5))
+            return self.version
 
     def close(self) -> None:
         with self._lock:

@@ -10,7 +10,9 @@ from __future__ import annotations
 import subprocess
 import sys
 import tempfile
+import threading
 import unittest
+import uuid
 
 from platform_harness import REPO_ROOT, SERVER_SCRIPT, PlatformProcess, make_certs
 
@@ -49,6 +51,31 @@ class DemoWebAppTest(unittest.TestCase):
     def test_files_outside_the_web_app_are_not_served(self):
         for path in ("/demo/../reference_platform.py", "/demo/%2e%2e/reference_platform.py", "/demo/client/../../README.md",
                      "/demo/no-such-file.css", "/demo/"):
+            self.assertEqual(self.get(path).status, 404, path)
+
+    def test_the_change_feed_answers_a_waiting_page_when_a_timer_changes(self):
+        """The stand-in for the platform's realtime updates: a page waiting on
+        the version it has seen hears the next one when a timer is upserted."""
+        seen = self.get("/demo/timer-changes/-1")
+        self.assertEqual(seen.status, 200)
+        self.assertEqual(seen.headers["Cache-Control"], "no-store")
+        version = seen.json["version"]
+        answers = []
+        waiting = threading.Thread(target=lambda: answers.append(self.get("/demo/timer-changes/%d" % version)))
+        waiting.start()
+        parent = self.platform.api("POST", "/demo/sign-in", {"as": "parent"}).json
+        body = {"familySubjectId": FAMILY, "babyId": parent["babies"][0]["id"], "activityType": "sleep",
+                "startedAt": "2026-01-01T19:00:00Z", "timezone": "UTC", "details": {}, "note": None}
+        upserted = self.platform.api("PUT", "/active-timers/%s" % uuid.uuid4(), body, token=parent["accessToken"])
+        self.assertIn(upserted.status, (200, 201), upserted.body)
+        waiting.join(timeout=60)
+        self.assertEqual(len(answers), 1, "the waiting request was not answered")
+        self.assertEqual(answers[0].status, 200)
+        self.assertGreater(answers[0].json["version"], version)
+
+    def test_the_change_feed_takes_only_a_version(self):
+        for path in ("/demo/timer-changes/", "/demo/timer-changes/x", "/demo/timer-changes/-2",
+                     "/demo/timer-changes/1/2"):
             self.assertEqual(self.get(path).status, 404, path)
 
     def test_the_demo_sign_in_gives_the_parent_and_the_coach_of_the_demo_family(self):

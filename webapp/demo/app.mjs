@@ -267,28 +267,45 @@ if (client) {
   });
 }
 
-// Stands in for the platform's realtime updates: while a timer runs, the
-// page fetches the family's timers again now and then, so that a timer
-// stopped on another device leaves the desktop (through the reconcile)
-// while the app's window is closed too. A hidden page (the window closed)
-// fetches half as often: each fetch and its reconcile wake the app's whole
-// process tree about ninety times, and no one is looking; shown again, the
-// page fetches at once.
+// Stands in for the platform's realtime updates, so that a timer stopped on
+// another device leaves the desktop (through the reconcile), the app's window
+// closed or not. A shown page fetches the family's timers every 15 s while
+// one runs. A hidden page (the window closed) runs no timer: it waits on the
+// demo server's change feed, a long poll that answers when the store changes
+// (or after 45 s with nothing new), and fetches after each change, so the
+// app's process tree sleeps while nothing happens. Shown again, the page
+// fetches at once.
 const REFRESH_WHILE_RUNNING_MS = 15000;
-const REFRESH_WHILE_HIDDEN_MS = 30000;
+const CHANGES_RETRY_MS = 5000;
+const pageHidden = () => document.visibilityState === "hidden";
+const timersRun = () => session && $("running").children.length > 0;
 let refreshTimer = 0;
 function scheduleRefresh() {
   clearTimeout(refreshTimer);
-  const delay = document.visibilityState === "hidden" ? REFRESH_WHILE_HIDDEN_MS : REFRESH_WHILE_RUNNING_MS;
+  if (pageHidden()) return;
   refreshTimer = setTimeout(() => {
-    if (session && $("running").children.length > 0) refresh().catch((error) => say(describe(error)));
+    if (timersRun()) refresh().catch((error) => say(describe(error)));
     scheduleRefresh();
-  }, delay);
+  }, REFRESH_WHILE_RUNNING_MS);
+}
+async function followChanges() {
+  let seen = -1;
+  for (;;) {
+    try {
+      const response = await fetch(`/demo/timer-changes/${seen}`, { cache: "no-store" });
+      if (!response.ok) throw new Error(`the change feed answered ${response.status}`);
+      const { version } = await response.json();
+      const changed = seen !== -1 && version !== seen;
+      seen = version;
+      if (changed && pageHidden() && timersRun()) await refresh().catch((error) => say(describe(error)));
+    } catch (error) {
+      // The server restarted or the network is down: ask again a little later.
+      await new Promise((resolve) => setTimeout(resolve, CHANGES_RETRY_MS));
+    }
+  }
 }
 document.addEventListener("visibilitychange", () => {
-  if (document.visibilityState === "visible" && session && $("running").children.length > 0) {
-    refresh().catch((error) => say(describe(error)));
-  }
+  if (!pageHidden() && timersRun()) refresh().catch((error) => say(describe(error)));
   scheduleRefresh();
 });
 scheduleRefresh();
@@ -298,6 +315,7 @@ render();
 if (session) showFamily().catch((error) => say(describe(error)));
 window.addEventListener("load", () => {
   document.body.dataset.loaded = "true";
+  followChanges();
   // Tells the demo server the page has loaded (the benchmark reads the moment from its request log).
   fetch("/demo/events", { method: "POST", body: "loaded", keepalive: true }).catch(() => {});
 });

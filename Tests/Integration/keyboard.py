@@ -20,10 +20,12 @@ BUS_LAUNCHER = "/usr/libexec/at-spi-bus-launcher"
 HERE = os.path.dirname(os.path.abspath(__file__))
 FOCUS = os.path.join(HERE, "atspi_focus.py")
 STATES = os.path.join(HERE, "atspi_states.py")
+FOCUSED = os.path.join(HERE, "atspi_focused.py")
 
 # How long a key that moves the focus within the page only (which Debian
-# 12 does not tell the accessibility bus of) is given to take effect
-# before the next key: a pause as a person makes, not a bound on anything.
+# 12 does not tell the accessibility bus of: the web view keeps the focus
+# there) is given to take effect before the next key: a pause as a person
+# makes, not a bound on anything.
 SETTLE = 0.6
 
 
@@ -104,6 +106,14 @@ def button_states(session, pid, name):
     """The AT-SPI states of each button named `name` in the app."""
     shown = subprocess.run([sys.executable, STATES, str(pid), name], env=session.env, capture_output=True,
                            text=True, timeout=PATIENCE)
+    return json.loads(shown.stdout or "[]")
+
+
+def focused_accessibles(session):
+    """Every accessible whose state says it has the focus, outermost first
+    (the web view, the page's document, its control)."""
+    shown = subprocess.run([sys.executable, FOCUSED], env=session.env, capture_output=True, text=True,
+                           timeout=PATIENCE)
     return json.loads(shown.stdout or "[]")
 
 

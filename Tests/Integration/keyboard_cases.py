@@ -202,6 +202,16 @@ class TabCycle(KeyboardTestCase):
         finally:
             bus.close()
 
+    def test_the_menus_quit_by_the_keyboard(self):
+        process, keyboard, watch = self.started()
+        expected = self.page_stops(SIGN_IN) + [("window", name) for name in HEADER]
+        self.assertEqual(self.tab_through(watch, keyboard, process.pid, "Tab", expected), expected)
+        keyboard.press("Return")
+        quit_item = self.focused_once(process.pid, ("window", "Quit"))
+        self.assertEqual(quit_item, ("window", "Quit"))
+        keyboard.press("Return")
+        self.assertEqual(process.wait(PATIENCE), 0)
+
     def test_ctrl_q_leaves_the_app(self):
         process, keyboard, _ = self.started()
         keyboard.press("ctrl+q")

@@ -279,6 +279,16 @@ class InThePage(KeyboardTestCase):
                          "return li && li.textContent", "the page to show the saved sleep")
         self.assertTrue(saved.startswith("Saved from the desktop: Maya's sleep"), saved)
 
+    def test_editing_keys_still_work_in_a_text_field(self):
+        """WebKit reads GTK's editing key bindings (BackSpace, Left, Home)
+        through the hidden text box the app took out of the focus chain."""
+        app = self.start_app()
+        app.wait_for_page()
+        app.js("const field = document.createElement('input'); field.id = 'typed'; document.body.prepend(field);"
+               "field.focus(); return true")
+        Keyboard(self.session, app.windows()[0]).press("a", "b", "c", "BackSpace", "Left", "x", "Home", "y")
+        app.wait("return document.getElementById('typed').value === 'yaxb'", "the typing to be edited")
+
     def test_the_offline_pages_link_tries_again(self):
         self.platform.stop()
         app = self.start_app()

@@ -47,6 +47,10 @@ class KeyboardTestCase(AppTestCase):
     # Whether the page's own controls are on the accessibility bus (GTK
     # 4.14 and later: Debian 13).
     page_on_the_bus = False
+    # Whether GTK names the items of a menu made from a GMenu: GTK 4.8
+    # names them by their label; GTK 4.18 leaves them unnamed on the bus,
+    # their label included (a gap of GTK's, which the test records).
+    menu_items_named = True
 
     def setUp(self):
         super().setUp()
@@ -207,8 +211,15 @@ class TabCycle(KeyboardTestCase):
         expected = self.page_stops(SIGN_IN) + [("window", name) for name in HEADER]
         self.assertEqual(self.tab_through(watch, keyboard, process.pid, "Tab", expected), expected)
         keyboard.press("Return")
-        quit_item = self.focused_once(process.pid, ("window", "Quit"))
-        self.assertEqual(quit_item, ("window", "Quit"))
+        # GTK 4.18 gives a menu item no name of its own: its label shows it.
+        quit_item = [("menu item", "Quit" if self.menu_items_named else "")]
+        focused = []
+        try:
+            eventually(lambda: focused.append([(a["role"], a["name"] or a["shows"])
+                                               for a in focused_accessibles(self.session)])
+                       or focused[-1] == quit_item, what="Quit to have the focus in the open menu")
+        except AssertionError:
+            raise AssertionError("the focus in the open menu is on %r, not %r" % (focused[-1:], quit_item)) from None
         keyboard.press("Return")
         self.assertEqual(process.wait(PATIENCE), 0)
 

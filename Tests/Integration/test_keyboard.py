@@ -14,6 +14,7 @@ PAGE_ON_THE_BUS = os.environ.get("DFL_RELEASE") == "trixie"
 
 class TabCycleTests(keyboard_cases.TabCycle):
     page_on_the_bus = PAGE_ON_THE_BUS
+    menu_items_named = not PAGE_ON_THE_BUS
 
 
 class SetupPageTests(keyboard_cases.SetupPage):

@@ -52,7 +52,6 @@ public enum AppPages {
         <style>
         body { font: 15px/1.5 system-ui, sans-serif; max-width: 38em; margin: 4em auto; padding: 0 1.5em; }
         h1 { font-size: 1.4em; } code, pre { font-size: 0.95em; } pre { padding: 0.8em; background: rgba(127,127,127,0.15); }
-        :focus-visible { outline: 2px solid currentColor; outline-offset: 2px; }
         </style></head>
         <body><h1>\(escape(title))</h1>
         \(body)

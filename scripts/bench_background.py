@@ -1,8 +1,9 @@
 #!/usr/bin/python3
 """What the desktop app costs with its window closed, beside the same app
 with its window shown, and beside WebKitGTK's MiniBrowser showing the same
-page: the memory of each process tree (PSS), and its CPU seconds and
-wake-ups in an idle minute.
+page, shown and with its window unmapped: the memory of each process tree
+(PSS), and its CPU seconds and wake-ups in an idle minute, the wake-ups
+also thread by thread.
 
 The rest is real, as in the integration tests: a private session bus, the
 agent, the reference platform over TLS serving the demo web app, Xvfb. The
@@ -64,8 +65,8 @@ def cpu_ticks(pids):
 
 
 def switches(pids):
-    """Voluntary context switches of every thread: each is a sleep, so
-    something woke the thread."""
+    """Voluntary context switches of every thread, by (pid, tid): each is a
+    sleep, so something woke the thread."""
     found = {}
     for pid in pids:
         try:
@@ -83,28 +84,36 @@ def switches(pids):
     return found
 
 
-def name(pid):
+def name(pid, task=None):
+    """A process's name, or one of its threads' (as WebKit and GLib name
+    them: "JSC Heap Collector", "gmain"...)."""
+    path = "/proc/%d/comm" % pid if task is None else "/proc/%d/task/%s/comm" % (pid, task)
     try:
-        with open("/proc/%d/comm" % pid) as handle:
+        with open(path) as handle:
             return handle.read().strip()
     except OSError:
         return "?"
 
 
 def idle_minute(root):
-    """(PSS KiB at the end, CPU s, wake-ups, wake-ups by process name) of
-    the tree of `root` over IDLE_S."""
+    """(PSS KiB at the end, CPU s, wake-ups, wake-ups by process name,
+    wake-ups by process and thread name) of the tree of `root` over
+    IDLE_S. Threads of one name in one process are counted together (a
+    pool's workers); the main thread is "main", and a thread its program
+    did not name has the process's name."""
     pids = process_tree(root)
     cpu_before, switches_before = cpu_ticks(pids), switches(pids)
     time.sleep(IDLE_S)
     pids = process_tree(root)
     cpu_after, switches_after = cpu_ticks(pids), switches(pids)
     cpu = sum(t - cpu_before.get(pid, 0) for pid, t in cpu_after.items()) / os.sysconf("SC_CLK_TCK")
-    by_process = {}
+    by_process, by_thread = {}, {}
     for key, n in switches_after.items():
-        label = name(key[0])
-        by_process[label] = by_process.get(label, 0) + n - switches_before.get(key, 0)
-    return pss_kib(pids), cpu, sum(by_process.values()), by_process
+        label, woken = name(key[0]), n - switches_before.get(key, 0)
+        by_process[label] = by_process.get(label, 0) + woken
+        thread = (label, "main" if str(key[0]) == key[1] else name(*key))
+        by_thread[thread] = by_thread.get(thread, 0) + woken
+    return pss_kib(pids), cpu, sum(by_process.values()), by_process, by_thread
 
 
 class Run:
@@ -126,7 +135,8 @@ class Run:
     def app_with_a_sleep(self):
         self.platform.start_sleep()
         loads = len(self.events())
-        process = subprocess.Popen([APP], env=self.session.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        process = subprocess.Popen([APP], env=self.session.env, stdout=subprocess.DEVNULL,
+                                   stderr=open(os.environ.get("BENCH_APP_LOG", os.devnull), "w"))
         self.session.processes.append(process)
         eventually(lambda: len(app_windows(self.session, process.pid)) == 1, what="the window")
         [window] = app_windows(self.session, process.pid)
@@ -168,8 +178,38 @@ class Run:
         eventually(lambda: len(self.events()) > loads, what="MiniBrowser to load the page")
         time.sleep(SETTLE_S)
         shown = idle_minute(process.pid)
+        # MiniBrowser keeps running when its window is unmapped (there is no
+        # window manager to minimize it): GTK marks the window minimized, so
+        # WebKit marks the page hidden, as for the app's closed window.
+        windows = xdotool(self.session, "search", "--onlyvisible", "--pid", str(process.pid)).stdout.split()
+        for window in windows:
+            xdotool(self.session, "windowunmap", "--sync", window)
+        time.sleep(SETTLE_S)
+        hidden = idle_minute(process.pid)
         stop(process)
-        return shown
+        return shown, hidden
+
+
+# What each thread that wakes is, from WebKit's sources and an strace of
+# each (the rows of the table by thread).
+THREAD_NOTES = [
+    "`main` of the UI process (dreamsforlittle), the web process and the network process: their GLib main "
+    "loops, woken by the IPC messages their ReceiveQueue threads hand them and by their own timers (the web "
+    "process's memory-pressure handler measures its footprint every 30 s; JavaScriptCore's garbage "
+    "collector and sweeper run after the page has run).",
+    "`ReceiveQueue`: WebKit's IPC receive threads, one per connection; each message between the UI, web "
+    "and network processes wakes one, then the main thread it is for.",
+    "`PressureMonitor` (the UI process's MemoryPressureMonitor): reads /proc/meminfo, /proc/zoneinfo, "
+    "/proc/self/cgroup and the cgroup's memory files every 5 s (every 1 s when the system's memory is over "
+    "85 % used), a constant in WebKit; only the environment variable WEBKIT_DISABLE_MEMORY_PRESSURE_MONITOR=1 "
+    "stops it, which also turns off the web and network processes' response to memory pressure.",
+    "The threads with their process's name and none of their own (`dreamsforlittle`, `WebKitWebProces`): "
+    "with the window closed the one that wakes is libpas's scavenger (bmalloc), which returns freed memory to the system every "
+    "100 ms while there is some, and sleeps (10 s, then until memory is freed) when there is none; its "
+    "period is a compiled constant, with no environment variable or API. It wakes after the page has run.",
+    "`JITWorker`, `HeapHelper`: JavaScriptCore's compiler and collector helpers, started when the page runs "
+    "and ended when idle.",
+]
 
 
 def section(rounds):
@@ -178,45 +218,49 @@ def section(rounds):
         text = " · ".join(("%.*f" % (digits, v)) for v in values)
         return ("%s %s (median %.*f)" % (text, unit, digits, statistics.median(values))).replace("  ", " ")
 
+    def median_of(samples, key):
+        return statistics.median([sample[4].get(key, 0) for sample in samples])
+
     shown = [r[0] for r in rounds]
     hidden = [r[1] for r in rounds]
-    browser = [r[2] for r in rounds]
+    browser = [r[2][0] for r in rounds]
+    browser_hidden = [r[2][1] for r in rounds]
+    columns = (shown, hidden, browser, browser_hidden)
     lines = [
         HEADING, "",
         "Measured by `scripts/bench_background.py` (%s, %d round%s, %s binaries). Each round: the app "
         "signed in, a Sleep mirrored, its window shown, %d s to settle, then an idle minute; the window "
         "closed as a window manager closes it (WM_DELETE_WINDOW), %d s to settle, another idle minute; then "
         "MiniBrowser showing the demo web app's start page (not signed in: it has no desktop bridge), "
-        "%d s to settle and an idle minute." % (
+        "%d s to settle and an idle minute, and the same with its window unmapped (`xdotool windowunmap`)." % (
             time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), len(rounds), "" if len(rounds) == 1 else "s",
             "debug" if "debug" in BUILD else "release", SETTLE_S, SETTLE_S, SETTLE_S),
         "",
-        "| Figure | App, window shown | App, window closed | MiniBrowser, shown |",
-        "|---|---|---|---|",
-        "| PSS of the process tree at the minute's end | %s | %s | %s |" % (
-            column(shown, 0, "KiB"), column(hidden, 0, "KiB"), column(browser, 0, "KiB")),
-        "| CPU time of the tree in the idle minute | %s | %s | %s |" % (
-            column(shown, 1, "s", 2), column(hidden, 1, "s", 2), column(browser, 1, "s", 2)),
-        "| Wake-ups of the tree in the idle minute | %s | %s | %s |" % (
-            column(shown, 2, ""), column(hidden, 2, ""), column(browser, 2, "")),
+        "| Figure | App, window shown | App, window closed | MiniBrowser, shown | MiniBrowser, unmapped |",
+        "|---|---|---|---|---|",
+        "| PSS of the process tree at the minute's end | %s |" % " | ".join(column(c, 0, "KiB") for c in columns),
+        "| CPU time of the tree in the idle minute | %s |" % " | ".join(column(c, 1, "s", 2) for c in columns),
+        "| Wake-ups of the tree in the idle minute | %s |" % " | ".join(column(c, 2, "") for c in columns),
         "",
-        "- The app's wake-ups by process, window shown → closed (median of the rounds): %s." % ", ".join(
-            "%s %d → %d" % (label, statistics.median([s[3].get(label, 0) for s in shown]),
-                            statistics.median([s[3].get(label, 0) for s in hidden]))
-            for label in sorted({k for s in shown + hidden for k in s[3]},
-                                key=lambda k: -statistics.median([s[3].get(k, 0) for s in hidden]))),
-        "- Closing the window halves the wake-ups and takes two thirds off the CPU time: no frames are drawn. "
-        "What still wakes the hidden app is mostly WebKit's own machinery: a probe of every thread over 20 s "
-        "(2026-12-01, not part of this script) found the IPC receive queues and two helper threads of the web "
-        "and UI processes waking one or two times a second each, the app's main loop about once in two "
-        "seconds, and the bridge almost never. The demo page's fetch every 15 s adds a few per minute.",
+        "Wake-ups in the idle minute by process and thread (median of the rounds; threads of one name in one "
+        "process together, rows under 1 left out):",
+        "",
+        "| Process | Thread | App, shown | App, closed | MiniBrowser, shown | MiniBrowser, unmapped |",
+        "|---|---|---|---|---|---|",
+    ]
+    keys = {k for c in columns for sample in c for k in sample[4]}
+    for key in sorted(keys, key=lambda k: (-median_of(hidden, k), -median_of(shown, k), k)):
+        figures = [median_of(c, key) for c in columns]
+        if max(figures) >= 1:
+            lines.append("| %s | %s | %s |" % (key[0], key[1], " | ".join("%g" % f for f in figures)))
+    lines += [""] + ["- " + note for note in THREAD_NOTES] + [
         "- The tree is the program and every process descended from it: WebKit's network and web processes, "
         "their sandbox helpers, and the app's dfl-webview-bridge. PSS counts a page shared by several of them "
-        "once; a wake-up is a voluntary context switch of any of their threads.",
+        "once; a wake-up is a voluntary context switch of a thread (a sleep, so something woke it).",
         "- With the window closed the view is unmapped, so WebKit marks the page hidden "
-        "(`document.visibilityState` is `hidden`) and throttles its timers and painting. The demo page still "
-        "fetches the family's timers every 15 s while one runs (the stand-in for realtime updates), in both "
-        "states; MiniBrowser's page, with no one signed in, does not.",
+        "(`document.visibilityState` is `hidden`) and throttles its timers and painting. The demo page fetches "
+        "the family's timers while one runs (the stand-in for realtime updates) every 15 s when shown and every "
+        "30 s when hidden; MiniBrowser's page, with no one signed in, does not.",
         "",
     ]
     return "\n".join(lines)
@@ -228,7 +272,7 @@ def write(text, path):
     start = current.find("\n" + HEADING + "\n")
     if start >= 0:
         rest = current.find("\n## ", start + 1)
-        current = current[:start + 1] + text + (current[rest + 1:] if rest >= 0 else "")
+        current = current[:start + 1] + text.rstrip("\n") + "\n\n" + (current[rest + 1:] if rest >= 0 else "")
     else:
         current = current.rstrip("\n") + "\n\n" + text
     with open(path, "w") as handle:

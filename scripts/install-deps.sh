@@ -49,6 +49,9 @@ packages=(
     # The accessibility tests read the app's window through AT-SPI: its bus
     # and registry, and the client library for Python.
     at-spi2-core gir1.2-atspi-2.0
+    # The style tests: the settings portal and its GTK backend, which serve
+    # the app the desktop's colour scheme, contrast and text scale.
+    xdg-desktop-portal xdg-desktop-portal-gtk
     # The panel indicator's tests: a real StatusNotifierItem host (the
     # systray of xfce4-panel, with its settings daemon xfconfd), and
     # tesseract to read what it shows off the screen.

@@ -2,12 +2,20 @@
 /// paths, interfaces and members, named once so that no call site spells
 /// one out. The bus daemon's own are StandardInterface.Bus.
 public enum ExternalInterface {
-    /// xdg-desktop-portal's OpenURI, which opens a link outside a sandbox.
+    /// xdg-desktop-portal's OpenURI, which opens a link outside a sandbox,
+    /// and its Settings, where the desktop publishes its style.
     public enum Portal {
         public static let name = "org.freedesktop.portal.Desktop"
         public static let path = "/org/freedesktop/portal/desktop"
         public static let openURIInterface = "org.freedesktop.portal.OpenURI"
         public static let openURI = "OpenURI"
+        public static let settingsInterface = "org.freedesktop.portal.Settings"
+        /// Version 2 of the interface; its value comes as one variant.
+        public static let readOne = "ReadOne"
+        /// Version 1's, deprecated in 2: its value comes in a second variant.
+        public static let read = "Read"
+        public static let settingChanged = "SettingChanged"
+        public static let notFoundError = "org.freedesktop.portal.Error.NotFound"
     }
 
     /// systemd-logind's manager on the system bus: suspends and resumes.

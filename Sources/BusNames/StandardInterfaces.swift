@@ -35,6 +35,8 @@ public enum StandardInterface {
         public static let getNameOwner = "GetNameOwner"
         public static let requestName = "RequestName"
         public static let releaseName = "ReleaseName"
+        /// What a service answers to a method it does not have.
+        public static let unknownMethodError = "org.freedesktop.DBus.Error.UnknownMethod"
 
         /// The match rule for NameOwnerChanged of one name.
         public static func ownerChangedMatch(of name: String) -> String {

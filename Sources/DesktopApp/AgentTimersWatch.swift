@@ -7,7 +7,9 @@ import Glibc
 /// TimerChanged or TimerRemoved (several signals in a row make one List);
 /// nothing while it is not on the bus. Only the baby's name and the state
 /// of each timer are read: the app decides with them whether it stays
-/// running with its window closed (BackgroundPolicy).
+/// running with its window closed (BackgroundPolicy). Its CompletionFinished,
+/// with the names of that List, tells the window what to announce when a
+/// sleep is saved from the desktop (SaveAnnouncement).
 ///
 /// Used on the GTK main thread only.
 final class AgentTimersWatch {
@@ -16,6 +18,10 @@ final class AgentTimersWatch {
     static let agentInterface = "com.dreamsforlittles.SleepTimers1"
 
     var onTimers: ([ListedTimer]) -> Void = { _ in }
+    /// Whether the window is shown, asked as a completion arrives.
+    var isWindowShown: () -> Bool = { false }
+    var onAnnouncement: (String) -> Void = { _ in }
+    private var announcement = SaveAnnouncement()
 
     private let connection: OpaquePointer
     private var nameWatch: guint = 0
@@ -35,6 +41,11 @@ final class AgentTimersWatch {
                     from(data, as: AgentTimersWatch.self).changed()
                 }, unretained(self), nil))
         }
+        subscriptions.append(g_dbus_connection_signal_subscribe(
+            connection, Self.agentName, Self.agentInterface, "CompletionFinished", Self.agentPath, nil,
+            G_DBUS_SIGNAL_FLAGS_NONE, { _, _, _, _, _, parameters, data in
+                from(data, as: AgentTimersWatch.self).completionFinished(parameters)
+            }, unretained(self), nil))
         nameWatch = g_bus_watch_name_on_connection(
             connection, Self.agentName, G_BUS_NAME_WATCHER_FLAGS_NONE, { _, _, _, data in
                 let watch = from(data, as: AgentTimersWatch.self)
@@ -43,7 +54,7 @@ final class AgentTimersWatch {
             }, { _, _, data in
                 let watch = from(data, as: AgentTimersWatch.self)
                 watch.agentPresent = false
-                watch.onTimers([])
+                watch.follow([])
             }, unretained(self), nil)
     }
 
@@ -83,7 +94,7 @@ final class AgentTimersWatch {
                 if let reply {
                     let timers = AgentTimersWatch.timers(in: reply)
                     g_variant_unref(reply)
-                    if watch.agentPresent { watch.onTimers(timers) }
+                    if watch.agentPresent { watch.follow(timers) }
                 } else {
                     AppLog.log(.notice, AppLogText.timersUnknown(takeGError(error)))
                 }
@@ -94,14 +105,35 @@ final class AgentTimersWatch {
             }, retained(self))
     }
 
-    /// List's reply, `(aa{sv})`: each timer's `baby_name` and `state`.
-    private static func timers(in reply: OpaquePointer) -> [ListedTimer] {
+    private func follow(_ timers: [(id: String, timer: ListedTimer)]) {
+        _ = announcement.handle(.timers(timers.map { SaveAnnouncement.TimerName(timerID: $0.id, babyName: $0.timer.babyName) }))
+        onTimers(timers.map(\.timer))
+    }
+
+    /// CompletionFinished(s timer_id, s outcome, s activity_id), from the
+    /// owner of the agent's name (GDBus matches the sender to it); any other
+    /// shape is not the agent's and is ignored.
+    private func completionFinished(_ parameters: OpaquePointer?) {
+        guard let parameters, String(cString: g_variant_get_type_string(parameters)) == "(sss)" else { return }
+        let field = { (index: gsize) -> String in
+            guard let value = g_variant_get_child_value(parameters, index) else { return "" }
+            defer { g_variant_unref(value) }
+            return String(cString: g_variant_get_string(value, nil))
+        }
+        let actions = announcement.handle(.completionFinished(
+            timerID: field(0), outcome: field(1), activityID: field(2), windowShown: isWindowShown()))
+        for case .announce(let text) in actions { onAnnouncement(text) }
+    }
+
+    /// List's reply, `(aa{sv})`: each timer's `timer_id`, `baby_name` and `state`.
+    private static func timers(in reply: OpaquePointer) -> [(id: String, timer: ListedTimer)] {
         guard let array = g_variant_get_child_value(reply, 0) else { return [] }
         defer { g_variant_unref(array) }
-        var timers: [ListedTimer] = []
+        var timers: [(id: String, timer: ListedTimer)] = []
         for index in 0..<g_variant_n_children(array) {
             guard let entry = g_variant_get_child_value(array, index) else { continue }
-            timers.append(ListedTimer(babyName: string(entry, "baby_name") ?? "", state: string(entry, "state") ?? ""))
+            timers.append((string(entry, "timer_id") ?? "",
+                           ListedTimer(babyName: string(entry, "baby_name") ?? "", state: string(entry, "state") ?? "")))
             g_variant_unref(entry)
         }
         return timers

@@ -19,6 +19,8 @@ extension DesktopApplication {
         if let connection = g_application_get_dbus_connection(dfl_g_application(application)) {
             let watch = AgentTimersWatch(connection: connection)
             watch.onTimers = { [unowned self] timers in self.apply(self.background.handle(.timers(timers))) }
+            watch.isWindowShown = { [unowned self] in self.window?.isVisible ?? false }
+            watch.onAnnouncement = { [unowned self] text in self.window?.announce(text) }
             timersWatch = watch
         }
     }

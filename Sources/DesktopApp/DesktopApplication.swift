@@ -28,6 +28,8 @@ public final class DesktopApplication {
     /// Whether the app stays with its window closed (see BackgroundPolicy).
     var background = BackgroundPolicy()
     var timersWatch: AgentTimersWatch?
+    /// The desktop's style, followed from the settings portal.
+    var appearanceWatch: AppearanceWatch?
     var graceSource: guint = 0
     /// The environment names a locale glibc does not have: said in the log
     /// once, by the instance that runs the window.
@@ -91,6 +93,9 @@ public final class DesktopApplication {
     private func startup() {
         if localeMissing { AppLog.log(.warning, AppLogText.localeMissing) }
         startBackgroundSupport()
+        if let connection = g_application_get_dbus_connection(dfl_g_application(application)) {
+            appearanceWatch = AppearanceWatch(connection: connection)
+        }
         do {
             let (configuration, file) = try Configuration.load(environment: environment)
             AppLog.log(.info, file.map(AppLogText.configuration) ?? AppLogText.noConfiguration)
@@ -133,6 +138,7 @@ public final class DesktopApplication {
             automation: automation,
             bridgeProgram: AppPaths.bridgeProgram(environment: environment, executable: executable))
         self.window = window
+        appearanceWatch?.follow(window.webView)
         window.onCloseRequest = { [unowned self] in self.closeRequested() }
         if automation { enableAutomation(for: window) }
         return window
@@ -202,6 +208,12 @@ public final class DesktopApplication {
                 from(data, as: AppWindow.self).webView
             }, data, nil)
         }, unretained(window), nil)
+        // The session's end closes its browsing context, and WebKitWebDriver
+        // waits for that before it answers: the app quits, as a browser
+        // would, rather than keeping a view nobody closes.
+        dfl_connect_void(window.webView, "close", { _, data in
+            from(data, as: DesktopApplication.self).quit(why: "the WebDriver session ended")
+        }, unretained(self), nil)
     }
 }
 

@@ -90,3 +90,28 @@ import Testing
         #expect(AppWindowTitle.title(pageTitle: "Sleep · Dreams for Littles") == "Sleep · Dreams for Littles")
     }
 }
+
+/// The pages' own style follows what WebKit is told of the desktop's.
+@Suite struct AppPagesStyleTests {
+    @Test func everyPageHasALightADarkAndAHighContrastStyle() {
+        for page in AppPagesAccessibilityTests.pages {
+            #expect(page.contains(#"<meta name="color-scheme" content="light dark">"#))
+            #expect(page.contains("@media (prefers-color-scheme: dark)"))
+            #expect(page.contains("@media (prefers-contrast: more)"))
+            #expect(page.contains("@media (prefers-contrast: more) and (prefers-color-scheme: dark)"))
+            #expect(page.contains(#"<body class="dfl-page">"#))
+        }
+    }
+
+    /// Where WebKit tells no page prefers-contrast, the app's user style
+    /// sheet gives its pages the same high-contrast colours.
+    @Test func theUserStyleSheetSaysWhatThePagesHighContrastBlockSays() {
+        let page = AppPages.crashed()
+        for value in ["--page: #ffffff", "--text: #000000", "--page: #000000", "--text: #ffffff", "--link: #ffff00"] {
+            #expect(page.contains(value + ";"))
+            #expect(AppPages.highContrastStyle.contains(value + " !important;"))
+        }
+        #expect(AppPages.highContrastStyle.hasPrefix("body.dfl-page {"))
+        #expect(AppPages.highContrastStyle.contains("@media (prefers-color-scheme: dark) { body.dfl-page {"))
+    }
+}

@@ -1,0 +1,235 @@
+import BusNames
+import CDFLWebKitGTK
+import DesktopAppCore
+import Glibc
+
+/// The desktop's style, read from the settings portal on the app's own
+/// session bus connection and followed through its SettingChanged signal, so
+/// that a change applies while the app runs. DesktopAppearance decides what
+/// GtkSettings gets (dark, GTK's high-contrast theme, the text's DPI), the
+/// web views' text zoom and their own pages' high-contrast style sheet; this
+/// carries it out. The portal is the one that
+/// GNOME, Plasma and xdg-desktop-portal-gtk serve, and libadwaita reads:
+/// asking it keeps the app plain GTK 4. Without a portal, or for a key it
+/// does not serve, nothing is set.
+///
+/// Each key is read with ReadOne (version 2 of the interface), or with Read
+/// where the portal has no ReadOne (version 1, Debian 12's 1.16), whose
+/// value comes in a second variant.
+///
+/// Used on the GTK main thread only.
+final class AppearanceWatch {
+    private typealias Portal = ExternalInterface.Portal
+    fileprivate typealias Key = DesktopAppearance.Key
+
+    private let connection: OpaquePointer
+    private var subscription: guint = 0
+    private var appearance = DesktopAppearance()
+    private var applied = AppearancePlan.untouched
+    /// Keys whose SettingChanged came before their first read's answer:
+    /// the signal is newer.
+    private var heard: [Key] = []
+    private var unanswered = 0
+    private var webViews: [UnsafeMutablePointer<WebKitWebView>] = []
+    /// AppPages.highContrastStyle, made once, added to each web view's
+    /// content while the desktop asks for high contrast.
+    private let pagesStyle = webkit_user_style_sheet_new(
+        AppPages.highContrastStyle, WEBKIT_USER_CONTENT_INJECT_TOP_FRAME, WEBKIT_USER_STYLE_LEVEL_USER, nil, nil)!
+
+    init(connection: OpaquePointer) {
+        self.connection = connection
+        g_object_ref(raw(connection))
+        // Subscribed before the first read, so that no change falls between.
+        subscription = g_dbus_connection_signal_subscribe(
+            connection, Portal.name, Portal.settingsInterface, Portal.settingChanged, Portal.path, nil,
+            G_DBUS_SIGNAL_FLAGS_NONE, { _, _, _, _, _, parameters, data in
+                from(data, as: AppearanceWatch.self).settingChanged(parameters)
+            }, unretained(self), nil)
+        unanswered = Key.allCases.count
+        for key in Key.allCases { read(key, method: Portal.readOne) }
+    }
+
+    deinit {
+        g_dbus_connection_signal_unsubscribe(connection, subscription)
+        g_object_unref(raw(connection))
+        webkit_user_style_sheet_unref(pagesStyle)
+    }
+
+    /// The window's web view, whose text follows the desktop's text scale,
+    /// and whose own pages its contrast.
+    func follow(_ webView: UnsafeMutablePointer<WebKitWebView>) {
+        webViews.append(webView)
+        zoom(webView, applied.textZoom)
+        if applied.pagesHighContrast { styleOwnPages(webView, highContrast: true) }
+    }
+
+    // MARK: Reading
+
+    private func read(_ key: Key, method: String) {
+        let children: [OpaquePointer?] = [g_variant_new_string(key.namespace), g_variant_new_string(key.name)]
+        let arguments = children.withUnsafeBufferPointer { g_variant_new_tuple($0.baseAddress, 2) }
+        // Auto-started: the portal is D-Bus activated in a session without
+        // systemd, and answers within the timeout or not at all.
+        g_dbus_connection_call(
+            connection, Portal.name, Portal.path, Portal.settingsInterface, method, arguments, nil,
+            G_DBUS_CALL_FLAGS_NONE, 10_000, nil, { source, result, data in
+                let request = taken(data, as: ReadRequest.self)
+                var error: UnsafeMutablePointer<GError>?
+                let reply = g_dbus_connection_call_finish(OpaquePointer(source), result, &error)
+                request.watch.answered(request.key, method: request.method, reply: reply, error: error)
+            }, retained(ReadRequest(watch: self, key: key, method: method)))
+    }
+
+    fileprivate final class ReadRequest {
+        let watch: AppearanceWatch
+        let key: Key
+        let method: String
+        init(watch: AppearanceWatch, key: Key, method: String) {
+            self.watch = watch
+            self.key = key
+            self.method = method
+        }
+    }
+
+    private func answered(_ key: Key, method: String, reply: OpaquePointer?, error: UnsafeMutablePointer<GError>?) {
+        var value: DesktopAppearance.Value?
+        if let reply {
+            value = Self.value(of: reply)
+            g_variant_unref(reply)
+        } else {
+            let remote = takeGString(g_dbus_error_get_remote_error(error))
+            let message = takeGError(error)
+            if method == Portal.readOne && remote == StandardInterface.Bus.unknownMethodError {
+                return read(key, method: Portal.read)
+            }
+            // NotFound: this portal does not serve the key. Anything else
+            // (no portal, a timeout) is said once.
+            if remote != Portal.notFoundError && unanswered == Key.allCases.count {
+                AppLog.log(.info, AppLogText.appearanceUnread(message))
+            }
+        }
+        if !heard.contains(key) { appearance.set(key, value) }
+        unanswered -= 1
+        if unanswered == 0 {
+            AppLog.log(.info, AppLogText.appearance(appearance))
+            apply()
+        }
+    }
+
+    /// SettingChanged `(ssv)`.
+    private func settingChanged(_ parameters: OpaquePointer?) {
+        guard let parameters, String(cString: g_variant_get_type_string(parameters)) == "(ssv)" else { return }
+        let namespace = Self.string(parameters, 0)
+        let name = Self.string(parameters, 1)
+        guard let key = Key(namespace: namespace, name: name) else { return }
+        let child = g_variant_get_child_value(parameters, 2)!
+        let value = Self.value(of: child)
+        g_variant_unref(child)
+        if unanswered > 0 { heard.append(key) }
+        guard appearance.set(key, value) else { return }
+        if unanswered == 0 {
+            AppLog.log(.info, AppLogText.appearance(appearance))
+            apply()
+        }
+    }
+
+    private static func string(_ tuple: OpaquePointer, _ index: Int) -> String {
+        let child = g_variant_get_child_value(tuple, gsize(index))!
+        defer { g_variant_unref(child) }
+        return String(cString: g_variant_get_string(child, nil))
+    }
+
+    /// The value inside a reply or a signal's variant, however many variants
+    /// wrap it; nil for a type the app does not read.
+    private static func value(of container: OpaquePointer) -> DesktopAppearance.Value? {
+        var current = g_variant_ref(container)!
+        // A reply is a tuple of one variant.
+        if g_variant_is_container(current) != 0 && String(cString: g_variant_get_type_string(current)).hasPrefix("(") {
+            guard g_variant_n_children(current) == 1 else {
+                g_variant_unref(current)
+                return nil
+            }
+            let child = g_variant_get_child_value(current, 0)!
+            g_variant_unref(current)
+            current = child
+        }
+        while String(cString: g_variant_get_type_string(current)) == "v" {
+            let inner = g_variant_get_variant(current)!
+            g_variant_unref(current)
+            current = inner
+        }
+        defer { g_variant_unref(current) }
+        switch String(cString: g_variant_get_type_string(current)) {
+        case "u": return .unsigned(g_variant_get_uint32(current))
+        case "i": return .signed(g_variant_get_int32(current))
+        case "b": return .boolean(g_variant_get_boolean(current) != 0)
+        case "d": return .double(g_variant_get_double(current))
+        default: return nil
+        }
+    }
+
+    // MARK: Carrying the plan out
+
+    private func apply() {
+        let plan = appearance.plan
+        guard let settings = gtk_settings_get_default() else { return }
+        let object = UnsafeMutableRawPointer(settings).assumingMemoryBound(to: GObject.self)
+        if plan.preferDark != applied.preferDark {
+            set(object, settings, "gtk-application-prefer-dark-theme", plan.preferDark, type: "gboolean") {
+                g_value_set_boolean(&$0, $1 ? 1 : 0)
+            }
+        }
+        if plan.themeName != applied.themeName {
+            set(object, settings, "gtk-theme-name", plan.themeName, type: "gchararray") { g_value_set_string(&$0, $1) }
+        }
+        if plan.xftDPI != applied.xftDPI {
+            set(object, settings, "gtk-xft-dpi", plan.xftDPI, type: "gint") { g_value_set_int(&$0, gint($1)) }
+        }
+        if plan.textZoom != applied.textZoom {
+            webViews.forEach { zoom($0, plan.textZoom) }
+        }
+        if plan.pagesHighContrast != applied.pagesHighContrast {
+            webViews.forEach { styleOwnPages($0, highContrast: plan.pagesHighContrast) }
+        }
+        applied = plan
+    }
+
+    /// One GtkSettings property set, or given back to the toolkit.
+    private func set<T>(
+        _ object: UnsafeMutablePointer<GObject>, _ settings: OpaquePointer, _ name: String,
+        _ setting: AppearancePlan.Setting<T>, type: String, _ fill: (inout GValue, T) -> Void
+    ) {
+        switch setting {
+        case .keep:
+            gtk_settings_reset_property(settings, name)
+        case .set(let wanted):
+            var value = GValue()
+            g_value_init(&value, g_type_from_name(type))
+            fill(&value, wanted)
+            g_object_set_property(object, name, &value)
+            g_value_unset(&value)
+        }
+    }
+
+    private func styleOwnPages(_ webView: UnsafeMutablePointer<WebKitWebView>, highContrast: Bool) {
+        let content = webkit_web_view_get_user_content_manager(webView)
+        if highContrast {
+            webkit_user_content_manager_add_style_sheet(content, pagesStyle)
+        } else {
+            webkit_user_content_manager_remove_style_sheet(content, pagesStyle)
+        }
+    }
+
+    private func zoom(_ webView: UnsafeMutablePointer<WebKitWebView>, _ level: Double) {
+        if level != 1 { webkit_settings_set_zoom_text_only(webkit_web_view_get_settings(webView), 1) }
+        webkit_web_view_set_zoom_level(webView, level)
+    }
+}
+
+/// On the GTK main thread only, where GLib calls it back: the compiler keeps it there.
+@available(*, unavailable)
+extension AppearanceWatch: Sendable {}
+
+/// On the GTK main thread only, where GLib calls it back: the compiler keeps it there.
+@available(*, unavailable)
+extension AppearanceWatch.ReadRequest: Sendable {}

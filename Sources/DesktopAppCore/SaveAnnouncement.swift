@@ -1,0 +1,79 @@
+import SleepTimerCore
+
+/// What the window says aloud when a sleep is saved from the desktop (a
+/// notification's Complete, the panel, dfl-sleepctl): a parent who cannot
+/// see the notification close hears "Maya's sleep saved" from the app's
+/// window instead, once.
+///
+/// The agent's CompletionFinished names the timer only by its id, so the
+/// baby's name comes from the agent's last List; it says CompletionFinished
+/// before the TimerRemoved that makes the next List forget the timer. A
+/// completion whose timer the app never listed, or whose baby has no name,
+/// is not announced: there is nothing true to say about whose sleep it was.
+/// Nothing is said while the window is hidden (nobody is looking at it, and
+/// a screen reader would read it out of nowhere), nor later for it; GTK
+/// 4.18 drops an announcement from a hidden window too, but that is not a
+/// promise of its.
+///
+/// `(state, event) -> [action]`: the shell (AgentTimersWatch, the window)
+/// feeds it the agent's news and carries the announcement out.
+public struct SaveAnnouncement: Sendable, Equatable {
+    /// How many completions are remembered as handled: enough for any
+    /// night's timers, and bounded against a flood of signals.
+    public static let rememberedCompletions = 64
+
+    public enum Event: Sendable, Equatable {
+        /// The agent's List: each timer's id with its baby's name (none when
+        /// the agent is not on the bus).
+        case timers([TimerName])
+        /// CompletionFinished(timer_id, outcome, activity_id), and whether the
+        /// app's window is shown as it arrives.
+        case completionFinished(timerID: String, outcome: String, activityID: String, windowShown: Bool)
+    }
+
+    public enum Action: Sendable, Equatable {
+        /// Announce the text on the window, politely (after what is being
+        /// read).
+        case announce(String)
+    }
+
+    /// A listed timer's id and its baby's name.
+    public struct TimerName: Sendable, Equatable {
+        public let timerID: String
+        public let babyName: String
+
+        public init(timerID: String, babyName: String) {
+            self.timerID = timerID
+            self.babyName = babyName
+        }
+    }
+
+    public private(set) var names: [String: String] = [:]
+    /// The timers whose completion was handled, oldest first.
+    public private(set) var handled: [String] = []
+
+    public init() {}
+
+    public mutating func handle(_ event: Event) -> [Action] {
+        switch event {
+        case .timers(let timers):
+            names = Dictionary(timers.map { ($0.timerID, $0.babyName) }, uniquingKeysWith: { _, last in last })
+            return []
+        case .completionFinished(let timerID, let outcome, let activityID, let windowShown):
+            // Only a sleep the platform saved as a new activity; a sleep
+            // already saved elsewhere or a failure is not news of a save.
+            guard outcome == "created", !activityID.isEmpty, !timerID.isEmpty else { return [] }
+            guard !handled.contains(timerID) else { return [] }
+            handled.append(timerID)
+            if handled.count > Self.rememberedCompletions { handled.removeFirst(handled.count - Self.rememberedCompletions) }
+            guard windowShown, let name = names[timerID], !name.isEmpty else { return [] }
+            return [.announce(Self.text(babyName: name))]
+        }
+    }
+
+    /// The words, in the reader's language.
+    public static func text(babyName: String) -> String {
+        // TRANSLATORS: Said by a screen reader when a sleep was saved from the desktop (a notification's Complete); {name} is a baby's name.
+        tr("{name}'s sleep saved").filling(["name": babyName])
+    }
+}

@@ -1,0 +1,86 @@
+import DesktopAppCore
+import Testing
+
+/// The settings portal's values, as Debian 12's (1.16 with -gtk 1.14: no
+/// `contrast`, GNOME's high-contrast instead) and Debian 13's (1.20 with
+/// -gtk 1.15: both) serve them, turned into what GtkSettings gets.
+@Suite struct AppearanceTests {
+    @Test func nothingServedChangesNothing() {
+        #expect(DesktopAppearance().plan == .untouched)
+        var appearance = DesktopAppearance()
+        for key in DesktopAppearance.Key.allCases { appearance.set(key, nil) }
+        #expect(appearance.plan == .untouched)
+    }
+
+    @Test func darkAndLightAreSetAndNoPreferenceLeavesTheToolkitsOwn() {
+        var appearance = DesktopAppearance()
+        appearance.set(.colorScheme, .unsigned(1))
+        #expect(appearance.plan.preferDark == .set(true))
+        appearance.set(.colorScheme, .unsigned(2))
+        #expect(appearance.plan.preferDark == .set(false))
+        appearance.set(.colorScheme, .unsigned(0))
+        #expect(appearance.plan.preferDark == .keep)
+        appearance.set(.colorScheme, .signed(1))
+        #expect(appearance.plan.preferDark == .set(true))
+        appearance.set(.colorScheme, .unsigned(7))
+        #expect(appearance.plan.preferDark == .keep)
+    }
+
+    @Test func highContrastIsGTKsBuiltInThemeAndLeavesTheSchemeToColorScheme() {
+        var appearance = DesktopAppearance()
+        appearance.set(.contrast, .unsigned(1))
+        #expect(appearance.plan.themeName == .set("HighContrast"))
+        #expect(appearance.plan.preferDark == .keep)
+        appearance.set(.colorScheme, .unsigned(1))
+        #expect(appearance.plan == AppearancePlan(preferDark: .set(true), themeName: .set("HighContrast"), xftDPI: .keep,
+                                                  textZoom: 1, pagesHighContrast: true))
+        appearance.set(.contrast, .unsigned(0))
+        #expect(appearance.plan.themeName == .keep)
+        #expect(!appearance.plan.pagesHighContrast)
+    }
+
+    @Test func gnomesSwitchCountsWhereThePortalHasNoContrast() {
+        var appearance = DesktopAppearance()
+        appearance.set(.gnomeHighContrast, .boolean(true))
+        #expect(appearance.highContrast == true)
+        #expect(appearance.plan.themeName == .set("HighContrast"))
+        // The portal's own key wins where it is served.
+        appearance.set(.contrast, .unsigned(0))
+        #expect(appearance.highContrast == false)
+        #expect(appearance.plan.themeName == .keep)
+        appearance.set(.contrast, nil)
+        #expect(appearance.highContrast == true)
+        appearance.set(.gnomeHighContrast, .unsigned(1))
+        #expect(appearance.highContrast == nil)
+    }
+
+    @Test func theTextScaleReachesTheHeaderBarAndThePageText() {
+        var appearance = DesktopAppearance()
+        appearance.set(.textScalingFactor, .double(1.25))
+        #expect(appearance.plan.xftDPI == .set(122_880))
+        #expect(appearance.plan.textZoom == 1.25)
+        appearance.set(.textScalingFactor, .double(40))
+        #expect(appearance.plan.textZoom == 3)
+        appearance.set(.textScalingFactor, .double(0))
+        #expect(appearance.plan.xftDPI == .keep)
+        #expect(appearance.plan.textZoom == 1)
+        appearance.set(.textScalingFactor, .double(.nan))
+        #expect(appearance.plan.textZoom == 1)
+    }
+
+    @Test func aChangeIsReportedOnlyWhenAValueChanged() {
+        var appearance = DesktopAppearance()
+        let changes = [appearance.set(.colorScheme, .unsigned(1)), appearance.set(.colorScheme, .unsigned(1)),
+                       appearance.set(.colorScheme, .signed(1)), appearance.set(.colorScheme, nil)]
+        #expect(changes == [true, false, false, true])
+    }
+
+    @Test func keysAreFoundByTheirNamespaceAndName() {
+        #expect(DesktopAppearance.Key(namespace: "org.freedesktop.appearance", name: "color-scheme") == .colorScheme)
+        #expect(DesktopAppearance.Key(namespace: "org.freedesktop.appearance", name: "contrast") == .contrast)
+        #expect(DesktopAppearance.Key(namespace: "org.gnome.desktop.a11y.interface", name: "high-contrast") == .gnomeHighContrast)
+        #expect(DesktopAppearance.Key(namespace: "org.gnome.desktop.interface", name: "text-scaling-factor") == .textScalingFactor)
+        #expect(DesktopAppearance.Key(namespace: "org.freedesktop.appearance", name: "accent-color") == nil)
+        #expect(DesktopAppearance.Key(namespace: "org.gnome.desktop.interface", name: "color-scheme") == nil)
+    }
+}

@@ -57,6 +57,10 @@ DFL_CONNECT(dfl_connect_command_line, dfl_command_line_cb)
 typedef WebKitWebView *(*dfl_create_view_cb)(gpointer session, gpointer data);
 DFL_CONNECT(dfl_connect_create_view, dfl_create_view_cb)
 
+/* GtkEventControllerKey::key-pressed: (controller, keyval, keycode, modifiers, data) -> handled. */
+typedef gboolean (*dfl_key_cb)(gpointer controller, guint keyval, guint keycode, GdkModifierType state, gpointer data);
+DFL_CONNECT(dfl_connect_key, dfl_key_cb)
+
 /* GObject's checked casts are macros; each of these checks the instance's
  * type at run time, as the macro does, and returns the typed pointer. */
 static inline GtkWindow *dfl_gtk_window(gpointer p) { return GTK_WINDOW(p); }
@@ -70,6 +74,8 @@ static inline GtkLabel *dfl_gtk_label(gpointer p) { return GTK_LABEL(p); }
 static inline GtkRevealer *dfl_gtk_revealer(gpointer p) { return GTK_REVEALER(p); }
 static inline GtkButton *dfl_gtk_button(gpointer p) { return GTK_BUTTON(p); }
 static inline GtkMenuButton *dfl_gtk_menu_button(gpointer p) { return GTK_MENU_BUTTON(p); }
+static inline GtkEventController *dfl_event_controller(gpointer p) { return GTK_EVENT_CONTROLLER(p); }
+static inline gboolean dfl_is_text_view(gpointer p) { return GTK_IS_TEXT_VIEW(p); }
 static inline WebKitWebView *dfl_webkit_web_view(gpointer p) { return WEBKIT_WEB_VIEW(p); }
 static inline WebKitNavigationPolicyDecision *dfl_navigation_decision(gpointer p) {
     return WEBKIT_NAVIGATION_POLICY_DECISION(p);
@@ -122,6 +128,16 @@ static inline GSubprocess *dfl_subprocess_spawn(GSubprocessLauncher *launcher, c
 static inline void dfl_accessible_describe(gpointer widget, const char *label, const char *description) {
     gtk_accessible_update_property(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_PROPERTY_LABEL, label,
                                    GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, description, -1);
+}
+
+/* A control named without a description of its own (its tooltip is one). */
+static inline void dfl_accessible_name(gpointer widget, const char *label) {
+    gtk_accessible_update_property(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_PROPERTY_LABEL, label, -1);
+}
+
+/* Left out of what assistive technology is shown. */
+static inline void dfl_accessible_hide(gpointer widget) {
+    gtk_accessible_update_state(GTK_ACCESSIBLE(widget), GTK_ACCESSIBLE_STATE_HIDDEN, TRUE, -1);
 }
 
 #endif

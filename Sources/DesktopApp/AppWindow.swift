@@ -49,6 +49,8 @@ final class AppWindow {
     var currentLoadFailed = false
     /// Which hosts' certificates the configured authorities vouched for.
     var certificates = CertificateAcceptance()
+    /// Where the next Tab goes, and which key WebKit hands back.
+    var tabFocus = TabFocus()
 
     init(application: UnsafeMutablePointer<GtkApplication>, setup: AppSetup, paths: AppPaths, automation: Bool,
          bridgeProgram: String)
@@ -121,6 +123,8 @@ final class AppWindow {
         gtk_window_set_child(window, column)
         // The keyboard goes to the page first, not to the header's buttons.
         gtk_window_set_focus(window, view)
+        keepHiddenControlsOutOfTheFocusChain()
+        handleTabs()
 
         // Handled here always: the window hides, or is destroyed with the app.
         dfl_connect_bool_void(window, "close-request", { _, data in
@@ -141,6 +145,8 @@ final class AppWindow {
         gtk_menu_button_set_icon_name(dfl_gtk_menu_button(button), "open-menu-symbolic")
         gtk_menu_button_set_menu_model(dfl_gtk_menu_button(button), UnsafeMutableRawPointer(menu).assumingMemoryBound(to: GMenuModel.self))
         gtk_widget_set_tooltip_text(button, AppText.menuTooltip)
+        // Named as it is seen: without a name GTK calls it "GtkMenuButton".
+        dfl_accessible_name(button, AppText.menuTooltip)
         g_object_unref(raw(menu))
         return button
     }

@@ -389,6 +389,29 @@ class X11Tests(PlasmaTestCase):
             run.append(column)
         return (run[0] + run[-1]) / 2, HEIGHT - PANEL / 2
 
+    def test_the_tray_items_menu_is_worked_by_the_keyboard(self):
+        """As on xfce4-panel: the menu opened on the item, its first entry
+        (Complete) reached with Down and chosen with Return."""
+        before = self.tray_strip()
+        timer_id, _ = self.new_sleep()
+        key = "org.kde.StatusNotifierItem-%d-1/StatusNotifierItem" % self.agent.pid
+        eventually(lambda: key in self.plasma.registered_items(), what="the item in the watcher")
+        self.wait_for_popup()
+        spot = []
+        eventually(lambda: spot.append(self.icon_spot(before, self.tray_strip())) or spot[-1], timeout=PATIENCE,
+                   what="the item's icon in the tray")
+        x, y = spot[-1]
+        self.click(x, y, "3")
+        menu_box = (max(0, x - 400), HEIGHT - PANEL - 260, 800, 260)
+        self.words_once(menu_box, lambda words: screen_words.find_phrase(words, "Complete Maya's sleep"), "the menu")
+        xdotool(self.session, "key", "Down")
+        time.sleep(0.3)
+        xdotool(self.session, "key", "Return")
+        [activity] = self.platform.wait_for_activities(1)
+        self.assertEqual((activity["timerId"], activity["source"]), (timer_id, "native"))
+        time.sleep(1)
+        self.assertEqual(len(self.platform.activities()), 1)
+
     def test_the_tray_items_menu_opened_with_a_click_completes_once(self):
         before = self.tray_strip()
         timer_id, _ = self.new_sleep()

@@ -3,7 +3,7 @@ it: real key events through the X server's XTest extension (xdotool key,
 to the window that has the X focus, as a keyboard's would go), the
 focused control read from the accessibility bus (at-spi2-core, libatspi's
 client in atspi_focus.py), and the pointer's place read so that a test
-can show it never moved. Used by test_keyboard.py here and on Debian 13."""
+can show it never moved. Used by test_keyboard.py here and test_keyboard_trixie.py on Debian 13."""
 
 import json
 import os

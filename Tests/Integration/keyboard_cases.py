@@ -1,4 +1,4 @@
-"""The keyboard-only tests, which test_keyboard.py here and in Tests/Trixie
+"""The keyboard-only tests, which test_keyboard.py here and test_keyboard_trixie.py in Tests/Trixie
 subclass, each saying whether the page is on the accessibility bus.
 
 The app by the keyboard alone: real key events (XTest), no pointer event

@@ -268,7 +268,9 @@ class AppWindowTests(Gnome48TestCase):
         [(uris, data)] = self.bus.open_calls()
         self.assertEqual(uris, [sleep_link(timer_id)])
         self.assertEqual(data.get("activation-token"), next(iter(tokens)), data)
-        # Not signed in yet: the route shows once the family is.
+        # Not signed in yet: the route shows once the family is, on the
+        # route's own page (a click on the page the link replaces is lost).
+        app.wait_for_page()
         app.js("document.getElementById('sign-in-parent').click()")
         shown = app.wait("const s = document.getElementById('sleep-route');"
                          "return s && !s.hidden && [s.dataset.timerId, s.dataset.state, "

@@ -259,8 +259,10 @@ def section(rounds):
         "once; a wake-up is a voluntary context switch of a thread (a sleep, so something woke it).",
         "- With the window closed the view is unmapped, so WebKit marks the page hidden "
         "(`document.visibilityState` is `hidden`) and throttles its timers and painting. The demo page fetches "
-        "the family's timers while one runs (the stand-in for realtime updates) every 15 s when shown and every "
-        "30 s when hidden; MiniBrowser's page, with no one signed in, does not.",
+        "the family's timers while one runs every 15 s when shown; hidden it runs no timer and waits on the "
+        "reference platform's change feed (the stand-in for realtime updates), a long poll answered when the "
+        "store changes or after 45 s. MiniBrowser's page, with no one signed in, waits on the same feed and "
+        "fetches nothing.",
         "",
     ]
     return "\n".join(lines)

@@ -389,9 +389,10 @@ class X11Tests(PlasmaTestCase):
             run.append(column)
         return (run[0] + run[-1]) / 2, HEIGHT - PANEL / 2
 
-    def test_the_tray_items_menu_is_worked_by_the_keyboard(self):
-        """As on xfce4-panel: the menu opened on the item, its first entry
-        (Complete) reached with Down and chosen with Return."""
+    def open_the_items_menu(self):
+        """A new sleep's item in the tray, and its menu opened with a right
+        click: (timer id, the item's key in the watcher, the item's spot,
+        the box the menu shows in)."""
         before = self.tray_strip()
         timer_id, _ = self.new_sleep()
         key = "org.kde.StatusNotifierItem-%d-1/StatusNotifierItem" % self.agent.pid
@@ -402,7 +403,12 @@ class X11Tests(PlasmaTestCase):
                    what="the item's icon in the tray")
         x, y = spot[-1]
         self.click(x, y, "3")
-        menu_box = (max(0, x - 400), HEIGHT - PANEL - 260, 800, 260)
+        return timer_id, key, (x, y), (max(0, x - 400), HEIGHT - PANEL - 260, 800, 260)
+
+    def test_the_tray_items_menu_is_worked_by_the_keyboard(self):
+        """As on xfce4-panel: the menu opened on the item, its first entry
+        (Complete) reached with Down and chosen with Return."""
+        timer_id, _, _, menu_box = self.open_the_items_menu()
         self.words_once(menu_box, lambda words: screen_words.find_phrase(words, "Complete Maya's sleep"), "the menu")
         xdotool(self.session, "key", "Down")
         time.sleep(0.3)
@@ -413,17 +419,7 @@ class X11Tests(PlasmaTestCase):
         self.assertEqual(len(self.platform.activities()), 1)
 
     def test_the_tray_items_menu_opened_with_a_click_completes_once(self):
-        before = self.tray_strip()
-        timer_id, _ = self.new_sleep()
-        key = "org.kde.StatusNotifierItem-%d-1/StatusNotifierItem" % self.agent.pid
-        eventually(lambda: key in self.plasma.registered_items(), what="the item in the watcher")
-        self.wait_for_popup()
-        spot = []
-        eventually(lambda: spot.append(self.icon_spot(before, self.tray_strip())) or spot[-1], timeout=PATIENCE,
-                   what="the item's icon in the tray")
-        x, y = spot[-1]
-        self.click(x, y, "3")
-        menu_box = (max(0, x - 400), HEIGHT - PANEL - 260, 800, 260)
+        timer_id, key, (x, y), menu_box = self.open_the_items_menu()
         found = self.words_once(menu_box, lambda words: screen_words.find_phrase(words, "Complete Maya's sleep"),
                                 "the menu")
         # The menu, the item and the clock beside it.

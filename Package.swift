@@ -204,7 +204,7 @@ let package = Package(
         /// policy, the bridge relay, the pages it shows itself, its words.
         .target(
             name: "DesktopAppCore",
-            dependencies: ["SleepTimerCore"],
+            dependencies: ["SleepTimerCore", "SleepTimersAPI"],
             resources: [
                 .embedInCode("bridge-isolated-world.js"), .embedInCode("bridge-page-transport.js"),
                 .embedInCode("top-frame-clicks.js"),
@@ -212,7 +212,9 @@ let package = Package(
         ),
         /// The GTK 4 window and its WebKitGTK view, the bridge child, the
         /// D-Bus single instance: the shell around DesktopAppCore.
-        .target(name: "DesktopApp", dependencies: ["DesktopAppCore", "SleepTimerCore", "BusNames", "CDFLWebKitGTK"]),
+        .target(
+            name: "DesktopApp",
+            dependencies: ["DesktopAppCore", "SleepTimerCore", "SleepTimersAPI", "BusNames", "CDFLWebKitGTK"]),
         /// dreamsforlittles, application id com.dreamsforlittles.App.
         .executableTarget(name: "dreamsforlittles", dependencies: ["DesktopApp", "DFLGettext", "CDFLWebKitGTK"]),
 

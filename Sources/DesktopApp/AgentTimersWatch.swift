@@ -1,6 +1,7 @@
 import CDFLWebKitGTK
 import DesktopAppCore
 import Glibc
+import SleepTimersAPI
 
 /// What dfl-sleep-agent mirrors, followed on the app's own session bus
 /// connection: its List when it appears on the bus and after each
@@ -13,9 +14,10 @@ import Glibc
 ///
 /// Used on the GTK main thread only.
 final class AgentTimersWatch {
-    static let agentName = "com.dreamsforlittles.SleepTimers1"
-    static let agentPath = "/com/dreamsforlittles/SleepTimers1"
-    static let agentInterface = "com.dreamsforlittles.SleepTimers1"
+    static let agentName = SleepTimers1.busName
+    static let agentPath = SleepTimers1.objectPath
+    static let agentInterface = SleepTimers1.interface
+    private typealias Key = SleepTimers1.TimerKey
 
     var onTimers: ([ListedTimer]) -> Void = { _ in }
     /// Whether the window is shown, asked as a completion arrives.
@@ -34,7 +36,7 @@ final class AgentTimersWatch {
     init(connection: OpaquePointer) {
         self.connection = connection
         g_object_ref(raw(connection))
-        for member in ["TimerChanged", "TimerRemoved"] {
+        for member in [SleepTimers1.TimerChanged.name, SleepTimers1.TimerRemoved.name] {
             subscriptions.append(g_dbus_connection_signal_subscribe(
                 connection, Self.agentName, Self.agentInterface, member, Self.agentPath, nil,
                 G_DBUS_SIGNAL_FLAGS_NONE, { _, _, _, _, _, _, data in
@@ -42,7 +44,7 @@ final class AgentTimersWatch {
                 }, unretained(self), nil))
         }
         subscriptions.append(g_dbus_connection_signal_subscribe(
-            connection, Self.agentName, Self.agentInterface, "CompletionFinished", Self.agentPath, nil,
+            connection, Self.agentName, Self.agentInterface, SleepTimers1.CompletionFinished.name, Self.agentPath, nil,
             G_DBUS_SIGNAL_FLAGS_NONE, { _, _, _, _, _, parameters, data in
                 from(data, as: AgentTimersWatch.self).completionFinished(parameters)
             }, unretained(self), nil))
@@ -85,7 +87,7 @@ final class AgentTimersWatch {
         listing = true
         // No auto-start: the app only follows an agent that runs.
         g_dbus_connection_call(
-            connection, Self.agentName, Self.agentPath, Self.agentInterface, "List", nil, nil,
+            connection, Self.agentName, Self.agentPath, Self.agentInterface, SleepTimers1.List.name, nil, nil,
             G_DBUS_CALL_FLAGS_NO_AUTO_START, 25_000, nil, { source, result, data in
                 let watch = taken(data, as: AgentTimersWatch.self)
                 var error: UnsafeMutablePointer<GError>?
@@ -132,8 +134,8 @@ final class AgentTimersWatch {
         var timers: [(id: String, timer: ListedTimer)] = []
         for index in 0..<g_variant_n_children(array) {
             guard let entry = g_variant_get_child_value(array, index) else { continue }
-            timers.append((string(entry, "timer_id") ?? "",
-                           ListedTimer(babyName: string(entry, "baby_name") ?? "", state: string(entry, "state") ?? "")))
+            timers.append((string(entry, Key.timerID.rawValue) ?? "",
+                           ListedTimer(babyName: string(entry, Key.babyName.rawValue) ?? "", state: string(entry, Key.state.rawValue) ?? "")))
             g_variant_unref(entry)
         }
         return timers

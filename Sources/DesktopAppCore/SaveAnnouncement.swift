@@ -1,4 +1,5 @@
 import SleepTimerCore
+import SleepTimersAPI
 
 /// What the window says aloud when a sleep is saved from the desktop (a
 /// notification's Complete, the panel, dfl-sleepctl): a parent who cannot
@@ -62,7 +63,7 @@ public struct SaveAnnouncement: Sendable, Equatable {
         case .completionFinished(let timerID, let outcome, let activityID, let windowShown):
             // Only a sleep the platform saved as a new activity; a sleep
             // already saved elsewhere or a failure is not news of a save.
-            guard outcome == "created", !activityID.isEmpty, !timerID.isEmpty else { return [] }
+            guard outcome == SleepTimers1.CompletionOutcome.created.rawValue, !activityID.isEmpty, !timerID.isEmpty else { return [] }
             guard !handled.contains(timerID) else { return [] }
             handled.append(timerID)
             if handled.count > Self.rememberedCompletions { handled.removeFirst(handled.count - Self.rememberedCompletions) }

@@ -82,24 +82,39 @@ class DownloadTests(ContainmentTestCase):
         page = app.url()
         self.add_frame(app, "/frame/attachment")
         self.add_frame(app, "/frame/a-download", origin=anchor)
-        eventually(lambda: "/frame/a-download" in anchor.requests()
-                   and any(p.startswith("/attachment") for p in self.other.requests()),
-                   what="the frames to load and ask for their downloads")
+        refused = {origin: "Refused and cancelled a download from %s" % origin
+                   for origin in (self.other.origin, anchor.origin, self.platform.origin)}
+
+        def written():
+            return downloaded(new_files(self.session.home, started) + new_files("/tmp", started))
+
+        def refused_or_written(origins):
+            def holds():
+                log = self.app_log(app)
+                return written() or all(refused[origin] in log for origin in origins)
+            return holds
+
+        def missing(origins):
+            log = self.app_log(app)
+            return "the downloads to be refused or written; not refused: %s" % (
+                ", ".join(origin for origin in origins if refused[origin] not in log) or "none")
+
+        # The frames' downloads first: the page's own navigation below
+        # stops its frames' loads, and with them a download not yet begun.
+        frames = (self.other.origin, anchor.origin)
+        try:
+            eventually(refused_or_written(frames))
+        except AssertionError:
+            raise AssertionError(missing(frames)) from None
         app.js("location.href = '/demo/attachment?secret=own'")
         eventually(lambda: self.requests("GET", "/demo/attachment"), what="the web app's own download to be asked for")
-        refused = ["Refused and cancelled a download from %s" % origin
-                   for origin in (self.other.origin, anchor.origin, self.platform.origin)]
-
-        def refused_or_written():
-            log = self.app_log(app)
-            files = downloaded(new_files(self.session.home, started) + new_files("/tmp", started))
-            return files or all(line in log for line in refused)
-
-        eventually(refused_or_written, what="the downloads to be refused or written")
-        files = downloaded(new_files(self.session.home, started) + new_files("/tmp", started))
-        self.assertEqual(files, [], "a download wrote files")
+        try:
+            eventually(refused_or_written(refused))
+        except AssertionError:
+            raise AssertionError(missing(refused)) from None
+        self.assertEqual(written(), [], "a download wrote files")
         log = self.app_log(app)
-        for line in refused:
+        for line in refused.values():
             self.assertEqual(log.count(line), 1, line)
         self.assertNotIn("secret", log)  # the URL's path and query are never logged
         self.assertEqual(app.url(), page)

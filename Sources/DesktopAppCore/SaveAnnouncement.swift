@@ -7,10 +7,12 @@ import SleepTimersAPI
 /// window instead, once.
 ///
 /// The agent's CompletionFinished names the timer only by its id, so the
-/// baby's name comes from the agent's last List; it says CompletionFinished
-/// before the TimerRemoved that makes the next List forget the timer. A
-/// completion whose timer the app never listed, or whose baby has no name,
-/// is not announced: there is nothing true to say about whose sleep it was.
+/// baby's name comes from the agent's Lists. A name is kept after its timer
+/// leaves the list: a refresh from another device can reconcile the timer
+/// away while its completion is still on its way to the platform, and the
+/// completion then finishes after the List that forgot it. A completion
+/// whose timer the app never listed, or whose baby has no name, is not
+/// announced: there is nothing true to say about whose sleep it was.
 /// Nothing is said while the window is hidden (nobody is looking at it, and
 /// a screen reader would read it out of nowhere), nor later for it; GTK
 /// 4.18 drops an announcement from a hidden window too, but that is not a
@@ -22,6 +24,9 @@ public struct SaveAnnouncement: Sendable, Equatable {
     /// How many completions are remembered as handled: enough for any
     /// night's timers, and bounded against a flood of signals.
     public static let rememberedCompletions = 64
+    /// How many names of timers no longer listed are kept, for the same
+    /// reasons; the listed timers' names are always kept.
+    public static let rememberedNames = 64
 
     public enum Event: Sendable, Equatable {
         /// The agent's List: each timer's id with its baby's name (none when
@@ -50,6 +55,8 @@ public struct SaveAnnouncement: Sendable, Equatable {
     }
 
     public private(set) var names: [String: String] = [:]
+    /// The named timers, first listed first: the order names are let go in.
+    private var nameOrder: [String] = []
     /// The timers whose completion was handled, oldest first.
     public private(set) var handled: [String] = []
 
@@ -58,7 +65,17 @@ public struct SaveAnnouncement: Sendable, Equatable {
     public mutating func handle(_ event: Event) -> [Action] {
         switch event {
         case .timers(let timers):
-            names = Dictionary(timers.map { ($0.timerID, $0.babyName) }, uniquingKeysWith: { _, last in last })
+            for timer in timers where names.updateValue(timer.babyName, forKey: timer.timerID) == nil {
+                nameOrder.append(timer.timerID)
+            }
+            let listed = Set(timers.map(\.timerID))
+            let unlisted = nameOrder.filter { !listed.contains($0) }
+            let excess = unlisted.count - Self.rememberedNames
+            if excess > 0 {
+                let forgotten = Set(unlisted.prefix(excess))
+                forgotten.forEach { names[$0] = nil }
+                nameOrder.removeAll { forgotten.contains($0) }
+            }
             return []
         case .completionFinished(let timerID, let outcome, let activityID, let windowShown):
             // Only a sleep the platform saved as a new activity; a sleep

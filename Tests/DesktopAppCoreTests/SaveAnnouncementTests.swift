@@ -65,10 +65,35 @@ import Testing
         #expect(announcement.handle(saved("")) == [])
     }
 
-    @Test func theAgentLeavingForgetsTheNames() {
-        var announcement = listing(maya)
+    @Test func aCompletionThatFinishesAfterItsTimerLeftTheListIsAnnounced() {
+        // A refresh from another device reconciled the timer away while its
+        // completion was on its way; the completion finishes afterwards.
+        var announcement = listing(maya, leo)
+        #expect(announcement.handle(.timers([leo])) == [])
         #expect(announcement.handle(.timers([])) == [])
-        #expect(announcement.handle(saved("t-maya")) == [])
+        #expect(announcement.handle(saved("t-maya")) == [.announce("Maya's sleep saved")])
+    }
+
+    @Test func aListedNameIsTheLatest() {
+        var announcement = listing(maya)
+        #expect(announcement.handle(.timers([SaveAnnouncement.TimerName(timerID: "t-maya", babyName: "Maja")])) == [])
+        #expect(announcement.handle(saved("t-maya")) == [.announce("Maja's sleep saved")])
+    }
+
+    @Test func theNamesOfTimersNoLongerListedAreBoundedOldestFirstAndTheListedOnesKept() {
+        var announcement = listing(maya)
+        let others = (0..<(SaveAnnouncement.rememberedNames + 5)).map {
+            SaveAnnouncement.TimerName(timerID: "t-\($0)", babyName: "Baby \($0)")
+        }
+        // Maya stays listed throughout; the others come and go one by one.
+        for other in others { _ = announcement.handle(.timers([maya, other])) }
+        _ = announcement.handle(.timers([maya]))
+        #expect(announcement.names.count == SaveAnnouncement.rememberedNames + 1)
+        #expect(announcement.names["t-maya"] == "Maya")
+        #expect(announcement.names["t-4"] == nil)
+        #expect(announcement.names["t-5"] == "Baby 5")
+        #expect(announcement.handle(saved("t-0")) == [])
+        #expect(announcement.handle(saved("t-maya")) == [.announce("Maya's sleep saved")])
     }
 
     @Test func theHandledCompletionsAreBounded() {

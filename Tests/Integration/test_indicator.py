@@ -3,7 +3,6 @@ menu) against a StatusNotifierWatcher and host written from the
 specifications (sni_panel.py) on the session's private bus, with the
 reference platform behind the menu's Complete."""
 
-import json
 import os
 import time
 

@@ -65,8 +65,8 @@ public struct SaveAnnouncement: Sendable, Equatable {
     public mutating func handle(_ event: Event) -> [Action] {
         switch event {
         case .timers(let timers):
-            for timer in timers where names.updateValue(timer.babyName, forKey: timer.timerID) == nil {
-                nameOrder.append(timer.timerID)
+            for timer in timers {
+                if names.updateValue(timer.babyName, forKey: timer.timerID) == nil { nameOrder.append(timer.timerID) }
             }
             let listed = Set(timers.map(\.timerID))
             let unlisted = nameOrder.filter { !listed.contains($0) }

@@ -441,10 +441,10 @@ class WakeUpTests(unittest.TestCase):
         for name in ("Maya", "Leo", "Zoë"):
             client.mirror(timer_dict(baby_name=name, started_at_ms=start))
         self.wait_for_three_in_the_menu(panel)
-        self.assertTrue(server.wait_for(lambda calls: len([c for c in calls if c["method"] == "Notify"]) >= 3))
+        def notifies(calls):
+            return [c for c in calls if c["method"] == "Notify"]
 
-        def notifies():
-            return [c for c in server.calls() if c["method"] == "Notify"]
+        self.assertTrue(server.wait_for(lambda calls: len(notifies(calls)) >= 3))
 
         def one_boundary():
             """The wake-ups of the loop and of all threads for the next
@@ -453,9 +453,9 @@ class WakeUpTests(unittest.TestCase):
             loop_before = voluntary_switches(agent.pid, main_thread_only=True)
             all_before = voluntary_switches(agent.pid)
             since = time.time_ns()
-            sent = len(notifies())
+            sent = len(notifies(server.calls()))
             # The next boundary is at most a minute away.
-            self.assertTrue(server.wait_for(lambda calls: len(notifies()) >= sent + 3, timeout=PATIENCE + 60),
+            self.assertTrue(server.wait_for(lambda calls: len(notifies(calls)) >= sent + 3, timeout=PATIENCE + 60),
                             "three notifications moved on")
             panel.wait_for(lambda events: [e for e in events if e.get("member") == "NewToolTip" and e["ns"] > since],
                            "the tooltip moved on", timeout=PATIENCE + 60)

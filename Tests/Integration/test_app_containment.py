@@ -89,29 +89,23 @@ class DownloadTests(ContainmentTestCase):
             return downloaded(new_files(self.session.home, started) + new_files("/tmp", started))
 
         def refused_or_written(origins):
-            def holds():
+            """Waits until each origin's download is refused, or a file is
+            written; a timeout names the origins not refused."""
+            def not_refused():
                 log = self.app_log(app)
-                return written() or all(refused[origin] in log for origin in origins)
-            return holds
-
-        def missing(origins):
-            log = self.app_log(app)
-            return "the downloads to be refused or written; not refused: %s" % (
-                ", ".join(origin for origin in origins if refused[origin] not in log) or "none")
+                return [origin for origin in origins if refused[origin] not in log]
+            try:
+                eventually(lambda: written() or not not_refused())
+            except AssertionError:
+                raise AssertionError("the downloads to be refused or written; not refused: %s"
+                                     % ", ".join(not_refused())) from None
 
         # The frames' downloads first: the page's own navigation below
         # stops its frames' loads, and with them a download not yet begun.
-        frames = (self.other.origin, anchor.origin)
-        try:
-            eventually(refused_or_written(frames))
-        except AssertionError:
-            raise AssertionError(missing(frames)) from None
+        refused_or_written((self.other.origin, anchor.origin))
         app.js("location.href = '/demo/attachment?secret=own'")
         eventually(lambda: self.requests("GET", "/demo/attachment"), what="the web app's own download to be asked for")
-        try:
-            eventually(refused_or_written(refused))
-        except AssertionError:
-            raise AssertionError(missing(refused)) from None
+        refused_or_written(refused)
         self.assertEqual(written(), [], "a download wrote files")
         log = self.app_log(app)
         for line in refused.values():

@@ -182,7 +182,7 @@ class StyleTestCase(AppTestCase):
             what, header, page, seen[-3:]))
 
     def media(self, app, query):
-        return app.js("return matchMedia(arguments[0]).matches", query)
+        return app.ask("return matchMedia(arguments[0]).matches", query)
 
     def keep_screenshot(self, app, name):
         """The window alone, scaled down and in few colours for docs/, into
@@ -278,12 +278,12 @@ class SetupPageStyleTests(StyleTestCase):
         self.shows(app, "light", "light", "no preference")
         height = ("const r = document.createRange(); r.selectNodeContents(document.querySelector('h1')); "
                   "return r.getBoundingClientRect().height")
-        before = app.js(height)
+        before = app.ask(height)
         title = self.header(app, "title-before")
         self.portal.text_scale(1.5)
-        eventually(lambda: app.js(height) > before * 1.35, what="the heading's text 1.5 times as tall")
+        eventually(lambda: app.ask(height) > before * 1.35, what="the heading's text 1.5 times as tall")
         # Once, not twice: WebKit itself draws CSS pixels whatever GTK's DPI.
-        self.assertLess(app.js(height), before * 1.65)
+        self.assertLess(app.ask(height), before * 1.65)
         eventually(lambda: changed_pixels(title, self.header(app, "title-after")) > HEADER_CHANGE,
                    what="the header bar's title drawn larger")
 

@@ -29,6 +29,10 @@ class WebDriverError(AssertionError):
     pass
 
 
+class PageUnloaded(WebDriverError):
+    """The page a script ran in was unloaded before the script answered."""
+
+
 def free_port():
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
@@ -102,7 +106,24 @@ class AppDriver:
     # ---- the page's DOM
 
     def js(self, script, *args):
-        return self.command("POST", "/execute/sync", {"script": script, "args": list(args)})
+        try:
+            return self.command("POST", "/execute/sync", {"script": script, "args": list(args)})
+        except WebDriverError as error:
+            if '"no such frame"' in str(error):
+                raise PageUnloaded(str(error)) from None
+            raise
+
+    def ask(self, script, *args, attempts=3):
+        """The script's answer from a page the app loads again by itself
+        (its own pages retry the web app on a schedule): a script whose page
+        was unloaded under it is asked again of the page that replaced it.
+        For questions whose answer does not depend on which load it is."""
+        for attempt in range(attempts):
+            try:
+                return self.js(script, *args)
+            except PageUnloaded:
+                if attempt == attempts - 1:
+                    raise
 
     def wait(self, script, what, timeout=PATIENCE, *args):
         """Waits until `script` returns something truthy in the page; returns it."""

@@ -191,6 +191,12 @@ class Session:
         self.agents = []
         self.write_config()
 
+    def bus_output(self):
+        """What the bus logged, D-Bus-activated programs' output among it."""
+        self.bus_log.flush()
+        with open(self.bus_log.name, errors="replace") as handle:
+            return handle.read()
+
     def write_config(self, text=None):
         if text is None:
             text = "[platform]\nallowed-origins=%s;http://127.0.0.1:1\n\n[app]\nurl-opener=%s\n" % (

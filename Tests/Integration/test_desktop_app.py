@@ -491,12 +491,10 @@ class AgentOpensTheAppTests(AppTestCase):
         try:
             eventually(lambda: self.requests("GET", path), what="the activated app to load the route")
         except AssertionError as error:
-            # The activated app's output goes to the bus's log.
-            with open(os.path.join(self.session.root, "dbus-daemon.log"), errors="replace") as bus_log:
-                raise AssertionError("%s\nthe agent's log:\n%s\nthe bus's log (the activated app's output):\n%s\n"
-                                     "the platform's GET requests: %r" % (
-                                         error, self.agent.log()[-3000:], bus_log.read()[-3000:],
-                                         [r["path"] for r in self.requests("GET")][-10:])) from None
+            raise AssertionError("%s\nthe agent's log:\n%s\nthe bus's log (the activated app's output):\n%s\n"
+                                 "the platform's GET requests: %r" % (
+                                     error, self.agent.log()[-3000:], self.session.bus_output()[-3000:],
+                                     [r["path"] for r in self.requests("GET")][-10:])) from None
         [pid] = [int(p) for p in os.listdir("/proc") if p.isdigit() and exe(p) == os.path.realpath(APP)]
         self.session.processes.append(ProcessHandle(pid))
         with open("/proc/%d/environ" % pid, "rb") as handle:

@@ -18,7 +18,7 @@ import uuid
 
 from bus_probe import children_by_parent
 from desktop import Display, XfceNotifyd, xdotool
-from harness import BUILD, REPO, AgentProcess, Platform, Session, stop
+from harness import BUILD, PATIENCE, REPO, AgentProcess, Platform, Session, stop
 from webdriver import AppDriver
 
 APP = os.path.join(BUILD, "dreamsforlittles")
@@ -40,8 +40,14 @@ class App(AppDriver):
         super().__init__(APP, session.env, os.path.join(session.root, "app-%s.log" % uuid.uuid4().hex[:6]), app_args)
         session.processes.append(self.process)
 
+    TEXT = "const e = document.getElementById(arguments[0]); return e ? e.textContent : null"
+
     def text(self, element_id):
-        return self.js("const e = document.getElementById(arguments[0]); return e ? e.textContent : null", element_id)
+        return self.js(self.TEXT, element_id)
+
+    def wait_for_text(self, element_id, what):
+        """The element's text once it has some, read across page loads."""
+        return self.wait(self.TEXT, what, PATIENCE, element_id)
 
     def wait_for_page(self):
         return self.wait("return document.body && document.body.dataset.loaded === 'true' && "

@@ -352,8 +352,7 @@ class BridgeLifeTests(AppTestCase):
                  "document.querySelector('h1').textContent === 'Dreams for Littles cannot be reached'",
                  "the offline page")
         # The page may be loaded again by the app's own retry meanwhile.
-        self.assertIn("Trying again in", app.wait("const e = document.getElementById('retry'); return e && e.textContent",
-                                                  "the offline page's line on its next attempt"))
+        self.assertIn("Trying again in", app.wait_for_text("retry", "the offline page's line on its next attempt"))
         self.platform.start_again()
         app.wait_for_page()
         self.assertEqual(app.url(), self.platform.origin + "/")

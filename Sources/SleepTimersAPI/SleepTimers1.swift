@@ -9,6 +9,11 @@
 public enum SleepTimers1 {
     /// The well-known name the agent owns on the session bus.
     public static let busName = "com.dreamsforlittles.SleepTimers1"
+    /// The second name the agent owns, under the app's id: inside a Flatpak
+    /// only names under the app id can be D-Bus activated, so this is the
+    /// one a call that must start the agent addresses there. It answers as
+    /// `busName` does (the same object and interface).
+    public static let appScopedBusName = "com.dreamsforlittles.App.SleepTimers1"
     /// The one object the agent serves.
     public static let objectPath = "/com/dreamsforlittles/SleepTimers1"
     /// The interface is named as the bus name, as D-Bus convention has it.

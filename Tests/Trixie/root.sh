@@ -43,19 +43,22 @@ need_root() {
     command -v unshare >/dev/null || die "unshare is missing: apt-get install util-linux"
 }
 
-# Runs a command in the root with the mounts above, in a mount namespace of
-# its own: nothing stays mounted when it ends, whatever way it ends. With
-# OVERLAY=1 the root is seen through an overlay whose upper layer is a
-# tmpfs, so what the command changes (a package installed, a file written
-# outside the checkout) is gone when it ends and the cached root stays as
-# it was made.
+# Runs a command in the root with the mounts above, in a mount namespace
+# and a PID namespace of its own: nothing stays mounted and no process of
+# the command outlives it, whatever way it ends. The namespace's first
+# process (a shell that reaps what is left to it) runs the command and
+# waits for it; when that shell exits, the kernel ends every process still
+# in the namespace, and when root.sh itself is killed, unshare's
+# --kill-child ends that shell. With a LAYER directory the root is seen
+# through an overlay whose upper layer is a tmpfs mounted there, so what
+# the command changes (a package installed, a file written outside the
+# checkout) is gone when it ends and the cached root stays as it was made.
 enter() {
     local dir=$1; shift
-    unshare --mount --propagation private -- /bin/bash -c '
+    local inside='
         set -e
-        dir=$1 repo=$2 overlay=$3; shift 3
-        if [[ $overlay == 1 ]]; then
-            layer=$(mktemp -d /tmp/trixie-overlay.XXXXXX)
+        dir=$1 repo=$2 layer=$3; shift 3
+        if [[ -n $layer ]]; then
             mount -t tmpfs -o mode=0755 layer "$layer"
             mkdir "$layer/upper" "$layer/work" "$layer/root"
             mount -t overlay overlay -o "lowerdir=$dir,upperdir=$layer/upper,workdir=$layer/work" "$layer/root"
@@ -88,11 +91,36 @@ enter() {
         pivot_root . .
         umount -l .
         cd /
-        exec chroot / /usr/bin/env -i \
+        set +e
+        chroot / /usr/bin/env -i \
             PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
             HOME=/root LANG=C.UTF-8 TERM=dumb DEBIAN_FRONTEND=noninteractive \
-            ${CI:+CI=$CI} /bin/bash -c "cd \"\$0\" && exec \"\$@\"" "$repo" "$@"
-    ' enter "$dir" "$repo" "${OVERLAY:-0}" "$@"
+            ${CI:+CI=$CI} /bin/bash -c "cd \"\$0\" && exec \"\$@\"" "$repo" "$@" 0<&0 &
+        command=$!
+        # A signal to this shell (it is the namespace'"'"'s init, which the
+        # kernel spares default actions) goes on to the command.
+        trap "kill -TERM \$command 2>/dev/null" TERM INT HUP
+        while :; do
+            wait "$command"
+            status=$?
+            kill -0 "$command" 2>/dev/null || break
+        done
+        exit "$status"
+    '
+    unshare --mount --pid --fork --kill-child --propagation private -- \
+        /bin/bash -c "$inside" enter "$dir" "$repo" "${LAYER:-}" "$@" 0<&0 &
+    # Waited for in the background, so that a signal to root.sh reaches this
+    # shell at once: it kills unshare, whose --kill-child then ends the
+    # namespace and every process in it.
+    local entered=$! status
+    trap "kill -KILL $entered 2>/dev/null; exit 143" TERM INT HUP
+    while :; do
+        wait "$entered"
+        status=$?
+        kill -0 "$entered" 2>/dev/null || break
+    done
+    trap - TERM INT HUP
+    return "$status"
 }
 
 make_base() {
@@ -174,10 +202,17 @@ case ${1:-} in
         touch "$dir/.in-use"
         exec 8<"$dir/.in-use"
         flock -s 8
-        OVERLAY=1 enter "$dir" "$@"
+        # The overlay's mount point lives in the cache, beside the roots,
+        # and goes when the run does (the namespace, and with it the tmpfs,
+        # is gone by then).
+        layer=$(mktemp -d "$(dirname "$dir")/overlay.XXXXXX")
+        trap 'rmdir "$layer"' EXIT
+        status=0
+        LAYER=$layer enter "$dir" "$@" || status=$?
+        exit "$status"
         ;;
     drop)
-        rm -rf "$cache"/base-* "$cache"/"$suite"-*
+        rm -rf "$cache"/base-* "$cache"/"$suite"-* "$cache"/overlay.*
         echo "trixie-root: dropped the cached roots in $cache" >&2
         ;;
     *)

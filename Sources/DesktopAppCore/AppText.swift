@@ -232,4 +232,57 @@ public enum AppLogText {
         "Automation is on (--automation): a WebDriver client on this computer may drive the window."
     public static let automationIgnored =
         "Ignored --automation: it takes effect only when the app starts, under WebKitWebDriver."
+
+    // The notification's actions (TimerActions): the timer's id, never its token.
+    public static func refusedTimerAction(_ action: String, _ refusal: TimerActions.Refusal) -> String {
+        switch refusal {
+        case .noTimerID: return "Refused the \(action) action: it names no timer (its target must be a timer's id)."
+        case .notATimerID: return "Refused the \(action) action: its target is not a timer's id (a UUID); nothing was changed."
+        }
+    }
+    public static func completing(_ timerID: String, _ busName: String) -> String {
+        "Completing timer \(timerID) from the notification: asking the agent at \(busName)."
+    }
+    public static func completeOutcome(_ timerID: String, _ outcome: TimerActions.CompleteOutcome) -> String {
+        switch outcome {
+        case .queued: return "The agent recorded the completion of timer \(timerID) and sends it."
+        case .alreadyCompleting:
+            return "The agent already holds the completion of timer \(timerID), or it must be finished in the app: "
+                + "nothing is sent again."
+        case .notMirrored: return "Timer \(timerID) is no longer mirrored by the agent (saved or stopped already)."
+        case .failed(let why): return "Could not complete timer \(timerID) through the agent: \(why)"
+        }
+    }
+    public static func openingTimer(_ timerID: String) -> String { "Opening timer \(timerID) from the notification." }
+    public static func timerNotListed(_ timerID: String) -> String {
+        "Timer \(timerID) has no link in the agent's list; the window stays on the web app's start."
+    }
+
+    // The agent kept alive in the sandbox (SandboxAgentKeeper).
+    public static func startingAgent(_ busName: String, _ why: SandboxAgentKeeper.StartReason) -> String {
+        switch why {
+        case .appStarted: return "Starting the agent by D-Bus activation of \(busName)."
+        case .agentVanished:
+            return "The agent left the bus while timers were mirrored; starting it again by D-Bus activation of \(busName)."
+        }
+    }
+    public static func agentStarted(_ busName: String, _ result: UInt32) -> String {
+        result == 2 ? "The agent at \(busName) was already running." : "The agent at \(busName) was started."
+    }
+    public static func agentNotStarted(_ busName: String, _ error: String) -> String {
+        "Could not start the agent at \(busName): \(error)"
+    }
+    public static let requestingBackground = "Asking the Background portal to start the agent at login."
+    public static func sandboxReport(_ report: SandboxAgentKeeper.Report) -> String {
+        switch report {
+        case .autostartOn: return "The Background portal starts the agent at login."
+        case .autostartNotWritten: return "The Background portal allows running in the background but wrote no autostart entry."
+        case .backgroundRefused:
+            return "Running in the background is not allowed (the desktop's settings say so): the agent is started "
+                + "with the app only."
+        case .portalUnavailable(let why): return "The Background portal could not be asked: \(why)"
+        case .restartLimitReached(let count):
+            return "The agent left the bus again after \(count) restarts; it is not started again until the app starts again."
+        }
+    }
 }

@@ -1,0 +1,83 @@
+import SleepTimerCore
+import SleepTimersAPI
+
+/// The app's `complete-timer` and `open-timer` actions (AppActionName), as
+/// the notification portal delivers them inside a Flatpak: a click on
+/// Complete or Open, or on the body, reaches the app through
+/// org.freedesktop.Application.ActivateAction with the timer's id as the
+/// target, D-Bus activating the app when it is not running. The decisions
+/// are here; DesktopApplication+TimerActions carries them out.
+public enum TimerActions {
+    /// The name the app calls the agent at. On the host the public name,
+    /// which D-Bus activation (or systemd) starts; inside the sandbox the
+    /// one under the app's id, the only name of the agent's that the
+    /// Flatpak can make D-Bus activatable.
+    public static func agentBusName(for place: RunningPlace) -> String {
+        place.isSandboxed ? SleepTimers1.appScopedBusName : SleepTimers1.busName
+    }
+
+    /// Why an action's target is refused: nothing is called and nothing
+    /// changes.
+    public enum Refusal: Error, Sendable, Equatable {
+        /// No target, or one that is not a string (`s`).
+        case noTimerID
+        /// A string that is not a timer's id (a UUID).
+        case notATimerID
+    }
+
+    /// The timer an action names. The id goes into a call to the agent and
+    /// into the log, so it is read as strictly as a deep link's.
+    public static func timerID(target: String?) throws(Refusal) -> TimerID {
+        guard let target else { throw .noTimerID }
+        guard let id = TimerID(target) else { throw .notATimerID }
+        return id
+    }
+
+    /// What the agent's answer to Complete means for the app. None is
+    /// retried by the app: the agent's outbox holds a recorded completion
+    /// until the platform answers, and a refusal would be the same again.
+    public enum CompleteOutcome: Sendable, Equatable {
+        /// Recorded in the agent's outbox ("queued"); the agent sends it.
+        case queued
+        /// `CannotComplete`: the completion is already recorded (a second
+        /// click, a second delivery of the same click), or the timer has to
+        /// be finished in the app. Either way nothing is to be sent again,
+        /// so it is not an error.
+        case alreadyCompleting
+        /// `UnknownTimer`: the timer is no longer mirrored (saved already,
+        /// stopped elsewhere, or signed out).
+        case notMirrored
+        /// Any other error (the agent could not be started, its store
+        /// failed): said in the log, with the error's name.
+        case failed(String)
+
+        /// The reply's status or the error's D-Bus name.
+        public init(status: String?, errorName: String?) {
+            switch errorName {
+            case nil:
+                self = status == "queued" ? .queued : .failed("an unexpected reply")
+            case SleepTimers1.ErrorName.cannotComplete.name:
+                self = .alreadyCompleting
+            case SleepTimers1.ErrorName.unknownTimer.name:
+                self = .notMirrored
+            case let name?:
+                self = .failed(name)
+            }
+        }
+    }
+
+    /// What `open-timer` does once the agent's List has answered: the
+    /// timer's `deep_link`, followed through the same rules as a
+    /// `dreamsforlittles://` link given to Open (LinkStep), never loaded as
+    /// it is; with no link for this timer (not listed, the agent not
+    /// reached, a link to another timer), the window stays on the web app's
+    /// start, the Sleep tracker's own default route.
+    public static func openSteps(for timerID: TimerID, deepLink: String?) -> [LinkStep] {
+        guard let deepLink else { return [.showWindow] }
+        let steps = LinkStep.steps(for: [deepLink])
+        for case .open(let link) in steps where link.timerID != timerID {
+            return [.showWindow]
+        }
+        return steps
+    }
+}

@@ -1,0 +1,80 @@
+import DesktopAppCore
+import SleepTimerCore
+import Testing
+
+@Suite struct TimerActionsTests {
+    static let timer = AppDeepLinkTests.timer
+    static let link = AppDeepLinkTests.valid
+
+    @Test func onTheHostTheAgentIsCalledAtItsPublicName() {
+        #expect(TimerActions.agentBusName(for: .host) == "com.dreamsforlittles.SleepTimers1")
+    }
+
+    @Test func inTheSandboxTheAgentIsCalledAtItsNameUnderTheAppsID() {
+        #expect(TimerActions.agentBusName(for: .flatpak(appID: "com.dreamsforlittles.App"))
+            == "com.dreamsforlittles.App.SleepTimers1")
+        #expect(TimerActions.agentBusName(for: .flatpak(appID: nil)) == "com.dreamsforlittles.App.SleepTimers1")
+    }
+
+    @Test func aTimersIDIsTakenInItsCanonicalForm() throws {
+        #expect(try TimerActions.timerID(target: Self.timer.uppercased()).string == Self.timer)
+    }
+
+    @Test(arguments: ["", "not-a-uuid", "3f2504e0-4f89-41d3-9a0c-0305e82c330", "3f2504e0-4f89-41d3-9a0c-0305e82c3301\n",
+                      "../3f2504e0-4f89-41d3-9a0c-0305e82c3301", "3f2504e0_4f89_41d3_9a0c_0305e82c3301"])
+    func aTargetThatIsNotATimersIDIsRefused(target: String) {
+        #expect(throws: TimerActions.Refusal.notATimerID) { try TimerActions.timerID(target: target) }
+    }
+
+    @Test func noTargetIsRefused() {
+        #expect(throws: TimerActions.Refusal.noTimerID) { try TimerActions.timerID(target: nil) }
+    }
+
+    @Test func queuedIsRecorded() {
+        #expect(TimerActions.CompleteOutcome(status: "queued", errorName: nil) == .queued)
+    }
+
+    @Test func aSecondCompleteOfTheSameTimerIsNotAnError() {
+        #expect(TimerActions.CompleteOutcome(
+            status: nil, errorName: "com.dreamsforlittles.SleepTimers1.Error.CannotComplete") == .alreadyCompleting)
+    }
+
+    @Test func aTimerNoLongerMirroredIsSaidSo() {
+        #expect(TimerActions.CompleteOutcome(
+            status: nil, errorName: "com.dreamsforlittles.SleepTimers1.Error.UnknownTimer") == .notMirrored)
+    }
+
+    @Test func otherErrorsAreFailuresWithTheirName() {
+        #expect(TimerActions.CompleteOutcome(status: nil, errorName: "org.freedesktop.DBus.Error.ServiceUnknown")
+            == .failed("org.freedesktop.DBus.Error.ServiceUnknown"))
+        #expect(TimerActions.CompleteOutcome(
+            status: nil, errorName: "com.dreamsforlittles.SleepTimers1.Error.StorageFailed")
+            == .failed("com.dreamsforlittles.SleepTimers1.Error.StorageFailed"))
+    }
+
+    @Test func anUnexpectedReplyIsAFailure() {
+        #expect(TimerActions.CompleteOutcome(status: "done", errorName: nil) == .failed("an unexpected reply"))
+    }
+
+    @Test func theListedLinkOpensTheTimersRoute() throws {
+        let id = try TimerActions.timerID(target: Self.timer)
+        #expect(TimerActions.openSteps(for: id, deepLink: Self.link) == [.open(try AppDeepLink(parsing: Self.link))])
+    }
+
+    @Test func aTimerNotListedLeavesTheWindowOnTheStart() throws {
+        let id = try TimerActions.timerID(target: Self.timer)
+        #expect(TimerActions.openSteps(for: id, deepLink: nil) == [.showWindow])
+    }
+
+    @Test func aListedLinkToAnotherTimerIsNotFollowed() throws {
+        let id = try TimerActions.timerID(target: "9b2e4c6a-8d1f-4a3b-9c5e-7f1a2b3c4d5e")
+        #expect(TimerActions.openSteps(for: id, deepLink: Self.link) == [.showWindow])
+    }
+
+    @Test func aListedLinkIsReadAsOpenReadsOneAndABadOneIsRefused() throws {
+        let id = try TimerActions.timerID(target: Self.timer)
+        #expect(TimerActions.openSteps(for: id, deepLink: "https://evil.example/families/x") == [.refuse(.notTheAppsScheme)])
+        #expect(TimerActions.openSteps(for: id, deepLink: Self.link + "&next=https://evil.example")
+            == [.refuse(.notASleepLink)])
+    }
+}

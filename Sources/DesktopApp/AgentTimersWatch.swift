@@ -14,18 +14,23 @@ import SleepTimersAPI
 ///
 /// Used on the GTK main thread only.
 final class AgentTimersWatch {
-    static let agentName = SleepTimers1.busName
     static let agentPath = SleepTimers1.objectPath
     static let agentInterface = SleepTimers1.interface
     private typealias Key = SleepTimers1.TimerKey
 
     var onTimers: ([ListedTimer]) -> Void = { _ in }
+    /// The agent's name gained (true) or lost (false) its owner; said before
+    /// the empty list that follows a loss.
+    var onPresence: (Bool) -> Void = { _ in }
     /// Whether the window is shown, asked as a completion arrives.
     var isWindowShown: () -> Bool = { false }
     var onAnnouncement: (String) -> Void = { _ in }
     private var announcement = SaveAnnouncement()
 
     private let connection: OpaquePointer
+    /// The agent's name on this bus (TimerActions.agentBusName): the one it
+    /// is called and followed at.
+    let agentName: String
     private var nameWatch: guint = 0
     private var subscriptions: [guint] = []
     private var listSource: guint = 0
@@ -33,29 +38,33 @@ final class AgentTimersWatch {
     private var listAgain = false
     private var agentPresent = false
 
-    init(connection: OpaquePointer) {
+    init(connection: OpaquePointer, agentName: String) {
         self.connection = connection
+        self.agentName = agentName
         g_object_ref(raw(connection))
         for member in [SleepTimers1.TimerChanged.name, SleepTimers1.TimerRemoved.name] {
             subscriptions.append(g_dbus_connection_signal_subscribe(
-                connection, Self.agentName, Self.agentInterface, member, Self.agentPath, nil,
+                connection, agentName, Self.agentInterface, member, Self.agentPath, nil,
                 G_DBUS_SIGNAL_FLAGS_NONE, { _, _, _, _, _, _, data in
                     from(data, as: AgentTimersWatch.self).changed()
                 }, unretained(self), nil))
         }
         subscriptions.append(g_dbus_connection_signal_subscribe(
-            connection, Self.agentName, Self.agentInterface, SleepTimers1.CompletionFinished.name, Self.agentPath, nil,
+            connection, agentName, Self.agentInterface, SleepTimers1.CompletionFinished.name, Self.agentPath, nil,
             G_DBUS_SIGNAL_FLAGS_NONE, { _, _, _, _, _, parameters, data in
                 from(data, as: AgentTimersWatch.self).completionFinished(parameters)
             }, unretained(self), nil))
         nameWatch = g_bus_watch_name_on_connection(
-            connection, Self.agentName, G_BUS_NAME_WATCHER_FLAGS_NONE, { _, _, _, data in
+            connection, agentName, G_BUS_NAME_WATCHER_FLAGS_NONE, { _, _, _, data in
                 let watch = from(data, as: AgentTimersWatch.self)
                 watch.agentPresent = true
+                watch.onPresence(true)
                 watch.changed()
             }, { _, _, data in
                 let watch = from(data, as: AgentTimersWatch.self)
+                let wasPresent = watch.agentPresent
                 watch.agentPresent = false
+                if wasPresent { watch.onPresence(false) }
                 watch.follow([])
             }, unretained(self), nil)
     }
@@ -87,7 +96,7 @@ final class AgentTimersWatch {
         listing = true
         // No auto-start: the app only follows an agent that runs.
         g_dbus_connection_call(
-            connection, Self.agentName, Self.agentPath, Self.agentInterface, SleepTimers1.List.name, nil, nil,
+            connection, agentName, Self.agentPath, Self.agentInterface, SleepTimers1.List.name, nil, nil,
             G_DBUS_CALL_FLAGS_NO_AUTO_START, 25_000, nil, { source, result, data in
                 let watch = taken(data, as: AgentTimersWatch.self)
                 var error: UnsafeMutablePointer<GError>?
@@ -141,7 +150,7 @@ final class AgentTimersWatch {
         return timers
     }
 
-    private static func string(_ dictionary: OpaquePointer, _ key: String) -> String? {
+    static func string(_ dictionary: OpaquePointer, _ key: String) -> String? {
         guard let value = g_variant_lookup_value(dictionary, key, nil) else { return nil }
         defer { g_variant_unref(value) }
         guard String(cString: g_variant_get_type_string(value)) == "s" else { return nil }

@@ -8,21 +8,29 @@ import SleepTimerCore
 /// app's session, its realtime updates) and the bridge (renewals) live on;
 /// the application is held while it has no window shown.
 extension DesktopApplication {
-    /// The app's actions, and the agent's timers followed on the bus: in the
-    /// instance that runs the window.
+    /// The app's actions, and the agent's timers followed on the bus (and,
+    /// in the sandbox, the agent kept running): in the instance that runs
+    /// the window.
     func startBackgroundSupport() {
         background = BackgroundPolicy(noticeGiven: g_file_test(paths.backgroundNoticeGiven, G_FILE_TEST_EXISTS) != 0)
-        addApplicationAction("quit", accelerators: ["<Control>q"]) { $0.quit(why: "Quit was chosen") }
+        addApplicationAction(AppActionName.quit.rawValue, accelerators: ["<Control>q"]) { $0.quit(why: "Quit was chosen") }
         // The agent's way to start the app when a token needs renewal and no
         // bridge answers: the web app loads, its window never shows.
-        addApplicationAction("background", accelerators: []) { $0.startInBackground() }
+        addApplicationAction(AppActionName.background.rawValue, accelerators: []) { $0.startInBackground() }
+        // The notification's Complete and Open (DesktopApplication+TimerActions).
+        addTimerActions()
         if let connection = g_application_get_dbus_connection(dfl_g_application(application)) {
-            let watch = AgentTimersWatch(connection: connection)
-            watch.onTimers = { [unowned self] timers in self.apply(self.background.handle(.timers(timers))) }
+            let watch = AgentTimersWatch(connection: connection, agentName: TimerActions.agentBusName(for: place))
+            watch.onTimers = { [unowned self] timers in
+                self.keepAgent(.timers(count: timers.count))
+                self.apply(self.background.handle(.timers(timers)))
+            }
+            watch.onPresence = { [unowned self] present in self.keepAgent(present ? .agentAppeared : .agentVanished) }
             watch.isWindowShown = { [unowned self] in self.window?.isVisible ?? false }
             watch.onAnnouncement = { [unowned self] text in self.window?.announce(text) }
             timersWatch = watch
         }
+        keepAgent(.started(place))
     }
 
     /// The window asked to close: it is hidden, or it goes with the app.

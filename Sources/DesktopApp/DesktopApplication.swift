@@ -28,6 +28,11 @@ public final class DesktopApplication {
     /// Whether the app stays with its window closed (see BackgroundPolicy).
     var background = BackgroundPolicy()
     var timersWatch: AgentTimersWatch?
+    /// Where the app runs, read once: the host or a Flatpak sandbox, which
+    /// decides the agent's bus name and who keeps the agent running.
+    let place: RunningPlace
+    /// Who starts the agent inside the sandbox (SandboxAgentKeeper).
+    var agentKeeper = SandboxAgentKeeper()
     /// The desktop's style, followed from the settings portal.
     var appearanceWatch: AppearanceWatch?
     var graceSource: guint = 0
@@ -39,6 +44,7 @@ public final class DesktopApplication {
         self.environment = environment
         self.executable = executable
         self.localeMissing = localeMissing
+        place = RunningPlace.current()
         paths = AppPaths(environment: environment)
         let flags = GApplicationFlags(rawValue: G_APPLICATION_HANDLES_OPEN.rawValue | G_APPLICATION_HANDLES_COMMAND_LINE.rawValue)
         application = gtk_application_new(Self.applicationID, flags)

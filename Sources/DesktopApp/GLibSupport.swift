@@ -43,23 +43,42 @@ func addAction(
     _ name: String, to map: gpointer, scope: String, application: UnsafeMutablePointer<GtkApplication>?,
     accelerators: [String], _ activate: @escaping () -> Void
 ) {
-    let simple = g_simple_action_new(name, nil)!
-    dfl_connect_pointer(raw(simple), "activate", { _, _, data in
-        from(data, as: ActionHandler.self).activate()
-    }, retained(ActionHandler(activate)), { data, _ in
-        Unmanaged<ActionHandler>.fromOpaque(data!).release()
-    })
-    g_action_map_add_action(dfl_g_action_map(map), simple)
-    g_object_unref(raw(simple))
+    addAction(name, parameterType: nil, to: map) { _ in activate() }
     if !accelerators.isEmpty {
         withCStringArray(accelerators) { gtk_application_set_accels_for_action(application, scope + "." + name, $0) }
     }
 }
 
-/// What an action added by `addAction` does.
+/// Adds the stateless action NAME that takes a string (`s`), such as a
+/// timer's id as a notification's button names it. `activate` is given the
+/// string, or nil for a parameter of another type (GApplication checks the
+/// type of a call from the bus; this holds for every other caller too).
+func addStringAction(_ name: String, to map: gpointer, _ activate: @escaping (String?) -> Void) {
+    addAction(name, parameterType: "s", to: map) { parameter in
+        guard let parameter, String(cString: g_variant_get_type_string(parameter)) == "s" else { return activate(nil) }
+        activate(String(cString: g_variant_get_string(parameter, nil)))
+    }
+}
+
+private func addAction(_ name: String, parameterType: String?, to map: gpointer,
+                       _ activate: @escaping (OpaquePointer?) -> Void)
+{
+    let type = parameterType.map { g_variant_type_new($0)! }
+    let simple = g_simple_action_new(name, type)!
+    if let type { g_variant_type_free(type) }
+    dfl_connect_pointer(raw(simple), "activate", { _, parameter, data in
+        from(data, as: ActionHandler.self).activate(OpaquePointer(parameter))
+    }, retained(ActionHandler(activate)), { data, _ in
+        Unmanaged<ActionHandler>.fromOpaque(data!).release()
+    })
+    g_action_map_add_action(dfl_g_action_map(map), simple)
+    g_object_unref(raw(simple))
+}
+
+/// What an action added by `addAction` does, given its parameter.
 private final class ActionHandler {
-    let activate: () -> Void
-    init(_ activate: @escaping () -> Void) { self.activate = activate }
+    let activate: (OpaquePointer?) -> Void
+    init(_ activate: @escaping (OpaquePointer?) -> Void) { self.activate = activate }
 }
 
 /// A string GLib allocated, freed once copied.

@@ -1,0 +1,174 @@
+import BusNames
+import CDFLWebKitGTK
+import DesktopAppCore
+import Glibc
+import SleepTimerCore
+
+/// The agent started and kept running inside the Flatpak: SandboxAgentKeeper
+/// decides (on the host it decides nothing), this carries it out with the
+/// Background portal and D-Bus activation, on the app's own connection.
+extension DesktopApplication {
+    /// The Background portal's names, which only the sandboxed app calls.
+    private enum BackgroundPortal {
+        static let interface = "org.freedesktop.portal.Background"
+        static let requestBackground = "RequestBackground"
+        static let requestInterface = "org.freedesktop.portal.Request"
+        static let response = "Response"
+        static let requestPathPrefix = ExternalInterface.Portal.path + "/request/"
+    }
+
+    func keepAgent(_ event: SandboxAgentKeeper.Event) {
+        for action in agentKeeper.handle(event) {
+            switch action {
+            case .requestBackground(let commandLine):
+                requestBackground(commandLine: commandLine)
+            case .startAgent(let busName, let why):
+                AppLog.log(.info, AppLogText.startingAgent(busName, why))
+                startAgent(busName)
+            case .report(let report):
+                AppLog.log(.notice, AppLogText.sandboxReport(report))
+            }
+        }
+    }
+
+    /// org.freedesktop.DBus.StartServiceByName: the bus starts the agent
+    /// from the service file the Flatpak exports, unless it runs already.
+    private func startAgent(_ busName: String) {
+        guard let connection = g_application_get_dbus_connection(dfl_g_application(application)) else { return }
+        var arguments: [OpaquePointer?] = [g_variant_new_string(busName), g_variant_new_uint32(0)]
+        let replyType = g_variant_type_new("(u)")
+        defer { g_variant_type_free(replyType) }
+        g_dbus_connection_call(
+            connection, StandardInterface.Bus.name, StandardInterface.Bus.path, StandardInterface.Bus.name,
+            "StartServiceByName", g_variant_new_tuple(&arguments, gsize(arguments.count)), replyType,
+            G_DBUS_CALL_FLAGS_NONE, 25_000, nil, { source, result, data in
+                let name = String(cString: data!.assumingMemoryBound(to: CChar.self))
+                free(data)
+                var error: UnsafeMutablePointer<GError>?
+                if let reply = g_dbus_connection_call_finish(OpaquePointer(source), result, &error) {
+                    var started: guint32 = 0
+                    if let value = g_variant_get_child_value(reply, 0) {
+                        started = g_variant_get_uint32(value)
+                        g_variant_unref(value)
+                    }
+                    g_variant_unref(reply)
+                    AppLog.log(.info, AppLogText.agentStarted(name, started))
+                } else {
+                    AppLog.log(.warning, AppLogText.agentNotStarted(name, takeGError(error)))
+                }
+            }, strdup(busName))
+    }
+
+    /// RequestBackground(parent_window, options): the Response comes as a
+    /// signal on the request's object, whose path the handle token fixes,
+    /// so the app subscribes before it calls. No `reason`: the portal then
+    /// words the question itself, in the desktop's language.
+    private func requestBackground(commandLine: [String]) {
+        let app = dfl_g_application(application)
+        guard let connection = g_application_get_dbus_connection(app),
+            let unique = g_dbus_connection_get_unique_name(connection)
+        else { return }
+        AppLog.log(.info, AppLogText.requestingBackground)
+        let token = "dfl_background_\(UInt32.random(in: 1...UInt32.max))"
+        let sender = String(String(cString: unique).dropFirst().map { $0 == "." ? "_" : $0 })
+        let path = BackgroundPortal.requestPathPrefix + sender + "/" + token
+        let request = BackgroundRequest(application: self, connection: connection)
+        request.subscription = g_dbus_connection_signal_subscribe(
+            connection, ExternalInterface.Portal.name, BackgroundPortal.requestInterface, BackgroundPortal.response,
+            path, nil, G_DBUS_SIGNAL_FLAGS_NONE,
+            { _, _, _, _, _, parameters, data in
+                from(data, as: BackgroundRequest.self).answered(parameters)
+            }, retained(request), { data in
+                Unmanaged<BackgroundRequest>.fromOpaque(data!).release()
+            })
+
+        let dictionary = g_variant_type_new("a{sv}")
+        let options = g_variant_builder_new(dictionary)
+        g_variant_type_free(dictionary)
+        g_variant_builder_add_value(options, entry("handle_token", g_variant_new_string(token)))
+        g_variant_builder_add_value(options, entry("autostart", g_variant_new_boolean(1)))
+        // An array of strings; its type comes from its children (there is
+        // at least one).
+        var children = commandLine.map { g_variant_new_string($0) }
+        g_variant_builder_add_value(options, entry("commandline", g_variant_new_array(
+            nil, &children, gsize(children.count))))
+        g_variant_builder_add_value(options, entry("dbus-activatable", g_variant_new_boolean(0)))
+        var arguments: [OpaquePointer?] = [g_variant_new_string(""), g_variant_builder_end(options)]
+        g_variant_builder_unref(options)
+        g_dbus_connection_call(
+            connection, ExternalInterface.Portal.name, ExternalInterface.Portal.path, BackgroundPortal.interface,
+            BackgroundPortal.requestBackground, g_variant_new_tuple(&arguments, gsize(arguments.count)), nil,
+            G_DBUS_CALL_FLAGS_NONE, 25_000, nil, { source, result, data in
+                let request = taken(data, as: BackgroundRequest.self)
+                var error: UnsafeMutablePointer<GError>?
+                if let reply = g_dbus_connection_call_finish(OpaquePointer(source), result, &error) {
+                    g_variant_unref(reply)
+                } else {
+                    request.failed(takeGError(error))
+                }
+            }, retained(request))
+    }
+}
+
+/// One `{sv}` of an options dictionary.
+private func entry(_ key: String, _ value: OpaquePointer?) -> OpaquePointer? {
+    g_variant_new_dict_entry(g_variant_new_string(key), g_variant_new_variant(value))
+}
+
+/// A RequestBackground on its way: its Response, once, or the call's error.
+private final class BackgroundRequest {
+    let application: DesktopApplication
+    let connection: OpaquePointer
+    var subscription: guint = 0
+    private var done = false
+
+    init(application: DesktopApplication, connection: OpaquePointer) {
+        self.application = application
+        self.connection = connection
+        g_object_ref(raw(connection))
+    }
+
+    deinit { g_object_unref(raw(connection)) }
+
+    /// Response(u response, a{sv} results): 0 allowed, 1 refused, 2 ended
+    /// otherwise; `background` and `autostart` in the results.
+    func answered(_ parameters: OpaquePointer?) {
+        guard !done, let parameters, String(cString: g_variant_get_type_string(parameters)) == "(ua{sv})" else { return }
+        finish()
+        var code: guint32 = 2
+        if let value = g_variant_get_child_value(parameters, 0) {
+            code = g_variant_get_uint32(value)
+            g_variant_unref(value)
+        }
+        guard code != 2 else {
+            application.keepAgent(.backgroundFailed("the portal ended the request"))
+            return
+        }
+        let results = g_variant_get_child_value(parameters, 1)
+        defer { if let results { g_variant_unref(results) } }
+        let flag = { (key: String) -> Bool? in
+            guard let results, let value = g_variant_lookup_value(results, key, nil) else { return nil }
+            defer { g_variant_unref(value) }
+            guard String(cString: g_variant_get_type_string(value)) == "b" else { return nil }
+            return g_variant_get_boolean(value) != 0
+        }
+        application.keepAgent(.backgroundAnswered(
+            allowed: flag("background") ?? (code == 0), autostart: flag("autostart") ?? false))
+    }
+
+    func failed(_ reason: String) {
+        guard !done else { return }
+        finish()
+        application.keepAgent(.backgroundFailed(reason))
+    }
+
+    private func finish() {
+        done = true
+        if subscription != 0 { g_dbus_connection_signal_unsubscribe(connection, subscription) }
+        subscription = 0
+    }
+}
+
+/// On the GTK main thread only, where GLib calls it back: the compiler keeps it there.
+@available(*, unavailable)
+extension BackgroundRequest: Sendable {}

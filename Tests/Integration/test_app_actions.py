@@ -1,0 +1,183 @@
+"""The app's exported actions as the notification portal calls them inside a
+Flatpak: org.freedesktop.Application.ActivateAction('complete-timer' or
+'open-timer', [timer id], platform data) on com.dreamsforlittles.App, which
+D-Bus activation starts when it does not run (the package's service file,
+`--gapplication-service`). The real app under Xvfb, the real agent, the
+reference platform over TLS; the calls are made with gdbus, as a portal
+backend makes them.
+
+The sandbox's own part (the agent's name under the app id, the Background
+portal) is decided by RunningPlace, read from /.flatpak-info, which has no
+override: its rules are unit tests (SandboxAgentKeeperTests,
+TimerActionsTests) and the Flatpak's tests carry it out."""
+
+import os
+import subprocess
+
+from app_harness import AppTestCase, app_windows
+from dbus_client import Client
+from desktop import xdotool
+from harness import DEMO_FAMILY, MAYA, PATIENCE, eventually
+from test_background import alive, app_pids, install_app_service
+from test_desktop_app import ProcessHandle
+
+APP_NAME = "com.dreamsforlittles.App"
+APP_PATH = "/com/dreamsforlittles/App"
+
+
+class AppActionsTestCase(AppTestCase):
+    notification_server = False
+
+    def setUp(self):
+        super().setUp()
+        install_app_service(self.session)
+        self.client = Client(self.session)
+        self.addCleanup(self.client.close)
+
+    def mirrored_timer(self):
+        timer_id, reply = self.platform.start_sleep()
+        self.platform.mirror(self.client, timer_id, reply)
+        return timer_id
+
+    def listed(self, timer_id):
+        return [t for t in self.client.list() if t["timer_id"] == timer_id]
+
+    def activate_action(self, name, target, platform_data="@a{sv} {}"):
+        """ActivateAction as a portal backend calls it; `target` in GVariant
+        text. The reply comes once the app has run the action."""
+        result = subprocess.run(
+            ["gdbus", "call", "--session", "--dest", APP_NAME, "--object-path", APP_PATH,
+             "--method", "org.freedesktop.Application.ActivateAction", name, "[<%s>]" % target, platform_data],
+            env=self.session.env, capture_output=True, text=True, timeout=PATIENCE)
+        for pid in app_pids():
+            self.session.processes.append(ProcessHandle(pid))
+        return result
+
+    def app_output(self):
+        """What the activated app wrote: its stderr goes to the bus's log."""
+        return "\n".join(line for line in self.session.bus_output().splitlines() if "dreamsforlittles:" in line)
+
+    def visible_windows(self):
+        return xdotool(self.session, "search", "--onlyvisible", "--name", "Dreams for Littles").stdout.split()
+
+    def wait_until_the_app_quits(self):
+        try:
+            eventually(lambda: app_pids() == [], what="the activated app to quit")
+        except AssertionError as error:
+            raise AssertionError("%s\nthe app's output:\n%s" % (error, self.app_output()[-3000:])) from None
+
+
+class CompleteTimerTests(AppActionsTestCase):
+    def test_complete_activates_the_app_makes_one_activity_shows_no_window_and_the_app_quits(self):
+        timer_id = self.mirrored_timer()
+        self.assertEqual(app_pids(), [])
+
+        result = self.activate_action("complete-timer", "'%s'" % timer_id)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        [activity] = self.platform.wait_for_activities(1)
+        self.assertEqual((activity["timerId"], activity["source"]), (timer_id, "native"))
+        self.wait_until_the_app_quits()
+        output = self.app_output()
+        self.assertIn("Completing timer %s from the notification" % timer_id, output)
+        self.assertIn("The agent recorded the completion of timer %s" % timer_id, output)
+        # No window was made: a window loads the web app as it is made.
+        self.assertNotIn("Loading ", output)
+        self.assertEqual(self.visible_windows(), [])
+
+        # The same click delivered again: the app starts again, the agent
+        # has nothing more to send.
+        again = self.activate_action("complete-timer", "'%s'" % timer_id)
+        self.assertEqual(again.returncode, 0, again.stderr)
+        self.wait_until_the_app_quits()
+        self.assertIn("is no longer mirrored by the agent", self.app_output())
+        self.assertEqual(len(self.platform.activities()), 1)
+        self.assertEqual(self.visible_windows(), [])
+
+    def test_a_second_complete_while_the_first_is_being_sent_is_not_an_error_and_makes_no_second_activity(self):
+        timer_id = self.mirrored_timer()
+        # The platform answers the first completion late: it is still in the
+        # agent's outbox when the second click comes.
+        self.platform.fault(route="complete", mode="latency", ms=4000)
+        first = self.activate_action("complete-timer", "'%s'" % timer_id)
+        self.assertEqual(first.returncode, 0, first.stderr)
+        second = self.activate_action("complete-timer", "'%s'" % timer_id.upper())
+        self.assertEqual(second.returncode, 0, second.stderr)
+        [activity] = self.platform.wait_for_activities(1)
+        self.assertEqual(activity["timerId"], timer_id)
+        self.wait_until_the_app_quits()
+        output = self.app_output()
+        self.assertIn("The agent already holds the completion of timer %s" % timer_id, output)
+        self.assertNotIn("Could not complete", output)
+        self.assertEqual(len(self.platform.activities()), 1)
+
+    def test_a_bad_timer_id_is_refused_and_changes_nothing(self):
+        timer_id = self.mirrored_timer()
+        for target in ("'not-a-timer'", "'%s/../x'" % timer_id, "''"):
+            result = self.activate_action("complete-timer", target)
+            self.assertEqual(result.returncode, 0, result.stderr)
+            self.wait_until_the_app_quits()
+        self.assertEqual(self.app_output().count("Refused the complete-timer action"), 3)
+        # A target of another type never reaches the action.
+        typed = self.activate_action("complete-timer", "int32 42")
+        self.wait_until_the_app_quits()
+        self.assertNotIn("Completing timer", self.app_output())
+        [listed] = self.listed(timer_id)
+        self.assertEqual((listed["state"], listed["can_complete"]), ("running", True))
+        self.assertEqual(self.platform.activities(), [])
+        self.assertEqual(self.visible_windows(), [], typed.stderr)
+
+
+class OpenTimerTests(AppActionsTestCase):
+    def route(self, timer_id):
+        return "/families/%s/babies/%s/track/sleep?timer=%s" % (DEMO_FAMILY, MAYA, timer_id)
+
+    def startup_id(self, window):
+        """The _NET_STARTUP_ID GTK presented the window with (on the window
+        or its client leader)."""
+        leader = subprocess.run(["xprop", "-id", window, "WM_CLIENT_LEADER"], env=self.session.env,
+                                capture_output=True, text=True, timeout=PATIENCE).stdout.split()[-1]
+        for candidate in (window, leader):
+            value = subprocess.run(["xprop", "-id", candidate, "_NET_STARTUP_ID"], env=self.session.env,
+                                   capture_output=True, text=True, timeout=PATIENCE).stdout
+            if " = " in value:
+                return value.split(" = ", 1)[1].strip().strip('"')
+        return None
+
+    def test_open_activates_the_app_and_shows_the_window_on_the_timers_route_with_the_token(self):
+        timer_id = self.mirrored_timer()
+        # GNOME Shell's platform data: the token under both names (GTK reads
+        # activation-token on Wayland, desktop-startup-id on X11).
+        token = "dfl-portal_TIME7"
+        result = self.activate_action(
+            "open-timer", "'%s'" % timer_id,
+            "{'activation-token': <'%s'>, 'desktop-startup-id': <'%s'>}" % (token, token))
+        self.assertEqual(result.returncode, 0, result.stderr)
+        try:
+            eventually(lambda: self.requests("GET", self.route(timer_id)), what="the app to load the timer's route")
+        except AssertionError as error:
+            raise AssertionError("%s\nthe app's output:\n%s" % (error, self.app_output()[-3000:])) from None
+        [pid] = app_pids()
+        eventually(lambda: len(app_windows(self.session, pid)) == 1, what="the window")
+        [window] = app_windows(self.session, pid)
+        eventually(lambda: self.startup_id(window) == token, what="the window to take the portal's token")
+        self.assertIn("Opening timer %s from the notification" % timer_id, self.app_output())
+        # The timer is untouched.
+        self.assertEqual(self.listed(timer_id)[0]["state"], "running")
+        self.assertEqual(self.platform.activities(), [])
+        self.assertTrue(alive(pid))
+
+    def test_open_of_a_timer_no_longer_listed_shows_the_web_app_and_a_bad_id_opens_nothing(self):
+        refused = self.activate_action("open-timer", "'javascript:alert(1)'")
+        self.assertEqual(refused.returncode, 0, refused.stderr)
+        self.wait_until_the_app_quits()
+        self.assertIn("Refused the open-timer action", self.app_output())
+        self.assertEqual(self.visible_windows(), [])
+
+        gone = "0b8e1c2d-3f4a-4b5c-8d6e-7f8091a2b3c4"
+        result = self.activate_action("open-timer", "'%s'" % gone)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        eventually(lambda: len(app_pids()) == 1 and len(app_windows(self.session, app_pids()[0])) == 1,
+                   what="the window")
+        eventually(lambda: "has no link in the agent's list" in self.app_output(), what="the app to read the list")
+        eventually(lambda: [r for r in self.requests("GET") if r["path"] == "/"], what="the web app's start to load")
+        self.assertEqual([r["path"] for r in self.requests("GET") if "/track/sleep" in r["path"]], [])

@@ -72,6 +72,9 @@ packages=(
     # real systemd --user.
     build-essential dpkg-dev debhelper lintian desktop-file-utils bash-completion man-db
     systemd dbus-user-session util-linux
+    # The package test asks python3-apt's DebPackage, which Ubuntu's and
+    # Mint's graphical installers build on, whether the package installs.
+    python3-apt
     # The shells whose completions of dfl-sleepctl the package ships, and an
     # XDG autostart runner that logs in the way XFCE or MATE does.
     zsh fish dex

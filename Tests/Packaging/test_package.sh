@@ -5,10 +5,15 @@
 #   Tests/Packaging/test_package.sh [PACKAGE.deb]
 #
 # Without an argument (or $DFL_DEB) it builds the package first with
-# packaging/build-deb.sh. Then: lintian (no error, no warning); install with
-# apt-get; the files in place; the binaries depend on Debian's libraries
-# only; the first call to com.dreamsforlittles.SleepTimers1 on a private
-# session bus, whose only service directory is /usr/share/dbus-1/services,
+# packaging/build-deb.sh. Then: lintian (no error, no warning); the
+# Depends names each library renamed for the 64-bit time_t transition as
+# "NAMEt64 (>= X) | NAME (>= X)" (packaging/debian/t64-renames), and that
+# list misses no name this release renamed; python3-apt's
+# DebPackage.check(), which Ubuntu's graphical installers build on, accepts
+# the package; install with apt-get; the files in place; the binaries
+# depend on Debian's libraries only; the first call to
+# com.dreamsforlittles.SleepTimers1 on a private session bus, whose only
+# service directory is /usr/share/dbus-1/services,
 # starts the agent through the installed activation file; the same through
 # a real systemd user manager with the installed unit, sandbox included,
 # where this machine allows one to run (DFL_TEST_SYSTEMD_USER=0 skips it);
@@ -33,10 +38,10 @@
 # /etc/os-release), and the end lists the time each part took.
 #
 # Needs: apt-get, lintian, desktop-file-utils, man-db, bash-completion,
-# dbus-daemon, dbus-bin, systemd (for systemd-analyze), python3, dex, zsh,
-# fish, appstream, xdg-utils, xvfb, libglib2.0-bin (gdbus), binutils
-# (readelf), locales-all (de_DE.UTF-8); for the user manager stage,
-# dbus-user-session.
+# dbus-daemon, dbus-bin, systemd (for systemd-analyze), python3, python3-apt
+# (the t64 and installability checks), dex, zsh, fish, appstream,
+# xdg-utils, xvfb, libglib2.0-bin (gdbus), binutils (readelf), locales-all
+# (de_DE.UTF-8); for the user manager stage, dbus-user-session.
 set -uo pipefail
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -100,11 +105,14 @@ for tool in apt-get dpkg-query lintian desktop-file-validate man systemd-analyze
     command -v "$tool" >/dev/null || missing+=("$tool")
 done
 [[ -r /usr/share/bash-completion/bash_completion ]] || missing+=(bash-completion)
+# python3-apt, for Debian's own interpreter (another python3 may come first
+# on PATH).
+/usr/bin/python3 -c 'import apt, apt.debfile' 2>/dev/null || missing+=(python3-apt)
 # The installed catalogs are read under de_DE.UTF-8. (grep reads the whole
 # list: with -q it could end first, and locale -a would die of SIGPIPE.)
 locale -a 2>/dev/null | grep -ix 'de_DE.utf-\?8' >/dev/null || missing+=("the de_DE.UTF-8 locale")
 if ((${#missing[@]})); then
-    echo "test_package: missing on $release: ${missing[*]} (Debian packages: lintian desktop-file-utils man-db bash-completion dbus-daemon dbus-bin systemd python3 dex zsh fish appstream xdg-utils xvfb libglib2.0-bin binutils locales-all)" >&2
+    echo "test_package: missing on $release: ${missing[*]} (Debian packages: lintian desktop-file-utils man-db bash-completion dbus-daemon dbus-bin systemd python3 python3-apt dex zsh fish appstream xdg-utils xvfb libglib2.0-bin binutils locales-all)" >&2
     exit 2
 fi
 
@@ -174,6 +182,70 @@ if grep -qE '^[EW]: ' "$work/lintian.txt"; then
     fail "lintian ${lintian_version:-?} reports no error and no warning"
 else
     pass "lintian ${lintian_version:-?} reports no error and no warning"
+fi
+
+# --- The t64 names and the graphical installers ----------------------------
+
+# Debian 13, Ubuntu 24.04 and Mint 22 renamed libglib2.0-0 and libcurl4 to
+# NAMEt64 for the 64-bit time_t transition. Ubuntu's and Mint's graphical
+# installers (python-apt's DebPackage) refuse "NAME (>= X)" that only the
+# new package's Provides satisfies, so every such dependency must read
+# "NAMEt64 (>= X) | NAME (>= X)". Debian 13's python3-apt accepts the bare
+# old name, so the field itself is checked, and so is the rewrite that
+# debian/rules makes of what each release's dpkg-shlibdeps writes.
+section "t64 alternatives in Depends, and python3-apt's DebPackage.check()"
+t64_depends=("$repo/Tests/Packaging/t64_depends.py")
+renames=$repo/packaging/debian/t64-renames
+depends=$(dpkg-deb -f "$deb" Depends)
+note "Depends: $depends"
+check "every name of packaging/debian/t64-renames is depended on as NAMEt64 (>= X) | NAME (>= X)" \
+    "${t64_depends[@]}" alternatives "$renames" "$depends"
+# The same check refuses what an unfixed build writes: the old names alone
+# (dpkg-shlibdeps on Debian 12) or the new ones alone (on Debian 13).
+old_only=$(sed -E 's/[a-z0-9.+-]+t64( \([^)]*\))? \| //g' <<<"$depends")
+new_only=$(sed -E 's/([a-z0-9.+-]+t64)( \([^)]*\))? \| [a-z0-9.+-]+( \([^)]*\))?/\1\2/g' <<<"$depends")
+check "the check refuses the Depends with the old names alone ($(grep -oE 'libglib2\.0-0[^,]*' <<<"$old_only"))" \
+    bash -c '! "$@" >/dev/null' _ "${t64_depends[@]}" alternatives "$renames" "$old_only"
+check "the check refuses the Depends with the t64 names alone ($(grep -oE 'libglib2\.0-0[^,]*' <<<"$new_only"))" \
+    bash -c '! "$@" >/dev/null' _ "${t64_depends[@]}" alternatives "$renames" "$new_only"
+# debian/rules' rewrite, given what dpkg-shlibdeps writes on either release,
+# gives the same form of line.
+rewrite() {
+    printf 'misc:Depends=\nshlibs:Depends=%s\n' "$1" >"$work/substvars"
+    perl "$repo/packaging/debian/t64-alternatives" "$renames" "$work/substvars" 2>/dev/null &&
+        sed -n 's/^shlibs:Depends=//p' "$work/substvars"
+}
+for written in 'libc6 (>= 2.34), libcurl4 (>= 7.16.2), libglib2.0-0 (>= 2.74.0), libnotify4 (>= 0.7.3)' \
+    'libc6 (>= 2.38), libcurl4t64 (>= 7.16.2), libglib2.0-0t64 (>= 2.80.0), libnotify4 (>= 0.7.3)'; do
+    rewritten=$(rewrite "$written")
+    note "$written -> $rewritten"
+    check "debian/t64-alternatives rewrites dpkg-shlibdeps' $(grep -oE 'libglib2\.0-0[a-z0-9]* \([^)]*\)' <<<"$written")" \
+        bash -c '"$@" >/dev/null && [[ $4 == *"libnotify4 (>= 0.7.3)"* ]]' _ "${t64_depends[@]}" alternatives "$renames" "$rewritten"
+done
+# The list is complete: against this release's archive, every name of
+# Depends that has a NAMEt64 package providing NAME has its alternative (a
+# release before the transition has no such package, and nothing to check).
+"${t64_depends[@]}" complete "$depends" >"$work/t64-complete.txt"
+complete_rc=$?
+cat "$work/t64-complete.txt"
+case $complete_rc in
+    0) pass "every name of Depends renamed to NAMEt64 on $release has its alternative" ;;
+    77) skip "no name of Depends has a NAMEt64 package on $release" ;;
+    *) fail "every name of Depends renamed to NAMEt64 on $release has its alternative" ;;
+esac
+if ((complete_rc == 0)); then
+    check "the completeness check refuses the Depends with the old names alone" \
+        bash -c '! "$@" >/dev/null' _ "${t64_depends[@]}" complete "$old_only"
+fi
+# What gdebi and the graphical installers ask before they install, on a
+# machine without the package (with fresh lists if the first try fails).
+installable() { "${t64_depends[@]}" installable "$deb" >"$work/debfile.txt" 2>&1; }
+if ! installable && ! { "${apt_get[@]}" update >>"$work/apt.log" 2>&1 && installable; }; then
+    cat "$work/debfile.txt"
+    fail "python3-apt's DebPackage.check() accepts $(basename "$deb")"
+else
+    cat "$work/debfile.txt"
+    pass "python3-apt's DebPackage.check() accepts $(basename "$deb")"
 fi
 
 # --- Installation ------------------------------------------------------------

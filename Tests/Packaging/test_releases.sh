@@ -5,11 +5,13 @@
 #
 # Without an argument (or $DFL_DEB) it builds the package into build/package
 # with packaging/build-deb.sh: on Debian 12, release mode, the Swift runtime
-# linked statically, so the same file serves Debian 13, where apt satisfies
-# libcurl4 and libglib2.0-0 through the t64 packages' Provides. Then
-# test_package.sh runs with that file here, and the same script runs inside
-# the Debian 13 root (Tests/Trixie/root.sh run, a throwaway overlay, so the
-# install and the purge leave the cached root as it was): trixie's lintian,
+# linked statically, so the same file serves Debian 13 (and Ubuntu 24.04):
+# its Depends names libglib2.0-0t64 | libglib2.0-0 and libcurl4t64 |
+# libcurl4 (packaging/debian/t64-renames). Then test_package.sh runs with
+# that file here, and the same script runs inside the Debian 13 root
+# (Tests/Trixie/root.sh run, a throwaway overlay, so the install and the
+# purge leave the cached root as it was): trixie's lintian, the t64
+# alternatives against trixie's archive, python3-apt's DebPackage.check(),
 # apt-get install, D-Bus activation, XDG autostart, a real systemd --user,
 # the unit's exposure, the man pages, the completions, the purge. As root.
 # Prints the time of each part; exits non-zero if either release fails.

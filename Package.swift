@@ -162,7 +162,7 @@ let package = Package(
             dependencies: [
                 "SleepAgent", "SleepTimersService", "LinkOpening", "Notifications", "CompletionSender", "StatusNotifier",
                 "HTTPClient", "SleepTimerCore", "SleepTimerStore", "StoreLock", "DFLDBus", "EventLoop", "DFLGettext",
-                "CDFLLinux", "CDFLGio", "CDFLGLib",
+                "CDFLLinux", "CDFLGio", "CDFLGLib", "AgentWorkflows",
             ]
         ),
         /// Linked by lld with packed relative relocations (DT_RELR, glibc
@@ -233,7 +233,7 @@ let package = Package(
         .testTarget(name: "DFLGettextTests", dependencies: ["DFLGettext", "SleepTimerCore"]),
         .testTarget(name: "AgentWorkflowsTests", dependencies: ["AgentWorkflows", "DFLTestSupport"]),
         .testTarget(name: "EventLoopTests", dependencies: ["EventLoop"]),
-        .testTarget(name: "NotificationsTests", dependencies: ["Notifications", "DFLTestSupport"]),
+        .testTarget(name: "NotificationsTests", dependencies: ["Notifications", "DFLDBus", "DFLTestSupport"]),
         .testTarget(name: "BusNamesTests", dependencies: ["BusNames"]),
         .testTarget(name: "DFLDBusTests", dependencies: ["DFLDBus"]),
         .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient", "CDFLCurl"]),

@@ -16,6 +16,18 @@ public enum ExternalInterface {
         public static let read = "Read"
         public static let settingChanged = "SettingChanged"
         public static let notFoundError = "org.freedesktop.portal.Error.NotFound"
+        /// The notification portal: what a sandboxed program posts instead
+        /// of calling the notification server, its buttons naming the app's
+        /// exported actions.
+        public static let notificationInterface = "org.freedesktop.portal.Notification"
+        public static let addNotification = "AddNotification"
+        public static let removeNotification = "RemoveNotification"
+        /// The background portal (version 2 and later): SetStatus, the line
+        /// GNOME Shell shows under Background Apps for a sandboxed app.
+        public static let backgroundInterface = "org.freedesktop.portal.Background"
+        public static let setStatus = "SetStatus"
+        /// Every portal interface's version property.
+        public static let versionProperty = "version"
     }
 
     /// systemd-logind's manager on the system bus: suspends and resumes.

@@ -1,3 +1,4 @@
+import AgentWorkflows
 import CDFLLinux
 import CompletionSender
 import DFLGettext
@@ -60,7 +61,7 @@ public final class AgentApp {
             log.log(.warning, "Could not turn core dumps off: \(String(cString: strerror(errno))).")
         }
         umask(0o077)
-        guard let configuration = loadConfiguration() else { return ExitStatus.configuration }
+        guard let configuration = loadConfiguration(), let surfaces = chooseSurfaces() else { return ExitStatus.configuration }
         guard let location = StoreLocation.standard(environment: environment) else {
             log.log(.error, "Neither XDG_STATE_HOME nor HOME is set to an absolute path; there is nowhere to keep the timer store.")
             return ExitStatus.configuration
@@ -94,8 +95,8 @@ public final class AgentApp {
         if let failure = takeName(connection) { return failure }
         let clock = SystemClock()
         let store = openStore(location, clock: clock)
-        let served = serve(store: store, location: location, configuration: configuration, connection: connection,
-                           loop: loop, clock: clock)
+        let served = serve(store: store, location: location, configuration: configuration, surfaces: surfaces,
+                           connection: connection, loop: loop, clock: clock)
         let status = runLoop(loop, connection: connection, parts: served.parts)
         served.parts?.network.stop()
         connection.close()
@@ -186,11 +187,13 @@ public final class AgentApp {
     /// The agent's parts on the bus, or the service that says the store
     /// cannot be used.
     private func serve(
-        store: SleepTimerStore?, location: StoreLocation, configuration: Configuration, connection: BusConnection,
-        loop: MainLoop, clock: SystemClock
+        store: SleepTimerStore?, location: StoreLocation, configuration: Configuration, surfaces: Surfaces,
+        connection: BusConnection, loop: MainLoop, clock: SystemClock
     ) -> (parts: Parts?, unavailable: UnavailableService?) {
         if let store {
-            return (wire(store: store, configuration: configuration, connection: connection, loop: loop, clock: clock), nil)
+            let parts = wire(store: store, configuration: configuration, surfaces: surfaces, connection: connection,
+                             loop: loop, clock: clock)
+            return (parts, nil)
         }
         let unavailable = UnavailableService(connection: connection, reason: "the store at \(location.databasePath) could not be opened")
         unavailable.register()
@@ -259,7 +262,7 @@ public final class AgentApp {
     struct Parts {
         let agent: Agent
         let service: TimerService
-        let notifications: DesktopNotifications
+        let notifications: any NotificationSurface
         let transport: PlatformCompletionTransport
         /// The panel indicator (a StatusNotifierItem while a panel shows one).
         let indicator: IndicatorAgentObserver
@@ -268,8 +271,38 @@ public final class AgentApp {
         let desktopClock: DesktopClock
     }
 
+    /// What the desktop offers where the agent runs, decided once.
+    struct Surfaces {
+        let place: RunningPlace
+        let notifications: NotificationSurfaceKind
+    }
+
+    /// The surfaces for where the agent runs (the portals inside a
+    /// Flatpak), or nil when the environment forces one that does not exist.
+    private func chooseSurfaces() -> Surfaces? {
+        let place = RunningPlace.current()
+        do {
+            let notifications = try NotificationSurfaceChoice.choose(
+                place: place, override: environment[NotificationSurfaceChoice.overrideVariable])
+            return Surfaces(place: place, notifications: notifications)
+        } catch {
+            log.log(.error, "\(error)")
+            return nil
+        }
+    }
+
+    private func notificationSurface(_ kind: NotificationSurfaceKind, connection: BusConnection, loop: MainLoop,
+                                     clock: SystemClock) -> any NotificationSurface
+    {
+        switch kind {
+        case .server: return DesktopNotifications(connection: connection, loop: loop, clock: clock, log: log)
+        case .portal: return PortalNotifications(connection: connection, log: log)
+        }
+    }
+
     private func wire(
-        store: SleepTimerStore, configuration: Configuration, connection: BusConnection, loop: MainLoop, clock: SystemClock
+        store: SleepTimerStore, configuration: Configuration, surfaces: Surfaces, connection: BusConnection,
+        loop: MainLoop, clock: SystemClock
     ) -> Parts {
         let opener = DeepLinkOpener(configuration: configuration, connection: connection, environment: environment, log: log)
         let wallClock = try? WallClockAlarm(on: loop)
@@ -297,7 +330,8 @@ public final class AgentApp {
             log.log(.warning, "This libcurl resolves names synchronously; a hung DNS server can delay completions.")
         }
         return Parts(
-            agent: agent, service: service, notifications: DesktopNotifications(connection: connection, loop: loop, clock: clock, log: log),
+            agent: agent, service: service,
+            notifications: notificationSurface(surfaces.notifications, connection: connection, loop: loop, clock: clock),
             transport: PlatformCompletionTransport(http: HTTPClient(loop: loop, settings: httpSettings), clock: clock),
             indicator: panel(agent: agent, connection: connection, opener: opener, clock: clock),
             network: SystemWatch(), desktopClock: desktopClock)

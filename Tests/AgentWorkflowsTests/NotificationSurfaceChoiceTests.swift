@@ -1,0 +1,49 @@
+import AgentWorkflows
+import SleepTimerCore
+import Testing
+
+@Suite struct NotificationSurfaceChoiceTests {
+    @Test func onTheHostTheServerTakesTheNotificationsAsTheDebHasIt() throws {
+        #expect(try NotificationSurfaceChoice.choose(place: .host, override: nil) == .server)
+    }
+
+    @Test func insideAFlatpakThePortalTakesThem() throws {
+        #expect(try NotificationSurfaceChoice.choose(place: .flatpak(appID: "com.dreamsforlittles.App"), override: nil) == .portal)
+        #expect(try NotificationSurfaceChoice.choose(place: .flatpak(appID: nil), override: nil) == .portal)
+    }
+
+    @Test func theEnvironmentForcesEitherSurfaceWhereverTheAgentRuns() throws {
+        #expect(try NotificationSurfaceChoice.choose(place: .host, override: "portal") == .portal)
+        #expect(try NotificationSurfaceChoice.choose(place: .flatpak(appID: nil), override: "server") == .server)
+    }
+
+    @Test func anEmptyOverrideLeavesTheChoiceToThePlace() throws {
+        #expect(try NotificationSurfaceChoice.choose(place: .host, override: "") == .server)
+        #expect(try NotificationSurfaceChoice.choose(place: .flatpak(appID: nil), override: "") == .portal)
+    }
+
+    @Test func anOverrideThatNamesNoSurfaceIsRefusedWithTheNamesThatExist() {
+        #expect(throws: NotificationSurfaceChoice.UnknownSurface(value: "libnotify")) {
+            try NotificationSurfaceChoice.choose(place: .host, override: "libnotify")
+        }
+        let error = NotificationSurfaceChoice.UnknownSurface(value: "Portal")
+        #expect(error.description == "DFL_NOTIFICATION_SURFACE=Portal names no notification surface; use server or portal.")
+    }
+
+    @Test func thePortalAsAServerOffersButtonsAndOpenAsOneOfThemWithAPlainBody() {
+        let portal = NotificationServer.portal(owner: ":1.9", version: 1)
+        #expect(portal.owner == ":1.9")
+        #expect(portal.displayName == "portal 1")
+        #expect(portal.traits.actions)
+        #expect(portal.traits.needsOpenButton)
+        #expect(!portal.traits.bodyMarkup)
+        #expect(!portal.traits.bannersUnlessLowUrgency)
+    }
+
+    @Test func thePortalsElapsedTimeMovesOnTheMinuteOnlyWhenConfiguredOn() {
+        let traits = NotificationServer.portal(owner: ":1.9", version: 2).traits
+        #expect(!traits.updatesElapsedTime(.auto))
+        #expect(traits.updatesElapsedTime(.on))
+        #expect(!traits.updatesElapsedTime(.off))
+    }
+}

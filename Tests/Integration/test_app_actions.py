@@ -23,6 +23,9 @@ from test_desktop_app import ProcessHandle
 
 APP_NAME = "com.dreamsforlittles.App"
 APP_PATH = "/com/dreamsforlittles/App"
+# How late the platform answers a completion when a test needs it still on
+# its way (a bound on the test's own steps, not a measurement).
+LATE_MS = 15000
 
 
 class AppActionsTestCase(AppTestCase):
@@ -97,12 +100,14 @@ class CompleteTimerTests(AppActionsTestCase):
         timer_id = self.mirrored_timer()
         # The platform answers the first completion late: it is still in the
         # agent's outbox when the second click comes.
-        self.platform.fault(route="complete", mode="latency", ms=4000)
+        self.platform.fault(route="complete", mode="latency", ms=LATE_MS)
         first = self.activate_action("complete-timer", "'%s'" % timer_id)
         self.assertEqual(first.returncode, 0, first.stderr)
+        [listed] = self.listed(timer_id)
+        self.assertEqual(listed["state"], "saving", "the completion was answered before the second click")
         second = self.activate_action("complete-timer", "'%s'" % timer_id.upper())
         self.assertEqual(second.returncode, 0, second.stderr)
-        [activity] = self.platform.wait_for_activities(1)
+        [activity] = self.platform.wait_for_activities(1, timeout=PATIENCE + LATE_MS / 1000)
         self.assertEqual(activity["timerId"], timer_id)
         self.wait_until_the_app_quits()
         output = self.app_output()

@@ -73,7 +73,7 @@ public final class AgentApp {
         case .taken(let taken):
             lock = taken
         case .held(let holder):
-            return leaveTheStore(to: holder, location: location)
+            return leaveTheStore(to: holder, location: location, names: surfaces.busNames)
         case .failed(let reason):
             log.log(.warning, "\(reason); going on without the guard against a second agent on this store.")
             lock = nil
@@ -92,12 +92,12 @@ public final class AgentApp {
         // agent waits only for what its own call needs. A call that arrives
         // meanwhile waits in the connection's queue: nothing is dispatched
         // before the loop runs, and by then every object is registered.
-        if let failure = takeName(connection) { return failure }
+        if let failure = takeNames(surfaces.busNames, connection) { return failure }
         let clock = SystemClock()
         let store = openStore(location, clock: clock)
         let served = serve(store: store, location: location, configuration: configuration, surfaces: surfaces,
                            connection: connection, loop: loop, clock: clock)
-        let status = runLoop(loop, connection: connection, parts: served.parts)
+        let status = runLoop(loop, connection: connection, names: surfaces.busNames, parts: served.parts)
         served.parts?.network.stop()
         connection.close()
         store?.close()
@@ -108,7 +108,7 @@ public final class AgentApp {
     /// Another agent holds the store: says so, answers the calls that
     /// started this one (D-Bus activation) with StoreInUse rather than
     /// leaving them to time out, and exits without touching the store.
-    private func leaveTheStore(to holder: Int32?, location: StoreLocation) -> Int32 {
+    private func leaveTheStore(to holder: Int32?, location: StoreLocation, names: [String]) -> Int32 {
         let who = holder.map { "Another dfl-sleep-agent, process \($0)," } ?? "Another dfl-sleep-agent"
         let message = "\(who) holds the timer store in \(location.directory); this session's notifications are shown by that one."
         log.log(.error, "\(message) Exiting.")
@@ -122,16 +122,18 @@ public final class AgentApp {
             FileDescriptorOutput.standardError.write(TextLayout.wrap(text, width: 72) + "\n")
         }
         let loop = MainLoop()
-        guard let connection = try? BusConnection(bus: .session, loop: loop),
-            let request = try? connection.requestName(SleepTimers1.busName, queue: false), request == .primaryOwner
-        else { return ExitStatus.temporaryFailure }
+        guard let connection = try? BusConnection(bus: .session, loop: loop) else { return ExitStatus.temporaryFailure }
+        // Each name that activated this agent is answered; one another
+        // program owns is not.
+        let taken = names.filter { (try? connection.requestName($0, queue: false)) == .primaryOwner }
+        guard !taken.isEmpty else { return ExitStatus.temporaryFailure }
         // The calls that activated this agent came before the name's reply:
         // they wait in the connection's queue, and one turn of the loop
         // answers them.
         let service = UnavailableService(connection: connection, storeInUse: message)
         service.register()
         while loop.iterate(blocking: false) {}
-        connection.releaseName(SleepTimers1.busName)
+        for name in taken.reversed() { connection.releaseName(name) }
         connection.flush()
         connection.close()
         return ExitStatus.temporaryFailure
@@ -200,32 +202,41 @@ public final class AgentApp {
         return (nil, unavailable)
     }
 
-    /// Takes the bus name, or says why not (nil: taken).
-    private func takeName(_ connection: BusConnection) -> Int32? {
-        do {
-            switch try connection.requestName(SleepTimers1.busName, queue: false) {
-            case .primaryOwner, .alreadyOwner:
-                return nil
-            case .exists, .inQueue:
-                log.log(.error, "Another program already owns \(SleepTimers1.busName) on this session bus (is dfl-sleep-agent already running?); exiting.")
-                return ExitStatus.failure
+    /// Takes the bus names in order, or says why not (nil: all taken). A
+    /// name another program owns stops the agent, the names taken before it
+    /// given back: one agent answers at all of them or none.
+    private func takeNames(_ names: [String], _ connection: BusConnection) -> Int32? {
+        var taken: [String] = []
+        func giveBack() { for name in taken.reversed() { connection.releaseName(name) } }
+        for name in names {
+            do {
+                switch try connection.requestName(name, queue: false) {
+                case .primaryOwner, .alreadyOwner:
+                    taken.append(name)
+                case .exists, .inQueue:
+                    log.log(.error, "Another program already owns \(name) on this session bus (is dfl-sleep-agent already running?); exiting.")
+                    giveBack()
+                    return ExitStatus.failure
+                }
+            } catch {
+                log.log(.error, "Cannot take the name \(name): \(error.message)")
+                giveBack()
+                return ExitStatus.unavailable
             }
-        } catch {
-            log.log(.error, "Cannot take the name \(SleepTimers1.busName): \(error.message)")
-            return ExitStatus.unavailable
         }
+        return nil
     }
 
     /// Starts the parts and runs the loop until SIGTERM, SIGINT or the loss
     /// of the bus; returns the exit status.
-    private func runLoop(_ loop: MainLoop, connection: BusConnection, parts: Parts?) -> Int32 {
+    private func runLoop(_ loop: MainLoop, connection: BusConnection, names: [String], parts: Parts?) -> Int32 {
         var exitStatus = ExitStatus.success
         let systemd = SystemdNotify(environment: environment)
         func shutDown(_ reason: String, status: Int32) {
             log.log(.info, "\(reason); shutting down.")
             systemd.send("STOPPING=1")
             exitStatus = status
-            connection.releaseName(SleepTimers1.busName)
+            for name in names.reversed() { connection.releaseName(name) }
             connection.flush()
             loop.quit()
         }
@@ -245,7 +256,7 @@ public final class AgentApp {
             parts.network.start(
                 loop: loop, log: log, networkBack: { parts.agent.networkCameBack() },
                 resumed: { parts.agent.clockChanged(reason: "the machine woke from a suspend") })
-            log.log(.info, "dfl-sleep-agent \(AgentProperties.version) serves \(SleepTimers1.busName) with \(parts.agent.properties.runningCount) timer(s).")
+            log.log(.info, "dfl-sleep-agent \(AgentProperties.version) serves \(names.joined(separator: " and ")) with \(parts.agent.properties.runningCount) timer(s).")
         }
         var ready = "READY=1"
         if let parts {
@@ -275,6 +286,8 @@ public final class AgentApp {
     struct Surfaces {
         let place: RunningPlace
         let notifications: NotificationSurfaceKind
+        /// The bus names owned, in the order they are taken.
+        let busNames: [String]
     }
 
     /// The surfaces for where the agent runs (the portals inside a
@@ -284,7 +297,9 @@ public final class AgentApp {
         do {
             let notifications = try NotificationSurfaceChoice.choose(
                 place: place, override: environment[NotificationSurfaceChoice.overrideVariable])
-            return Surfaces(place: place, notifications: notifications)
+            let busNames = AgentBusNames.owned(at: place).names(
+                public: SleepTimers1.busName, appScoped: SleepTimers1.appScopedBusName)
+            return Surfaces(place: place, notifications: notifications, busNames: busNames)
         } catch {
             log.log(.error, "\(error)")
             return nil

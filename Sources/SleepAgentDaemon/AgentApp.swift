@@ -253,6 +253,7 @@ public final class AgentApp {
         if let parts {
             parts.agent.start(surface: parts.notifications, transport: parts.transport)
             parts.indicator.start()
+            parts.backgroundStatus?.start()
             parts.network.start(
                 loop: loop, log: log, networkBack: { parts.agent.networkCameBack() },
                 resumed: { parts.agent.clockChanged(reason: "the machine woke from a suspend") })
@@ -280,6 +281,8 @@ public final class AgentApp {
         let network: SystemWatch
         /// The desktop's 12/24-hour setting, followed while the agent runs.
         let desktopClock: DesktopClock
+        /// GNOME's Background Apps line, inside a Flatpak only.
+        let backgroundStatus: BackgroundStatus?
     }
 
     /// What the desktop offers where the agent runs, decided once.
@@ -333,13 +336,20 @@ public final class AgentApp {
         let appActions = AppActions(connection: connection, log: log)
         agent.launchAppInBackground = { appActions.activate(.background) }
         wallClock?.clockChanged = { [weak agent] in agent?.clockChanged(reason: "the clock was set") }
-        desktopClock.changed = { [weak agent, locale] hourCycle in
+        let backgroundStatus = BackgroundStatusPlan.applies(at: surfaces.place)
+            ? BackgroundStatus(
+                agent: agent, connection: connection, timeZones: ZoneInfoDirectory(environment: environment),
+                timeFormat: { [locale] in locale.timeFormat(clockFormat: desktopClock.hourCycle) }, log: log)
+            : nil
+        desktopClock.changed = { [weak agent, weak backgroundStatus, locale] hourCycle in
             agent?.timeFormatChanged(locale.timeFormat(clockFormat: hourCycle))
+            backgroundStatus?.timeFormatChanged()
         }
         agent.readTimeFormatWhenNeeded { [locale] in locale.timeFormat(clockFormat: desktopClock.hourCycle) }
         let service = TimerService(connection: connection, agent: agent, log: log)
         agent.addObserver(service)
         service.register()
+        if let backgroundStatus { agent.addObserver(backgroundStatus) }
         let httpSettings = HTTPSettings(platform: configuration, userAgent: "dfl-sleep-agent/\(AgentProperties.version)")
         if !HTTPClient.resolvesAsynchronously {
             log.log(.warning, "This libcurl resolves names synchronously; a hung DNS server can delay completions.")
@@ -349,7 +359,7 @@ public final class AgentApp {
             notifications: notificationSurface(surfaces.notifications, connection: connection, loop: loop, clock: clock),
             transport: PlatformCompletionTransport(http: HTTPClient(loop: loop, settings: httpSettings), clock: clock),
             indicator: panel(agent: agent, connection: connection, opener: opener, clock: clock),
-            network: SystemWatch(), desktopClock: desktopClock)
+            network: SystemWatch(), desktopClock: desktopClock, backgroundStatus: backgroundStatus)
     }
 
     /// SIGHUP: the configuration is read again. What can change at run time

@@ -1,0 +1,45 @@
+import SleepTimerCore
+
+/// When the agent tells the background portal its status line (GNOME
+/// Shell's Background Apps, for a sandboxed app only): the line is made
+/// from the sleeping babies alone, with no elapsed time, and sent only
+/// when it differs from the one sent last, so it changes when a timer
+/// starts, ends or changes (a name, a start, the clock's format) and never
+/// on the minute. With no baby asleep the line is cleared (an empty
+/// message, which GNOME shows as none), once.
+public struct BackgroundStatusPlan: Sendable {
+    /// What was sent last; nil before anything was (the portal knows no
+    /// line of this agent then, so an empty one is not sent).
+    public private(set) var sent: String?
+
+    public init() {}
+
+    /// Only a sandboxed app has a Background Apps entry to speak in; on the
+    /// host the portal refuses the call.
+    public static func applies(at place: RunningPlace) -> Bool { place.isSandboxed }
+
+    /// The babies asleep: every timer with no completion recorded (an
+    /// expired token does not wake a baby), the earliest asleep first.
+    public static func sleepers(
+        _ timers: [StoredTimer], timeZones: any TimeZoneResolving, timeFormat: TimeFormat
+    ) -> [BackgroundStatusText.Sleeper] {
+        timers.filter { $0.state == .running }
+            .sorted { ($0.timer.startedAt, $0.timer.id.string) < ($1.timer.startedAt, $1.timer.id.string) }
+            .map { stored in
+                let since = timeZones.rules(for: stored.timer.timeZone).map {
+                    DisplayText.timeOfDay(stored.timer.startedAt, rules: $0, timeFormat: timeFormat)
+                }
+                return BackgroundStatusText.Sleeper(name: stored.timer.babyName.text, since: since ?? "?")
+            }
+    }
+
+    /// The message to send now for `timers`, or nil when the line stands.
+    public mutating func update(
+        _ timers: [StoredTimer], timeZones: any TimeZoneResolving, timeFormat: TimeFormat
+    ) -> String? {
+        let line = BackgroundStatusText.line(Self.sleepers(timers, timeZones: timeZones, timeFormat: timeFormat))
+        if line == (sent ?? "") { return nil }
+        sent = line
+        return line
+    }
+}

@@ -162,7 +162,7 @@ let package = Package(
             dependencies: [
                 "SleepAgent", "SleepTimersService", "LinkOpening", "Notifications", "CompletionSender", "StatusNotifier",
                 "HTTPClient", "SleepTimerCore", "SleepTimerStore", "StoreLock", "DFLDBus", "EventLoop", "DFLGettext",
-                "CDFLLinux", "CDFLGio", "CDFLGLib", "AgentWorkflows",
+                "CDFLLinux", "CDFLGio", "CDFLGLib", "AgentWorkflows", "PanelIndicator",
             ]
         ),
         /// Linked by lld with packed relative relocations (DT_RELR, glibc

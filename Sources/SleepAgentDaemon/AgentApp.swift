@@ -8,6 +8,7 @@ import Glibc
 import HTTPClient
 import LinkOpening
 import Notifications
+import PanelIndicator
 import SleepAgent
 import SleepTimerCore
 import SleepTimerStore
@@ -291,6 +292,7 @@ public final class AgentApp {
         let notifications: NotificationSurfaceKind
         /// The bus names owned, in the order they are taken.
         let busNames: [String]
+        let panel: PanelRegistration
     }
 
     /// The surfaces for where the agent runs (the portals inside a
@@ -302,7 +304,9 @@ public final class AgentApp {
                 place: place, override: environment[NotificationSurfaceChoice.overrideVariable])
             let busNames = AgentBusNames.owned(at: place).names(
                 public: SleepTimers1.busName, appScoped: SleepTimers1.appScopedBusName)
-            return Surfaces(place: place, notifications: notifications, busNames: busNames)
+            let panel = try PanelRegistration.choose(
+                place: place, processID: getpid(), override: environment[PanelRegistration.overrideVariable])
+            return Surfaces(place: place, notifications: notifications, busNames: busNames, panel: panel)
         } catch {
             log.log(.error, "\(error)")
             return nil
@@ -358,7 +362,7 @@ public final class AgentApp {
             agent: agent, service: service,
             notifications: notificationSurface(surfaces.notifications, connection: connection, loop: loop, clock: clock),
             transport: PlatformCompletionTransport(http: HTTPClient(loop: loop, settings: httpSettings), clock: clock),
-            indicator: panel(agent: agent, connection: connection, opener: opener, clock: clock),
+            indicator: panel(agent: agent, connection: connection, registration: surfaces.panel, opener: opener, clock: clock),
             network: SystemWatch(), desktopClock: desktopClock, backgroundStatus: backgroundStatus)
     }
 
@@ -392,10 +396,11 @@ public final class AgentApp {
 
     /// The panel indicator, its menu's clicks going through the same agent
     /// calls as the notification's buttons.
-    private func panel(agent: Agent, connection: BusConnection, opener: DeepLinkOpener, clock: SystemClock)
-        -> IndicatorAgentObserver
-    {
-        let indicator = IndicatorAgentObserver(agent: agent, connection: connection, opener: opener, clock: clock, log: log)
+    private func panel(
+        agent: Agent, connection: BusConnection, registration: PanelRegistration, opener: DeepLinkOpener, clock: SystemClock
+    ) -> IndicatorAgentObserver {
+        let indicator = IndicatorAgentObserver(
+            agent: agent, connection: connection, registration: registration, opener: opener, clock: clock, log: log)
         agent.addPanel(indicator)
         return indicator
     }

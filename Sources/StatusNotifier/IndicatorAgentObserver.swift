@@ -24,7 +24,10 @@ public final class IndicatorAgentObserver: PanelSurface {
     private let appWatch: NameOwnerWatch
     public var wakeAtChanged: (() -> Void)?
 
-    public init(agent: any PanelHost, connection: BusConnection, opener: any LinkOpener, clock: any WallClock, log: any LogSink) {
+    public init(
+        agent: any PanelHost, connection: BusConnection, registration: PanelRegistration, opener: any LinkOpener,
+        clock: any WallClock, log: any LogSink
+    ) {
         self.agent = agent
         self.clock = clock
         self.log = log
@@ -32,7 +35,7 @@ public final class IndicatorAgentObserver: PanelSurface {
         appActions = AppActions(connection: connection, log: log)
         appWatch = NameOwnerWatch(name: AppActions.busName, connection: connection)
         indicator = StatusNotifierIndicator(
-            visibility: agent.configuration.indicator, connection: connection, processID: getpid(), clock: clock,
+            visibility: agent.configuration.indicator, connection: connection, registration: registration, clock: clock,
             log: log)
     }
 

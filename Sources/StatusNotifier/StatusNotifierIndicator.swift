@@ -7,8 +7,10 @@ import SleepTimerCore
 /// the agent's own connection and loop. The decisions are PanelIndicator's;
 /// this performs them: it owns the name org.kde.StatusNotifierItem-PID-1
 /// while the item is shown (releasing it is what makes hosts drop the
-/// item), registers with the watcher, sends the signals, and hands clicks
-/// to the agent through the callbacks.
+/// item) and registers that name with the watcher, or, inside a Flatpak,
+/// registers the item's object path under the agent's unique name
+/// (PanelRegistration); it sends the signals, and hands clicks to the
+/// agent through the callbacks.
 ///
 /// It owns no timer. Whoever owns the minute tick calls `minuteBoundary()`
 /// while `wantsMinuteRefreshes` holds; `onScheduleChanged` says when that
@@ -22,8 +24,9 @@ public final class StatusNotifierIndicator {
     public static let itemInterface = "org.kde.StatusNotifierItem"
     public static let menuInterface = "com.canonical.dbusmenu"
 
-    /// The item's bus name while it is shown, as the specification names items.
-    public let busName: String
+    /// How the item is known to the watcher: by its own bus name while it
+    /// is shown, or by object path.
+    public let registration: PanelRegistration
     public var onComplete: (TimerID) -> Void = { _ in }
     public var onOpen: (TimerID, _ activationToken: String?) -> Void = { _, _ in }
     public var onOpenApp: (_ activationToken: String?) -> Void = { _ in }
@@ -42,11 +45,11 @@ public final class StatusNotifierIndicator {
     var menuObject: BusObject?
 
     public init(
-        visibility: IndicatorVisibility, connection: BusConnection, processID: Int32, clock: any WallClock,
+        visibility: IndicatorVisibility, connection: BusConnection, registration: PanelRegistration, clock: any WallClock,
         log: any LogSink
     ) {
         model = PanelIndicator(visibility: visibility)
-        busName = "org.kde.StatusNotifierItem-\(processID)-1"
+        self.registration = registration
         self.connection = connection
         self.clock = clock
         self.log = log
@@ -102,13 +105,27 @@ public final class StatusNotifierIndicator {
         for action in actions {
             switch action {
             case .publish:
-                log.log(.info, "The panel indicator is shown as \(busName).")
-                busCall(StandardInterface.Bus.requestName, .string(busName), .uint32(4)) // DBUS_NAME_FLAG_DO_NOT_QUEUE
+                switch registration {
+                case .wellKnownName(let busName):
+                    log.log(.info, "The panel indicator is shown as \(busName).")
+                    busCall(StandardInterface.Bus.requestName, .string(busName), .uint32(4)) // DBUS_NAME_FLAG_DO_NOT_QUEUE
+                case .objectPath:
+                    log.log(.info, "The panel indicator is shown at \(Self.itemPath) under the agent's own name.")
+                }
             case .register:
                 register()
             case .withdraw:
-                log.log(.info, "The panel indicator is withdrawn.")
-                busCall(StandardInterface.Bus.releaseName, .string(busName))
+                switch registration {
+                case .wellKnownName(let busName):
+                    log.log(.info, "The panel indicator is withdrawn.")
+                    busCall(StandardInterface.Bus.releaseName, .string(busName))
+                case .objectPath:
+                    // No call takes an item off the watcher: it goes when
+                    // the agent leaves the bus. Until then it is Passive,
+                    // which hosts show apart or not at all.
+                    log.log(.info, "The panel indicator is withdrawn; registered by path, it stays with the watcher as Passive.")
+                    item?.signal("NewStatus", .string(PanelIndicator.Status.passive.rawValue))
+                }
             case .emit(let signal):
                 emit(signal)
             case .complete(let id):
@@ -141,12 +158,21 @@ public final class StatusNotifierIndicator {
         let call = Message.methodCall(
             destination: WatcherWatch.Watcher.name, path: WatcherWatch.Watcher.path, interface: WatcherWatch.Watcher.interface,
             member: WatcherWatch.Watcher.registerItem
-        ).append(.string(busName))
+        ).append(.string(registeredAs))
         connection.call(call) { [log] result in
             switch result {
             case .success: log.log(.info, "The panel indicator is registered with the StatusNotifierWatcher.")
             case .failure(let error): log.log(.warning, "The StatusNotifierWatcher refused the panel indicator: \(error.message)")
             }
+        }
+    }
+
+    /// What RegisterStatusNotifierItem carries: the item's own name, or
+    /// its object path (the watcher adds the sender's unique name).
+    private var registeredAs: String {
+        switch registration {
+        case .wellKnownName(let busName): return busName
+        case .objectPath: return Self.itemPath
         }
     }
 

@@ -14,7 +14,8 @@ PYTHON ?= python3
 SYSTEM_PYTHON ?= /usr/bin/python3
 
 .PHONY: deps toolchain test-toolchain build check unit-tests contract-tests integration-tests js-tests bench-quick sanitizers \
-	fuzz-short fuzz soak package package-test trixie-tests trixie-root-drop bench-gnome demo bench clean locale pot translation-tests
+	fuzz-short fuzz soak package package-test trixie-tests trixie-root-drop bench-gnome demo bench clean locale pot translation-tests \
+	flatpak flatpak-test flatpak-standin-drop
 
 deps:
 	@scripts/install-deps.sh
@@ -126,6 +127,25 @@ trixie-tests: deps
 # Drops the cached Debian 13 root; the next trixie-tests makes it again.
 trixie-root-drop:
 	Tests/Trixie/root.sh drop
+
+# The Flatpak (packaging/flatpak/README.md): the manifest built with
+# flatpak-builder in the Debian 13 root, on a stand-in runtime, SDK and
+# swift6 extension made from Debian 13's packages and cached beside the root
+# (Tests/Flatpak/standin.sh); leaves build/flatpak/com.dreamsforlittles.App.flatpak
+# and the stand-in's repository build/flatpak/repo. As root.
+flatpak: deps
+	Tests/Flatpak/build.sh
+
+# The bundle installed with flatpak install --user in the Debian 13 root:
+# its programs run, its permissions are the manifest's finish-args, its
+# desktop files are exported (Tests/Flatpak/test_bundle.py). As root.
+flatpak-test:
+	@test -f build/flatpak/com.dreamsforlittles.App.flatpak || $(MAKE) --no-print-directory flatpak
+	Tests/Flatpak/run.sh
+
+# Drops the cached stand-in runtime; the next flatpak makes it again.
+flatpak-standin-drop:
+	Tests/Flatpak/standin.sh drop
 
 # The agent's start, memory and idle wake-ups under GNOME Shell 43 on this
 # Debian 12 and under GNOME Shell 48 in the Debian 13 root, measured once

@@ -13,6 +13,7 @@ xfce4-notifyd.
 import os
 import shutil
 import signal
+import subprocess
 import unittest
 import uuid
 
@@ -69,6 +70,20 @@ class App(AppDriver):
 def app_windows(session, pid):
     """The app's visible top-level windows."""
     return xdotool(session, "search", "--onlyvisible", "--pid", str(pid), "--name", "Dreams for Littles").stdout.split()
+
+
+def window_startup_id(session, window):
+    """The activation token GTK presented an X11 window with: the
+    _NET_STARTUP_ID of the window or, for a D-Bus launch, of its client
+    leader window."""
+    leader = subprocess.run(["xprop", "-id", window, "WM_CLIENT_LEADER"], env=session.env,
+                            capture_output=True, text=True, timeout=PATIENCE).stdout.split()[-1]
+    for candidate in (window, leader):
+        value = subprocess.run(["xprop", "-id", candidate, "_NET_STARTUP_ID"], env=session.env,
+                               capture_output=True, text=True, timeout=PATIENCE).stdout
+        if " = " in value:
+            return value.split(" = ", 1)[1].strip().strip('"')
+    return None
 
 
 def bridge_children(pid):

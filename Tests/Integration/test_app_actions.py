@@ -14,7 +14,7 @@ TimerActionsTests) and the Flatpak's tests carry it out."""
 import os
 import subprocess
 
-from app_harness import AppTestCase, app_windows
+from app_harness import AppTestCase, app_windows, window_startup_id
 from dbus_client import Client
 from desktop import xdotool
 from harness import DEMO_FAMILY, MAYA, PATIENCE, eventually
@@ -138,18 +138,6 @@ class OpenTimerTests(AppActionsTestCase):
     def route(self, timer_id):
         return "/families/%s/babies/%s/track/sleep?timer=%s" % (DEMO_FAMILY, MAYA, timer_id)
 
-    def startup_id(self, window):
-        """The _NET_STARTUP_ID GTK presented the window with (on the window
-        or its client leader)."""
-        leader = subprocess.run(["xprop", "-id", window, "WM_CLIENT_LEADER"], env=self.session.env,
-                                capture_output=True, text=True, timeout=PATIENCE).stdout.split()[-1]
-        for candidate in (window, leader):
-            value = subprocess.run(["xprop", "-id", candidate, "_NET_STARTUP_ID"], env=self.session.env,
-                                   capture_output=True, text=True, timeout=PATIENCE).stdout
-            if " = " in value:
-                return value.split(" = ", 1)[1].strip().strip('"')
-        return None
-
     def test_open_activates_the_app_and_shows_the_window_on_the_timers_route_with_the_token(self):
         timer_id = self.mirrored_timer()
         # GNOME Shell's platform data: the token under both names (GTK reads
@@ -166,7 +154,7 @@ class OpenTimerTests(AppActionsTestCase):
         [pid] = app_pids()
         eventually(lambda: len(app_windows(self.session, pid)) == 1, what="the window")
         [window] = app_windows(self.session, pid)
-        eventually(lambda: self.startup_id(window) == token, what="the window to take the portal's token")
+        eventually(lambda: window_startup_id(self.session, window) == token, what="the window to take the portal's token")
         self.assertIn("Opening timer %s from the notification" % timer_id, self.app_output())
         # The timer is untouched.
         self.assertEqual(self.listed(timer_id)[0]["state"], "running")

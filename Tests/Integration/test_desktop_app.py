@@ -11,7 +11,7 @@ import time
 import uuid
 
 from app_harness import (APP, BRIDGE, DESKTOP_FILE, WEBAPP, AppTestCase, Platform, app_windows,
-                         bridge_children)
+                         bridge_children, window_startup_id)
 from dbus_client import Client
 from desktop import BusMonitor, xdotool
 from harness import DEMO_FAMILY, LEO, MAYA, PATIENCE, AgentProcess, eventually
@@ -169,18 +169,9 @@ class DeepLinkTests(AppTestCase):
         self.assertEqual(app.url(), start)
 
     def startup_id(self, app):
-        """The activation token GTK presented the window with, on X11 the
-        _NET_STARTUP_ID of the window (or, for a D-Bus launch, of the app's
-        client leader window)."""
+        """The activation token GTK presented the app's one window with."""
         [window] = app.windows()
-        leader = subprocess.run(["xprop", "-id", window, "WM_CLIENT_LEADER"], env=self.session.env,
-                                capture_output=True, text=True, timeout=PATIENCE).stdout.split()[-1]
-        for candidate in (window, leader):
-            value = subprocess.run(["xprop", "-id", candidate, "_NET_STARTUP_ID"], env=self.session.env,
-                                   capture_output=True, text=True, timeout=PATIENCE).stdout
-            if " = " in value:
-                return value.split(" = ", 1)[1].strip().strip('"')
-        return None
+        return window_startup_id(self.session, window)
 
     def test_malformed_links_navigate_nowhere(self):
         app = self.start_app()

@@ -24,6 +24,14 @@ public struct ProgramLocale: @unchecked Sendable {
     /// Where the package installs them:
     /// /usr/share/locale/<lang>/LC_MESSAGES/dreamsforlittles.mo.
     public static let installedDirectory = "/usr/share/locale"
+    /// Where the Flatpak's manifest installs them: the sandbox's /usr is the
+    /// runtime's, the app's own files are under /app.
+    public static let flatpakDirectory = "/app/share/locale"
+
+    /// The installed catalogs for where the program runs.
+    public static func installedDirectory(in place: RunningPlace) -> String {
+        place.isSandboxed ? flatpakDirectory : installedDirectory
+    }
 
     /// Never changed nor freed (see GettextTranslator).
     private let locale: locale_t
@@ -58,7 +66,8 @@ public struct ProgramLocale: @unchecked Sendable {
     /// gettext translator. Call once, before any thread starts.
     public static func start(environment: [String: String]) -> ProgramLocale {
         let chosen = dfl_environment_locale().map { honouringLanguage($0, environment: environment) }
-        let program = ProgramLocale(locale: chosen?.locale, directory: catalogDirectory(environment: environment),
+        let program = ProgramLocale(locale: chosen?.locale,
+                                    directory: catalogDirectory(environment: environment, place: .current()),
                                     messagesLocaleName: chosen?.messagesName)
         _ = dfl_bindtextdomain(GettextTranslator.domain, program.directory)
         _ = dfl_bind_textdomain_codeset(GettextTranslator.domain, "UTF-8")
@@ -79,11 +88,11 @@ public struct ProgramLocale: @unchecked Sendable {
         return (locale, nil)
     }
 
-    /// DFL_LOCALEDIR when it is an absolute path, else the installed
-    /// catalogs.
-    public static func catalogDirectory(environment: [String: String]) -> String {
+    /// DFL_LOCALEDIR when it is an absolute path, else the catalogs
+    /// installed where the program runs.
+    public static func catalogDirectory(environment: [String: String], place: RunningPlace = .host) -> String {
         if let directory = environment[directoryVariable], directory.hasPrefix("/") { return directory }
-        return installedDirectory
+        return installedDirectory(in: place)
     }
 
     /// How LC_TIME writes a time of day and names the weekdays;

@@ -8,12 +8,9 @@ import SleepTimersAPI
 /// target, D-Bus activating the app when it is not running. The decisions
 /// are here; DesktopApplication+TimerActions carries them out.
 public enum TimerActions {
-    /// The name the app calls the agent at. On the host the public name,
-    /// which D-Bus activation (or systemd) starts; inside the sandbox the
-    /// one under the app's id, the only name of the agent's that the
-    /// Flatpak can make D-Bus activatable.
+    /// The name the app calls the agent at (SleepTimers1.callableBusName).
     public static func agentBusName(for place: RunningPlace) -> String {
-        place.isSandboxed ? SleepTimers1.appScopedBusName : SleepTimers1.busName
+        SleepTimers1.callableBusName(sandboxed: place.isSandboxed)
     }
 
     /// Why an action's target is refused: nothing is called and nothing

@@ -7,10 +7,14 @@ import SleepTimersAPI
 import StoreLock
 
 /// Runs one dfl-sleepctl command against the agent on the session bus, as
-/// any other app would: through com.dreamsforlittles.SleepTimers1 only.
+/// any other app would: through com.dreamsforlittles.SleepTimers1 only, or
+/// inside the Flatpak through the agent's name under the app id, which
+/// answers the same and is the one the sandbox can D-Bus activate.
 public final class SleepControl {
     let output = FileDescriptorOutput.standardOutput
     let errors = FileDescriptorOutput.standardError
+    /// The agent's name for this program (SleepTimers1.callableBusName).
+    let agentName = SleepTimers1.callableBusName(sandboxed: RunningPlace.current().isSandboxed)
 
     public init() {}
 
@@ -50,7 +54,7 @@ public final class SleepControl {
                 output.write(json ? JSONOutput.array(timers) + "\n" : TimerTable.render(timers, timeFormat: locale.timeFormat()))
             case .status(let json):
                 let reply = try connection.callAndWait(
-                    Message.methodCall(destination: SleepTimers1.busName, path: SleepTimers1.objectPath,
+                    Message.methodCall(destination: agentName, path: SleepTimers1.objectPath,
                                        interface: StandardInterface.Properties.name, member: StandardInterface.Properties.getAll)
                         .append(.string(SleepTimers1.interface)))
                 let properties = try reply.arguments().first ?? .vardict([])
@@ -77,7 +81,7 @@ public final class SleepControl {
 
     private func call(_ connection: BusConnection, _ method: any BusMethod.Type, _ arguments: BusValue...) throws(BusError) -> [BusValue] {
         assert(arguments.map(\.signature).joined() == method.inSignature)
-        let message = Message.methodCall(destination: SleepTimers1.busName, path: SleepTimers1.objectPath,
+        let message = Message.methodCall(destination: agentName, path: SleepTimers1.objectPath,
                                          interface: SleepTimers1.interface, member: method.name)
             .append(contentsOf: arguments)
         return try connection.callAndWait(message).arguments()
@@ -99,7 +103,7 @@ public final class SleepControl {
         let question = Message.methodCall(
             destination: StandardInterface.Bus.name, path: StandardInterface.Bus.path,
             interface: StandardInterface.Bus.name, member: StandardInterface.Bus.nameHasOwner
-        ).append(.string(SleepTimers1.busName))
+        ).append(.string(agentName))
         guard let answer = try? connection.callAndWait(question).arguments().first?.booleanValue, !answer else { return nil }
         return holder
     }
@@ -182,13 +186,13 @@ public final class SleepControl {
     /// can send a signal that looks like the agent's, to everyone or to this
     /// client alone.
     private func watch(_ connection: BusConnection, loop: MainLoop) -> Int32 {
-        let agent = NameOwnerWatch(name: SleepTimers1.busName, connection: connection)
+        let agent = NameOwnerWatch(name: agentName, connection: connection)
         do {
             _ = try connection.callAndWait(
-                Message.methodCall(destination: SleepTimers1.busName, path: SleepTimers1.objectPath,
+                Message.methodCall(destination: agentName, path: SleepTimers1.objectPath,
                                    interface: StandardInterface.Peer.name, member: StandardInterface.Peer.ping))
             try agent.start()
-            try connection.addMatch("type='signal',sender='\(SleepTimers1.busName)',path='\(SleepTimers1.objectPath)'")
+            try connection.addMatch("type='signal',sender='\(agentName)',path='\(SleepTimers1.objectPath)'")
         } catch {
             return failure(error)
         }

@@ -14,6 +14,14 @@ public enum SleepTimers1 {
     /// one a call that must start the agent addresses there. It answers as
     /// `busName` does (the same object and interface).
     public static let appScopedBusName = "com.dreamsforlittles.App.SleepTimers1"
+
+    /// The name a client calls the agent at: on the host the public name,
+    /// which D-Bus activation (or systemd) starts; inside the Flatpak the
+    /// one under the app's id, the only name of the agent's the sandbox can
+    /// make D-Bus activatable.
+    public static func callableBusName(sandboxed: Bool) -> String {
+        sandboxed ? appScopedBusName : busName
+    }
     /// The one object the agent serves.
     public static let objectPath = "/com/dreamsforlittles/SleepTimers1"
     /// The interface is named as the bus name, as D-Bus convention has it.

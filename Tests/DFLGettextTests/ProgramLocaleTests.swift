@@ -14,6 +14,18 @@ import Testing
         #expect(ProgramLocale.catalogDirectory(environment: [:]) == "/usr/share/locale")
     }
 
+    @Test func inAFlatpakTheCatalogsAreTheAppsOwnUnderApp() {
+        // The sandbox's /usr is the runtime's, which has no catalog of ours.
+        #expect(ProgramLocale.catalogDirectory(environment: [:], place: .flatpak(appID: "com.dreamsforlittles.App"))
+            == "/app/share/locale")
+        #expect(ProgramLocale.catalogDirectory(environment: [:], place: .host) == "/usr/share/locale")
+    }
+
+    @Test func theVariableWinsInAFlatpakToo() {
+        #expect(ProgramLocale.catalogDirectory(environment: ["DFL_LOCALEDIR": "/src/build/locale"],
+                                               place: .flatpak(appID: nil)) == "/src/build/locale")
+    }
+
     @Test func aRelativeDirectoryIsNotTrusted() {
         // It would depend on the working directory the program was started in.
         #expect(ProgramLocale.catalogDirectory(environment: ["DFL_LOCALEDIR": "build/locale"]) == "/usr/share/locale")

@@ -47,14 +47,7 @@ if [[ ${1:-} != --in-root ]]; then
 fi
 
 branch=$2
-# flatpak-builder splits the debug information out with the host's
-# eu-strip (here the root's), which the root's package list lacks: it is
-# added to this run's throwaway overlay.
-if ! command -v eu-strip >/dev/null; then
-    apt-get install -y -q --no-install-recommends elfutils >/dev/null \
-        || { apt-get update -q >/dev/null && apt-get install -y -q --no-install-recommends elfutils >/dev/null; } \
-        || die "cannot install elfutils (eu-strip) in the root"
-fi
+command -v eu-strip >/dev/null || die "eu-strip is missing in the root: Tests/Trixie/packages.txt names elfutils"
 export FLATPAK_USER_DIR=$out/installation FLATPAK_SYSTEM_HELPER_ON_SESSION=1
 flatpak remote-add --user --if-not-exists --no-gpg-verify standin "file://$out/repo"
 started=$SECONDS

@@ -2,7 +2,9 @@ import AgentWorkflows
 import SleepTimerCore
 
 /// Where the notification plan's actions are carried out: the desktop's
-/// notification server, through libnotify. The surface knows nothing of
+/// notification server through libnotify on the host, the notification
+/// portal inside the Flatpak (NotificationSurfaceChoice picks which). The
+/// surface knows nothing of
 /// timers beyond their ids; it reports what the server did.
 public protocol NotificationSurface: AnyObject {
     /// Starts following the server; `report` hears of every change.

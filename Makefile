@@ -35,9 +35,11 @@ build: deps toolchain locale
 
 # Every stage in turn, each timed; the first that fails stops the run. The
 # package is built once, then tested on this Debian 12 and, with the desktop
-# tests of GNOME 48, Plasma 6 and XFCE 4.20, in the Debian 13 root.
+# tests of GNOME 48, Plasma 6 and XFCE 4.20, in the Debian 13 root; then the
+# Flatpak is built on the stand-in runtime and tested there, on the same
+# desktops.
 CHECK_STAGES := translation-tests unit-tests contract-tests integration-tests js-tests bench-quick sanitizers \
-	fuzz-short package package-test trixie-tests
+	fuzz-short package package-test trixie-tests flatpak flatpak-test
 
 check: deps test-toolchain locale
 	@started=$$(date +%s); \
@@ -138,7 +140,9 @@ flatpak: deps
 
 # The bundle installed with flatpak install --user in the Debian 13 root:
 # its programs run, its permissions are the manifest's finish-args, its
-# desktop files are exported (Tests/Flatpak/test_bundle.py). As root.
+# desktop files are exported (Tests/Flatpak/test_bundle.py); then the whole
+# story on GNOME Shell 48 and Plasma 6.3 through their portals, and from the
+# host over the public name (Tests/Flatpak/test_*.py). As root.
 flatpak-test:
 	@test -f build/flatpak/com.dreamsforlittles.App.flatpak || $(MAKE) --no-print-directory flatpak
 	Tests/Flatpak/run.sh

@@ -26,6 +26,13 @@ public enum ExternalInterface {
         /// GNOME Shell shows under Background Apps for a sandboxed app.
         public static let backgroundInterface = "org.freedesktop.portal.Background"
         public static let setStatus = "SetStatus"
+        /// RequestBackground, which the app calls for the agent's autostart;
+        /// its answer comes as the Response signal of a Request object,
+        /// under requestPathPrefix + the caller's unique name + the token.
+        public static let requestBackground = "RequestBackground"
+        public static let requestInterface = "org.freedesktop.portal.Request"
+        public static let response = "Response"
+        public static let requestPathPrefix = path + "/request/"
         /// Every portal interface's version property.
         public static let versionProperty = "version"
     }

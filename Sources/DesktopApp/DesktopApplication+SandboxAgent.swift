@@ -8,15 +8,6 @@ import SleepTimerCore
 /// decides (on the host it decides nothing), this carries it out with the
 /// Background portal and D-Bus activation, on the app's own connection.
 extension DesktopApplication {
-    /// The Background portal's names, which only the sandboxed app calls.
-    private enum BackgroundPortal {
-        static let interface = "org.freedesktop.portal.Background"
-        static let requestBackground = "RequestBackground"
-        static let requestInterface = "org.freedesktop.portal.Request"
-        static let response = "Response"
-        static let requestPathPrefix = ExternalInterface.Portal.path + "/request/"
-    }
-
     func keepAgent(_ event: SandboxAgentKeeper.Event) {
         for action in agentKeeper.handle(event) {
             switch action {
@@ -71,10 +62,10 @@ extension DesktopApplication {
         AppLog.log(.info, AppLogText.requestingBackground)
         let token = "dfl_background_\(UInt32.random(in: 1...UInt32.max))"
         let sender = String(String(cString: unique).dropFirst().map { $0 == "." ? "_" : $0 })
-        let path = BackgroundPortal.requestPathPrefix + sender + "/" + token
+        let path = ExternalInterface.Portal.requestPathPrefix + sender + "/" + token
         let request = BackgroundRequest(application: self, connection: connection)
         request.subscription = g_dbus_connection_signal_subscribe(
-            connection, ExternalInterface.Portal.name, BackgroundPortal.requestInterface, BackgroundPortal.response,
+            connection, ExternalInterface.Portal.name, ExternalInterface.Portal.requestInterface, ExternalInterface.Portal.response,
             path, nil, G_DBUS_SIGNAL_FLAGS_NONE,
             { _, _, _, _, _, parameters, data in
                 from(data, as: BackgroundRequest.self).answered(parameters)
@@ -96,8 +87,8 @@ extension DesktopApplication {
         var arguments: [OpaquePointer?] = [g_variant_new_string(""), g_variant_builder_end(options)]
         g_variant_builder_unref(options)
         g_dbus_connection_call(
-            connection, ExternalInterface.Portal.name, ExternalInterface.Portal.path, BackgroundPortal.interface,
-            BackgroundPortal.requestBackground, g_variant_new_tuple(&arguments, gsize(arguments.count)), nil,
+            connection, ExternalInterface.Portal.name, ExternalInterface.Portal.path, ExternalInterface.Portal.backgroundInterface,
+            ExternalInterface.Portal.requestBackground, g_variant_new_tuple(&arguments, gsize(arguments.count)), nil,
             G_DBUS_CALL_FLAGS_NONE, 25_000, nil, { source, result, data in
                 let request = taken(data, as: BackgroundRequest.self)
                 var error: UnsafeMutablePointer<GError>?

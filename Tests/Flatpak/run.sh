@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
-# The Flatpak's smoke test (test_bundle.py) in the Debian 13 root, against
+# The Flatpak's tests (every test_*.py here) in the Debian 13 root, against
 # the bundle and the stand-in runtime that `make flatpak` left in
-# build/flatpak (Tests/Flatpak/build.sh). As root.
+# build/flatpak (Tests/Flatpak/build.sh), with the harness of
+# Tests/Integration and the desktops' helpers of Tests/Trixie. As root.
 #
-#   run.sh [unittest arguments...]
+#   run.sh [TEST...]     a module, class or test as unittest names them
+#                        (test_gnome48_flatpak, test_bundle.BundleTest...);
+#                        without one, every module runs
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -11,4 +14,10 @@ repo=$(cd "$here/../.." && pwd)
 for needed in build/flatpak/com.dreamsforlittles.App.flatpak build/flatpak/repo; do
     [[ -e $repo/$needed ]] || { echo "flatpak-test: $needed is missing: run make flatpak first" >&2; exit 1; }
 done
-exec "$repo/Tests/Trixie/root.sh" run python3 -m unittest discover -s Tests/Flatpak -p 'test_*.py' "$@"
+exec "$repo/Tests/Trixie/root.sh" run /bin/bash -c '
+    export PYTHONPATH=$PWD/Tests/Flatpak:$PWD/Tests/Integration:$PWD/Tests/Trixie DFL_RELEASE=trixie
+    if (($# == 0)); then
+        exec python3 -m unittest discover -s Tests/Flatpak -t Tests/Flatpak -p "test_*.py" -v
+    fi
+    exec python3 -m unittest -v "$@"
+' flatpak-test "$@"

@@ -8,114 +8,31 @@ in the sandbox, its permissions are the manifest's finish-args, and the
 files Flatpak exports to the desktop are where it exports them.
 """
 
-import configparser
 import os
-import shutil
+import signal
 import subprocess
-import tempfile
 import unittest
 
-REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
-APP_ID = "com.dreamsforlittles.App"
-MANIFEST = os.path.join(REPO, "packaging", "flatpak", APP_ID + ".yml")
-OUT = os.path.join(REPO, "build", "flatpak")
-BUNDLE = os.path.join(OUT, APP_ID + ".flatpak")
-STANDIN_REPO = os.path.join(OUT, "repo")
-BRANCH = subprocess.run([os.path.join(REPO, "Tests", "Flatpak", "standin.sh"), "branch"],
-                        capture_output=True, text=True, check=True).stdout.strip()
+import dbus
 
-
-def manifest_finish_args(path: str) -> list[str]:
-    """The finish-args list of the manifest, read from its block of items."""
-    args, inside = [], False
-    with open(path, encoding="utf-8") as file:
-        for line in file:
-            if line.startswith("finish-args:"):
-                inside = True
-                continue
-            if inside:
-                stripped = line.strip()
-                if stripped.startswith("- "):
-                    args.append(stripped[2:].strip())
-                elif stripped and not stripped.startswith("#"):
-                    break
-    if not args:
-        raise ValueError(f"{path} has no finish-args")
-    return args
-
-
-def permissions_of(args: list[str]) -> dict[str, dict[str, set[str]]]:
-    """finish-args as the groups and keys `flatpak info --show-permissions`
-    prints them in, each value a set."""
-    context_keys = {"--share": "shared", "--socket": "sockets", "--device": "devices",
-                    "--filesystem": "filesystems", "--allow": "features"}
-    bus_policies = {"--own-name": "own", "--talk-name": "talk", "--see-name": "see"}
-    permissions: dict[str, dict[str, set[str]]] = {}
-    for arg in args:
-        option, _, value = arg.partition("=")
-        if option in context_keys:
-            values = permissions.setdefault("Context", {}).setdefault(context_keys[option], set())
-            values.add(value)
-            # Flatpak keeps fallback-x11 as x11 too, and drops x11 when it
-            # runs the app where Wayland is.
-            if arg == "--socket=fallback-x11":
-                values.add("x11")
-        elif option in bus_policies:
-            permissions.setdefault("Session Bus Policy", {})[value] = {bus_policies[option]}
-        else:
-            raise ValueError(f"a finish-arg this test does not know: {arg}")
-    return permissions
-
-
-def parse_permissions(text: str) -> dict[str, dict[str, set[str]]]:
-    """The key file `flatpak info --show-permissions` prints, its lists as sets."""
-    parser = configparser.ConfigParser(interpolation=None, delimiters=("=",))
-    parser.optionxform = str
-    parser.read_string(text)
-    return {group: {key: {item for item in value.split(";") if item}
-                    for key, value in parser[group].items()}
-            for group in parser.sections()}
+from harness import BUS_NAME, INTERFACE, OBJECT_PATH, PATIENCE, REPO, Session, eventually
+from installed import AGENT_NAME, APP_ID, MANIFEST, Installation, key_file, manifest_finish_args, parse_permissions, permissions_of
 
 
 class BundleTest(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        for path in (BUNDLE, STANDIN_REPO):
-            if not os.path.exists(path):
-                raise unittest.SkipTest(f"{path} is missing: run make flatpak first")
-        cls.home = tempfile.mkdtemp(prefix="dfl-flatpak-home.")
-        cls.addClassCleanup(shutil.rmtree, cls.home, ignore_errors=True)
-        runtime_dir = tempfile.mkdtemp(prefix="dfl-flatpak-runtime.")
-        os.chmod(runtime_dir, 0o700)
-        cls.addClassCleanup(shutil.rmtree, runtime_dir, ignore_errors=True)
-        cls.user_dir = os.path.join(cls.home, ".local", "share", "flatpak")
-        cls.env = dict(os.environ, HOME=cls.home, XDG_RUNTIME_DIR=runtime_dir,
-                       FLATPAK_USER_DIR=cls.user_dir, FLATPAK_SYSTEM_HELPER_ON_SESSION="1",
-                       XDG_DATA_HOME=os.path.join(cls.home, ".local", "share"))
-        cls.env.pop("DBUS_SESSION_BUS_ADDRESS", None)
-        # The bus's log (activations, and the document portal failing
-        # without FUSE here) is left out of the test's output.
-        bus = subprocess.Popen(["dbus-daemon", "--session", "--nofork", "--print-address=1"],
-                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=cls.env)
-        cls.addClassCleanup(bus.stdout.close)
-        cls.addClassCleanup(bus.wait)
-        cls.addClassCleanup(bus.terminate)
-        cls.env["DBUS_SESSION_BUS_ADDRESS"] = bus.stdout.readline().strip()
-        cls.flatpak("remote-add", "--user", "--no-gpg-verify", "standin", "file://" + STANDIN_REPO)
-        cls.flatpak("install", "--user", "--noninteractive", "-y", "standin",
-                    f"runtime/org.gnome.Platform/x86_64/{BRANCH}")
-        cls.flatpak("install", "--user", "--noninteractive", "-y", "--bundle", BUNDLE)
+        cls.session = Session()
+        cls.addClassCleanup(cls.session.close)
+        cls.installation = Installation(cls.session)
+        cls.user_dir = cls.installation.user_dir
 
     @classmethod
     def flatpak(cls, *args: str) -> str:
-        done = subprocess.run(["flatpak", *args], capture_output=True, text=True, env=cls.env, timeout=600)
-        if done.returncode != 0:
-            raise AssertionError(f"flatpak {' '.join(args)} failed ({done.returncode}):\n{done.stdout}{done.stderr}")
-        return done.stdout
+        return cls.installation.flatpak(*args)
 
-    def run_in_sandbox(self, command: str, *args: str) -> subprocess.CompletedProcess:
-        return subprocess.run(["flatpak", "run", f"--command={command}", APP_ID, *args],
-                              capture_output=True, text=True, env=self.env, timeout=120)
+    def run_in_sandbox(self, command: str, *args: str):
+        return self.installation.run(command, *args)
 
     def test_sleepctl_answers_its_help_in_the_sandbox(self):
         done = self.run_in_sandbox("dfl-sleepctl", "--help")
@@ -135,7 +52,7 @@ class BundleTest(unittest.TestCase):
         self.assertNotIn("not found", done.stdout)
 
     def test_permissions_are_the_manifests_finish_args(self):
-        shown = parse_permissions(self.flatpak("info", "--user", "--show-permissions", APP_ID))
+        shown = self.installation.permissions()
         self.assertEqual(shown, permissions_of(manifest_finish_args(MANIFEST)))
 
     def test_the_agents_settings_are_read_from_the_app(self):
@@ -164,27 +81,40 @@ class BundleTest(unittest.TestCase):
     def test_the_exported_entries_run_the_sandboxed_programs(self):
         exports = os.path.join(self.user_dir, "exports", "share")
 
-        def key_file(path):
-            parser = configparser.ConfigParser(interpolation=None, delimiters=("=",))
-            parser.optionxform = str
-            parser.read(os.path.join(exports, path), encoding="utf-8")
-            return parser
-
-        entry = key_file("applications/com.dreamsforlittles.App.desktop")["Desktop Entry"]
+        entry = key_file(os.path.join(exports, "applications/com.dreamsforlittles.App.desktop"))["Desktop Entry"]
         exec_line = entry["Exec"].split()
         self.assertEqual(exec_line[:2], ["/usr/bin/flatpak", "run"], entry["Exec"])
         self.assertIn("--command=dreamsforlittles", exec_line)
         self.assertIn(APP_ID, exec_line)
         self.assertIn("%u", exec_line)
         self.assertEqual(entry["Name"], "Dreams for Littles")
-        agent = key_file("dbus-1/services/com.dreamsforlittles.App.SleepTimers1.service")["D-BUS Service"]
+        agent = key_file(os.path.join(exports, "dbus-1/services/com.dreamsforlittles.App.SleepTimers1.service"))["D-BUS Service"]
         self.assertEqual(agent["Name"], "com.dreamsforlittles.App.SleepTimers1")
         # A service's Exec keeps its absolute program as the command.
         self.assertEqual(agent["Exec"].split()[-2:], ["--command=/app/bin/dfl-sleep-agent", APP_ID], agent["Exec"])
-        app = key_file("dbus-1/services/com.dreamsforlittles.App.service")["D-BUS Service"]
+        app = key_file(os.path.join(exports, "dbus-1/services/com.dreamsforlittles.App.service"))["D-BUS Service"]
         self.assertEqual(app["Name"], APP_ID)
         self.assertEqual(app["Exec"].split()[-3:],
                          ["--command=/app/bin/dreamsforlittles", APP_ID, "--gapplication-service"], app["Exec"])
+
+    def test_a_call_to_the_agents_name_under_the_app_id_starts_it_in_the_sandbox(self):
+        """The exported service file, read by the session's bus through
+        XDG_DATA_DIRS, runs `flatpak run`; the agent answers at both names."""
+        self.addCleanup(self.stop_sandboxed_agents)
+        listed = subprocess.run(
+            ["gdbus", "call", "--session", "--dest", AGENT_NAME, "--object-path", OBJECT_PATH,
+             "--method", INTERFACE + ".List"], capture_output=True, text=True, env=self.session.env, timeout=PATIENCE)
+        self.assertEqual(listed.returncode, 0, "%s\nthe bus's log:\n%s" % (listed.stderr, self.session.bus_output()[-3000:]))
+        self.assertEqual(listed.stdout.strip(), "(@aa{sv} [],)")
+        self.assertEqual(len(self.installation.sandbox_pids("dfl-sleep-agent")), 1)
+        bus = dbus.bus.BusConnection(self.session.env["DBUS_SESSION_BUS_ADDRESS"])
+        self.addCleanup(bus.close)
+        self.assertEqual(bus.get_name_owner(BUS_NAME), bus.get_name_owner(AGENT_NAME))
+
+    def stop_sandboxed_agents(self):
+        for pid in self.installation.sandbox_pids("dfl-sleep-agent"):
+            os.kill(pid, signal.SIGTERM)
+        eventually(lambda: not self.installation.sandbox_pids("dfl-sleep-agent"), what="the sandboxed agent to stop")
 
 
 class PermissionParsingTest(unittest.TestCase):

@@ -22,7 +22,8 @@ from window_close import request_close
 NAME = '<a href="https://phish.example/login">Maya</a>'
 NOTICE = ("Dreams for Littles keeps running while %s's sleep is on the desktop; "
           "quit from the panel or with Ctrl+Q" % NAME)
-SCREENSHOT = os.path.join(REPO, "docs", "markup-name-literal.png")
+# The picture of docs/markup-name-literal.png.
+ARTIFACTS = os.environ.get("DFL_ARTIFACTS", os.path.join(REPO, "build", "test-artifacts"))
 
 
 class MarkupNameTests(AccessibilityBus, AppTestCase):
@@ -51,9 +52,8 @@ class MarkupNameTests(AccessibilityBus, AppTestCase):
             raise AssertionError("%s; the server's labels last read %r; sent were %r" % (error, seen[-1:], sent)) from None
 
     def popups(self):
-        """The server's popups on screen: window id and name."""
-        return [(window, xdotool(self.session, "getwindowname", window).stdout.strip()) for window in
-                xdotool(self.session, "search", "--onlyvisible", "--class", "xfce4-notifyd").stdout.split()]
+        """The server's popups on screen, oldest first."""
+        return xdotool(self.session, "search", "--onlyvisible", "--class", "xfce4-notifyd").stdout.split()
 
     def app_listed_the_name(self):
         """The app's List was answered with the timer: it keeps running when
@@ -85,12 +85,12 @@ class MarkupNameTests(AccessibilityBus, AppTestCase):
         request_close(self.session, window)
         eventually(lambda: app.windows() == [], what="the window to hide")
         self.assertTrue(alive(app.pid))
-        self.wait_shown(NOTICE, "the app's notice with the name as written")
-        self.assertNotIn(NOTICE.replace(NAME, "Maya"), self.shown())
-        # The agent's notification and the app's notice, side by side in the picture.
+        # The agent's notification and the app's notice, one above the other in the picture.
         popups = []
         eventually(lambda: popups.append(self.popups()) or len(popups[-1]) == 2, what="the two popups")
-        self.save_screenshot([window for window, _ in popups[-1]])
+        self.save_screenshot(popups[-1])
+        self.wait_shown(NOTICE, "the app's notice with the name as written")
+        self.assertNotIn(NOTICE.replace(NAME, "Maya"), self.shown())
 
         self.client.timers.Complete(timer_id, dbus.Int64(0))
         self.platform.wait_for_activities(1)
@@ -104,16 +104,27 @@ class MarkupNameTests(AccessibilityBus, AppTestCase):
             self.assertNotIn("<a", call["summary"].replace(NAME, ""), call)
 
     def save_screenshot(self, windows):
-        """docs/markup-name-literal.png: the screen cropped to the popups."""
-        boxes = []
-        for window in windows:
-            geometry = {key: int(value) for key, value in (
-                line.split("=") for line in xdotool(self.session, "getwindowgeometry", "--shell", window).stdout.split())
-                if key in ("X", "Y", "WIDTH", "HEIGHT")}
-            boxes.append((geometry["X"], geometry["Y"], geometry["X"] + geometry["WIDTH"],
-                          geometry["Y"] + geometry["HEIGHT"]))
-        left, top = min(b[0] for b in boxes), min(b[1] for b in boxes)
-        right, bottom = max(b[2] for b in boxes), max(b[3] for b in boxes)
+        """The popups cut out of the screen, one above the other, into
+        markup-name-literal.png among the test artifacts."""
+        os.makedirs(ARTIFACTS, exist_ok=True)
+        crops = self.crop(windows)
+        subprocess.run(["convert", *crops, "-background", "white", "-gravity", "North", "-splice", "0x8",
+                        "-gravity", "East", "-append",
+                        os.path.join(ARTIFACTS, "markup-name-literal.png")], check=True, timeout=PATIENCE)
+
+    def crop(self, windows):
+        """Each popup cut out of a new screenshot: their files."""
         shot = self.display.screenshot(self.session, os.path.join(self.session.root, "markup-name.png"))
-        subprocess.run(["convert", shot, "-crop", "%dx%d+%d+%d" % (right - left, bottom - top, left, top), "+repage",
-                        SCREENSHOT], check=True, timeout=PATIENCE)
+        crops = []
+        for index, window in enumerate(windows):
+            geometry = self.geometry(window)
+            crops.append(os.path.join(self.session.root, "popup-%d.png" % index))
+            subprocess.run(["convert", shot, "-crop", "%dx%d+%d+%d" % (
+                geometry["WIDTH"], geometry["HEIGHT"], geometry["X"], geometry["Y"]), "+repage", crops[-1]],
+                check=True, timeout=PATIENCE)
+        return crops
+
+    def geometry(self, window):
+        return {key: int(value) for key, value in (
+            line.split("=") for line in xdotool(self.session, "getwindowgeometry", "--shell", window).stdout.split())
+            if key in ("X", "Y", "WIDTH", "HEIGHT")}

@@ -78,5 +78,12 @@ public enum ExternalInterface {
         public static let name = "org.freedesktop.Notifications"
         public static let path = "/org/freedesktop/Notifications"
         public static let interface = "org.freedesktop.Notifications"
+        public static let getCapabilities = "GetCapabilities"
+    }
+
+    /// GNOME Shell's notification service for GNotification, which GIO
+    /// prefers to org.freedesktop.Notifications when the name has an owner.
+    public enum GtkNotifications {
+        public static let name = "org.gtk.Notifications"
     }
 }

@@ -116,8 +116,10 @@ final class AgentTimersWatch {
             }, retained(self))
     }
 
-    private func follow(_ timers: [(id: String, timer: ListedTimer)]) {
-        _ = announcement.handle(.timers(timers.map { SaveAnnouncement.TimerName(timerID: $0.id, babyName: $0.timer.babyName) }))
+    /// Only the entries the agent's own rules accept (AgentListEntry): the
+    /// name's owner may be another program.
+    private func follow(_ timers: [AgentListEntry]) {
+        _ = announcement.handle(.timers(timers.map { SaveAnnouncement.TimerName(timerID: $0.timerID, babyName: $0.timer.babyName) }))
         onTimers(timers.map(\.timer))
     }
 
@@ -136,16 +138,19 @@ final class AgentTimersWatch {
         for case .announce(let text) in actions { onAnnouncement(text) }
     }
 
-    /// List's reply, `(aa{sv})`: each timer's `timer_id`, `baby_name` and `state`.
-    private static func timers(in reply: OpaquePointer) -> [(id: String, timer: ListedTimer)] {
-        guard let array = g_variant_get_child_value(reply, 0) else { return [] }
+    /// List's reply, `(aa{sv})`: each timer's `timer_id`, `baby_name` and
+    /// `state`, those the agent's rules accept; any other shape lists none.
+    private static func timers(in reply: OpaquePointer) -> [AgentListEntry] {
+        guard String(cString: g_variant_get_type_string(reply)) == "(aa{sv})",
+              let array = g_variant_get_child_value(reply, 0) else { return [] }
         defer { g_variant_unref(array) }
-        var timers: [(id: String, timer: ListedTimer)] = []
+        var timers: [AgentListEntry] = []
         for index in 0..<g_variant_n_children(array) {
             guard let entry = g_variant_get_child_value(array, index) else { continue }
-            timers.append((string(entry, Key.timerID.rawValue) ?? "",
-                           ListedTimer(babyName: string(entry, Key.babyName.rawValue) ?? "", state: string(entry, Key.state.rawValue) ?? "")))
-            g_variant_unref(entry)
+            defer { g_variant_unref(entry) }
+            if let timer = AgentListEntry(
+                timerID: string(entry, Key.timerID.rawValue) ?? "", babyName: string(entry, Key.babyName.rawValue) ?? "",
+                state: string(entry, Key.state.rawValue) ?? "") { timers.append(timer) }
         }
         return timers
     }

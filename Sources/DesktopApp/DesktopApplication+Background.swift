@@ -1,3 +1,4 @@
+import BusNames
 import CDFLWebKitGTK
 import DesktopAppCore
 import Glibc
@@ -90,11 +91,62 @@ extension DesktopApplication {
 
     /// A desktop notification of the app's own (GIO picks the desktop's
     /// service); GApplication sends what is queued before it exits.
+    /// The body goes through the one escape of notification bodies where
+    /// GIO's backend hands it to a server that reads markup (a baby's name
+    /// is in it); the title is plain text everywhere.
     private func sendNotification(id: String, body: String) {
         let notification = g_notification_new(AppText.applicationName)!
-        g_notification_set_body(notification, body)
+        g_notification_set_body(notification, noticeBody(body))
         g_application_send_notification(dfl_g_application(application), id, notification)
         g_object_unref(raw(notification))
+    }
+
+    /// The notice's body as GIO's backend will show it: the backend read as
+    /// GIO reads it (AppNoticeSurface), once, and on the freedesktop path
+    /// the server's capabilities. Both are synchronous calls of a notice
+    /// that is sent at most once a run, as GIO's own backend choice is.
+    private func noticeBody(_ text: String) -> String {
+        let connection = g_application_get_dbus_connection(dfl_g_application(application))
+        let surface = noticeSurface ?? AppNoticeSurface.chosen(
+            forced: environment["GNOTIFICATION_BACKEND"],
+            portalPreferred: place.isSandboxed || environment["GTK_USE_PORTAL"] == "1",
+            gtkServerPresent: connection.map { Self.nameHasOwner(ExternalInterface.GtkNotifications.name, on: $0) } ?? false)
+        noticeSurface = surface
+        let capabilities = surface == .freedesktop ? connection.flatMap(Self.notificationCapabilities) : nil
+        return surface.body(text, capabilities: capabilities)
+    }
+
+    /// How long the app waits for the bus daemon or the notification server
+    /// before it sends the notice as if the server read markup.
+    private static let noticeQueryTimeout: Int32 = 2000
+
+    private static func nameHasOwner(_ name: String, on connection: OpaquePointer) -> Bool {
+        var arguments: [OpaquePointer?] = [g_variant_new_string(name)]
+        let reply = g_dbus_connection_call_sync(
+            connection, StandardInterface.Bus.name, StandardInterface.Bus.path, StandardInterface.Bus.name,
+            StandardInterface.Bus.getNameOwner, g_variant_new_tuple(&arguments, 1), nil, G_DBUS_CALL_FLAGS_NONE,
+            noticeQueryTimeout, nil, nil)
+        guard let reply else { return false }
+        g_variant_unref(reply)
+        return true
+    }
+
+    /// GetCapabilities of org.freedesktop.Notifications (started by the bus
+    /// if need be, as GIO's Notify would start it); nil without an answer.
+    private static func notificationCapabilities(on connection: OpaquePointer) -> [String]? {
+        let server = ExternalInterface.Notifications.self
+        guard let reply = g_dbus_connection_call_sync(
+            connection, server.name, server.path, server.interface, server.getCapabilities, nil, nil,
+            G_DBUS_CALL_FLAGS_NONE, noticeQueryTimeout, nil, nil) else { return nil }
+        defer { g_variant_unref(reply) }
+        guard String(cString: g_variant_get_type_string(reply)) == "(as)",
+              let list = g_variant_get_child_value(reply, 0) else { return nil }
+        defer { g_variant_unref(list) }
+        return (0..<g_variant_n_children(list)).compactMap { index in
+            guard let item = g_variant_get_child_value(list, index) else { return nil }
+            defer { g_variant_unref(item) }
+            return String(cString: g_variant_get_string(item, nil))
+        }
     }
 
     /// An application action (`app.NAME`), reachable on the bus through

@@ -89,9 +89,20 @@ public struct SaveAnnouncement: Sendable, Equatable {
         }
     }
 
-    /// The words, in the reader's language.
+    /// The longest announcement, in characters: a name the agent accepts
+    /// (64 characters) in the longest translation fits well within it; a
+    /// translation gone wrong is cut rather than read on and on.
+    public static let maximumCharacters = 160
+
+    /// The words, in the reader's language, at most `maximumCharacters`.
     public static func text(babyName: String) -> String {
         // TRANSLATORS: Said by a screen reader when a sleep was saved from the desktop (a notification's Complete); {name} is a baby's name.
-        tr("{name}'s sleep saved").filling(["name": babyName])
+        bounded(tr("{name}'s sleep saved").filling(["name": babyName]))
+    }
+
+    /// The text as it is when it fits, else its first characters and "…".
+    static func bounded(_ text: String) -> String {
+        guard text.count > maximumCharacters else { return text }
+        return String(text.prefix(maximumCharacters - 1)) + "…"
     }
 }

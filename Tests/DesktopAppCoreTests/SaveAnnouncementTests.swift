@@ -111,3 +111,17 @@ import Testing
         #expect(text == "Schlaf von {name} Maya gespeichert")
     }
 }
+
+/// An announcement is bounded whatever its words.
+@Suite struct SaveAnnouncementLengthTests {
+    @Test func theLongestNameTheAgentAcceptsIsSaidWhole() {
+        let name = String(repeating: "M", count: BabyName.maximumCharacters)
+        #expect(SaveAnnouncement.text(babyName: name) == name + "'s sleep saved")
+    }
+
+    @Test func aLongerTextIsCutToTheBound() {
+        let text = SaveAnnouncement.text(babyName: String(repeating: "M", count: 100_000))
+        #expect(text.count == SaveAnnouncement.maximumCharacters)
+        #expect(text.hasSuffix("…"))
+    }
+}

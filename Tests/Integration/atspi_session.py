@@ -41,6 +41,10 @@ class AccessibilityBus:
         """The frames and buttons: [role, name, description]."""
         return self.read(str(pid))
 
+    def labels(self, pid):
+        """The text of the labels of process `pid`: see atspi_tree.labels."""
+        return self.read("--labels", str(pid))
+
     def page(self, pid):
         """What can be read of the page: see atspi_tree.page."""
         return self.read("--page", str(pid), empty='{"documents": [], "views": []}')

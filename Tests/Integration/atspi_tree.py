@@ -1,8 +1,8 @@
 """Prints, as JSON, what a screen reader meets first in one process's
 accessibles: by default the role, name and description of its frames and
-buttons; with --page, what it can read of the web page inside the window
-(the headings and buttons of each "document web", or none) and the web
-view's own accessible. Run in the session's environment, so that it reaches
+buttons; with --labels, the text of its labels; with --page, what it can
+read of the web page inside the window (the headings and buttons of each
+"document web", or none) and the web view's own accessible. Run in the session's environment, so that it reaches
 that session's accessibility bus; it is a separate process because libatspi
 binds to one bus for its whole life."""
 
@@ -72,6 +72,18 @@ def page(application):
     return {"documents": documents, "views": views}
 
 
+def labels(application):
+    """The text of every label, as a screen reader reads it: what the
+    process drew, after any markup was taken as markup."""
+    found = []
+
+    def visit(accessible, role):
+        if role == "label":
+            found.append(accessible.get_name())
+    walk(application, 0, visit)
+    return found
+
+
 def item(accessible, role):
     if role in PAGE_ROLES:
         return [PAGE_ROLES[role], accessible.get_name()]
@@ -82,10 +94,10 @@ def item(accessible, role):
 
 def main():
     arguments = sys.argv[1:]
-    read = page if arguments[0] == "--page" else controls
+    read = {"--page": page, "--labels": labels}.get(arguments[0], controls)
     pid = int(arguments[-1])
     desktop = Atspi.get_desktop(0)
-    found = [] if read is controls else {"documents": [], "views": []}
+    found = {"documents": [], "views": []} if read is page else []
     for index in range(desktop.get_child_count()):
         application = desktop.get_child_at_index(index)
         if application is not None and application.get_process_id() == pid:

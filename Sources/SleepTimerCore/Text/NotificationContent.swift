@@ -175,7 +175,7 @@ public struct NotificationContent: Sendable, Equatable {
                 actions: server.needsOpenButton ? [.open, .openButton] : [.open], persistent: true)
         }
         if !server.actions { content.actions = [] }
-        if server.bodyMarkup { content.body = DisplayText.escapeMarkup(content.body) }
+        content.body = NotificationBody.text(content.body, readAsMarkup: server.bodyMarkup)
         return content
     }
 }

@@ -144,3 +144,35 @@ import SleepTimerCore
         #expect(!xfce.updatesElapsedTime(.off))
     }
 }
+
+/// Where a baby's name goes in the agent's notifications: the summary,
+/// plain text on every server, as written; a body never carries it, and a
+/// body read as markup is escaped.
+@Suite struct NotificationContentMarkupTests {
+    let start = Instant(secondsSince1970: 1_795_988_460)
+    let markupName = #"<a href="https://phish.example/login">Maya</a>"#
+    let xfce = NotificationServerTraits(capabilities: ["actions", "body", "body-markup"], serverName: "Xfce Notify Daemon")
+    let noButtons = NotificationServerTraits(capabilities: ["body", "body-markup"], serverName: "minimal")
+
+    func content(_ phase: TimerPhase, server: NotificationServerTraits) -> NotificationContent {
+        NotificationContent.make(
+            babyName: try! BabyName(validating: markupName), phase: phase, startedAt: start,
+            now: start.adding(milliseconds: 60_000), rules: TimeZoneRules(fixedOffsetSeconds: 0), timeFormat: .twelveHour,
+            server: server, liveElapsed: true)
+    }
+
+    let phases: [TimerPhase] = [
+        .running(canComplete: true), .running(canComplete: false), .saving(waitingForNetwork: false),
+        .saving(waitingForNetwork: true), .saved(minutes: 83), .failed,
+    ]
+
+    @Test func theNameIsInTheSummaryAsWrittenAndInNoBody() {
+        for server in [xfce, noButtons] {
+            for phase in phases {
+                let shown = content(phase, server: server)
+                #expect(shown.summary.contains(markupName), "\(phase)")
+                #expect(!shown.body.contains("Maya") && !shown.body.contains("<"), "\(phase): \(shown.body)")
+            }
+        }
+    }
+}

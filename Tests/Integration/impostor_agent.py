@@ -1,0 +1,94 @@
+#!/usr/bin/python3
+"""Another program in the agent's place: it owns com.dreamsforlittles.SleepTimers1
+while no agent does and answers List with one timer whose baby's name is
+1 MiB of letters and control characters, far past what the agent's Mirror
+accepts. Told through its own control interface, it says that timer's
+sleep was saved (CompletionFinished, as the agent would), for a window to
+announce. Every List is appended to a JSON-lines file.
+
+Run as a program by Impostor (below), in a process of its own."""
+
+import argparse
+import json
+import os
+import signal
+import subprocess
+import time
+
+NAME = "com.dreamsforlittles.SleepTimers1"
+PATH = "/com/dreamsforlittles/SleepTimers1"
+CONTROL = "com.dreamsforlittles.Test.Impostor"
+TIMER_ID = "6f1c2a34-8b9d-4e5f-a012-3456789abcde"
+# 1 MiB of UTF-8: letters, and an escape sequence, a bell, line breaks and
+# C1 controls between them (D-Bus strings hold no NUL).
+NAME_UNIT = "Maya\x1b[2J\x07\r\n\x7f\u0085"
+BABY_NAME = (NAME_UNIT * (1 + (1 << 20) // len(NAME_UNIT)))[:1 << 20]
+
+
+def serve(record_path):
+    import dbus
+    import dbus.service
+    from dbus.mainloop.glib import DBusGMainLoop
+    from gi.repository import GLib
+
+    class Impostor(dbus.service.Object):
+        def __init__(self, bus):
+            super().__init__(bus, PATH)
+            self.record = open(record_path, "a", buffering=1)
+
+        @dbus.service.method(NAME, in_signature="", out_signature="aa{sv}")
+        def List(self):
+            self.record.write(json.dumps({"method": "List", "ns": time.time_ns()}) + "\n")
+            return [{"timer_id": TIMER_ID, "baby_name": BABY_NAME, "state": "running",
+                     "can_complete": dbus.Boolean(True)}]
+
+        @dbus.service.signal(NAME, signature="sss")
+        def CompletionFinished(self, timer_id, outcome, activity_id):
+            pass
+
+        @dbus.service.method(CONTROL, in_signature="", out_signature="")
+        def SaySaved(self):
+            self.CompletionFinished(TIMER_ID, "created", "7a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d")
+
+    DBusGMainLoop(set_as_default=True)
+    bus = dbus.SessionBus()
+    impostor = Impostor(bus)
+    name = dbus.service.BusName(NAME, bus, do_not_queue=True)
+    loop = GLib.MainLoop()
+    GLib.unix_signal_add(GLib.PRIORITY_DEFAULT, signal.SIGTERM, loop.quit)
+    loop.run()
+    del name, impostor
+
+
+class Impostor:
+    """This program in its own process on the session's bus."""
+
+    def __init__(self, session):
+        from desktop import wait_for_name
+        self.session = session
+        self.record = os.path.join(session.root, "impostor-%d.jsonl" % time.monotonic_ns())
+        self.process = subprocess.Popen(["/usr/bin/python3", os.path.abspath(__file__), "--record", self.record],
+                                        env=session.env)
+        session.processes.append(self.process)
+        self.owner = wait_for_name(session, NAME)
+
+    def lists(self):
+        try:
+            with open(self.record) as handle:
+                return [json.loads(line) for line in handle if line.strip()]
+        except FileNotFoundError:
+            return []
+
+    def say_saved(self):
+        import dbus
+        bus = dbus.bus.BusConnection(self.session.env["DBUS_SESSION_BUS_ADDRESS"])
+        try:
+            dbus.Interface(bus.get_object(NAME, PATH), CONTROL).SaySaved()
+        finally:
+            bus.close()
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--record", required=True)
+    serve(parser.parse_args().record)

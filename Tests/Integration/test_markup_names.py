@@ -1,0 +1,130 @@
+"""A baby's name written as markup, `<a href="https://phish.example/login">Maya</a>`,
+shown by the real xfce4-notifyd under Xvfb (which reads bodies as markup)
+as the characters it is, in the app's notice that it keeps running with its
+window closed and in every notification of the agent, from the running
+sleep to the saved one. What the server drew is read back through AT-SPI
+(its labels' text, as a screen reader reads it): a name taken as markup
+would read "Maya" alone."""
+
+import os
+import subprocess
+
+import dbus
+
+from app_harness import AppTestCase
+from atspi_session import AccessibilityBus
+from dbus_client import Client
+from desktop import BusMonitor, XfceNotifyd, xdotool
+from harness import PATIENCE, REPO, eventually
+from test_background import alive
+from window_close import request_close
+
+NAME = '<a href="https://phish.example/login">Maya</a>'
+NOTICE = ("Dreams for Littles keeps running while %s's sleep is on the desktop; "
+          "quit from the panel or with Ctrl+Q" % NAME)
+# The picture of docs/markup-name-literal.png.
+ARTIFACTS = os.environ.get("DFL_ARTIFACTS", os.path.join(REPO, "build", "test-artifacts"))
+
+
+class MarkupNameTests(AccessibilityBus, AppTestCase):
+    notification_server = False
+
+    def setUp(self):
+        super().setUp()
+        # The accessibility bus before the server, whose GTK joins it as it starts.
+        self.start_accessibility_bus()
+        self.server = XfceNotifyd(self.session)
+        self.monitor = BusMonitor(self.session)
+        self.addCleanup(self.monitor.stop)
+        self.client = Client(self.session)
+        self.addCleanup(self.client.close)
+
+    def shown(self):
+        """The text of the server's labels now."""
+        return self.labels(self.server.process.pid)
+
+    def wait_shown(self, text, what):
+        seen = []
+        try:
+            eventually(lambda: seen.append(self.shown()) or text in seen[-1], what=what)
+        except AssertionError as error:
+            sent = [(call["summary"], call["body"]) for call in self.monitor.notify_calls()]
+            raise AssertionError("%s; the server's labels last read %r; sent were %r" % (error, seen[-1:], sent)) from None
+
+    def popups(self):
+        """The server's popups on screen, oldest first."""
+        return xdotool(self.session, "search", "--onlyvisible", "--class", "xfce4-notifyd").stdout.split()
+
+    def app_listed_the_name(self):
+        """The app's List was answered with the timer: it keeps running when
+        its window closes."""
+        bus = dbus.bus.BusConnection(self.session.env["DBUS_SESSION_BUS_ADDRESS"])
+        try:
+            app = bus.get_name_owner("com.dreamsforlittles.App")
+        finally:
+            bus.close()
+        calls = set()
+        for header, args in self.monitor.messages():
+            fields = dict(part.split("=", 1) for part in header.replace(";", "").split() if "=" in part)
+            if header.startswith("method call") and fields.get("sender") == app and fields.get("member") == "List":
+                calls.add(fields.get("serial"))
+            elif (header.startswith("method return") and fields.get("destination") == app
+                  and fields.get("reply_serial") in calls and any("phish.example" in line for line in args)):
+                return True
+        return False
+
+    def test_the_name_shows_as_written_in_the_apps_notice_and_the_agents_notifications(self):
+        timer_id, reply = self.platform.start_sleep()
+        self.platform.mirror(self.client, timer_id, reply, baby_name=NAME)
+        self.wait_shown(NAME + " is asleep", "the agent's notification with the name as written")
+        app = self.start_app()
+        eventually(lambda: len(app.windows()) == 1, what="the app's window")
+        eventually(self.app_listed_the_name, what="the app to list the timer")
+
+        [window] = app.windows()
+        request_close(self.session, window)
+        eventually(lambda: app.windows() == [], what="the window to hide")
+        self.assertTrue(alive(app.pid))
+        # The agent's notification and the app's notice, one above the other in the picture.
+        popups = []
+        eventually(lambda: popups.append(self.popups()) or len(popups[-1]) == 2, what="the two popups")
+        self.save_screenshot(popups[-1])
+        self.wait_shown(NOTICE, "the app's notice with the name as written")
+        self.assertNotIn(NOTICE.replace(NAME, "Maya"), self.shown())
+
+        self.client.timers.Complete(timer_id, dbus.Int64(0))
+        self.platform.wait_for_activities(1)
+        self.wait_shown(NAME + "'s sleep", "the saved sleep's notification with the name as written")
+
+        # What crossed the bus: no body carries markup of the name.
+        calls = self.monitor.notify_calls()
+        self.assertGreaterEqual(len(calls), 3)
+        for call in calls:
+            self.assertNotIn("<a", call["body"], call)
+            self.assertNotIn("<a", call["summary"].replace(NAME, ""), call)
+
+    def save_screenshot(self, windows):
+        """The popups cut out of the screen, one above the other, into
+        markup-name-literal.png among the test artifacts."""
+        os.makedirs(ARTIFACTS, exist_ok=True)
+        crops = self.crop(windows)
+        subprocess.run(["convert", *crops, "-background", "white", "-gravity", "North", "-splice", "0x8",
+                        "-gravity", "East", "-append",
+                        os.path.join(ARTIFACTS, "markup-name-literal.png")], check=True, timeout=PATIENCE)
+
+    def crop(self, windows):
+        """Each popup cut out of a new screenshot: their files."""
+        shot = self.display.screenshot(self.session, os.path.join(self.session.root, "markup-name.png"))
+        crops = []
+        for index, window in enumerate(windows):
+            geometry = self.geometry(window)
+            crops.append(os.path.join(self.session.root, "popup-%d.png" % index))
+            subprocess.run(["convert", shot, "-crop", "%dx%d+%d+%d" % (
+                geometry["WIDTH"], geometry["HEIGHT"], geometry["X"], geometry["Y"]), "+repage", crops[-1]],
+                check=True, timeout=PATIENCE)
+        return crops
+
+    def geometry(self, window):
+        return {key: int(value) for key, value in (
+            line.split("=") for line in xdotool(self.session, "getwindowgeometry", "--shell", window).stdout.split())
+            if key in ("X", "Y", "WIDTH", "HEIGHT")}

@@ -13,7 +13,7 @@ import unittest
 import dbus
 
 from dbus_client import Client
-from harness import BUS_NAME, ERROR, LEO, PATIENCE, Platform, Session, eventually
+from harness import BUS_NAME, ERROR, LEO, PATIENCE, Platform, Session, eventually, stop
 from installed import AGENT_NAME, Installation
 
 
@@ -44,7 +44,6 @@ class HostClientTests(unittest.TestCase):
                   "the sandboxed agent to own %s and %s" % (BUS_NAME, AGENT_NAME))
 
     def stop_agent(self):
-        from harness import stop
         stop(self.agent)
         if self.agent in self.session.processes:
             self.session.processes.remove(self.agent)

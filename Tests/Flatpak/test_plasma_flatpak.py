@@ -1,0 +1,296 @@
+"""The installed Flatpak on KDE Plasma 6.3, with xdg-desktop-portal and its
+KDE backend: the sandboxed agent's notification, posted through the
+notification portal, is plasmashell's popup with Complete and Open; a click
+on its body opens the timer's Sleep route in the app; Complete makes one
+activity and no window; the panel item, registered with the watcher by
+object path from inside the sandbox, is in Plasma's system tray and its
+menu's Complete completes once.
+
+Run in the Debian 13 root (Tests/Flatpak/run.sh). Plasma runs on X11 under
+Xvfb (plasma.py, as test_plasma6's X11 tests have it): what a parent reads
+is read from the screen with tesseract, waited for until it is there, and
+clicked with a real X click on the word found. The portal, its KDE backend,
+the Flatpak portal (WebKit's sandbox for its web processes) and the app's
+exported services are started by D-Bus activation, as in a login session."""
+
+import os
+import shutil
+import time
+import unittest
+import uuid
+
+import dbus
+
+import screen_words
+import test_plasma6
+from app_harness import require_tool
+from dbus_client import Client
+from desktop import BusMonitor
+from harness import BUS_NAME, DEMO_FAMILY, MAYA, PATIENCE, Platform, Session, eventually, stop
+from installed import AGENT_NAME, APP_ID, Installation
+from plasma import HEIGHT, WIDTH, Plasma
+from test_portal_notifications import calls
+
+WEBAPP = os.path.join(test_plasma6.REPO, "webapp", "demo")
+SERVICES = "/usr/share/dbus-1/services"
+# The bus names a sandboxed app's notifications and window need, each with
+# the Debian package whose D-Bus service file starts it.
+PORTAL_SERVICES = {
+    "org.freedesktop.portal.Desktop": "xdg-desktop-portal",
+    "org.freedesktop.impl.portal.PermissionStore": "xdg-desktop-portal",
+    "org.freedesktop.impl.portal.desktop.kde": "xdg-desktop-portal-kde",
+    "org.freedesktop.portal.Flatpak": "flatpak",
+}
+# What the portal and its KDE backend read of the session (which backend
+# serves, the display), given to the bus's activation environment as a
+# Plasma login does.
+SESSION_VARIABLES = ("DISPLAY", "XDG_CURRENT_DESKTOP", "XDG_SESSION_DESKTOP", "XDG_SESSION_TYPE", "XDG_DATA_DIRS",
+                     "XDG_CONFIG_DIRS", "XDG_MENU_PREFIX", "KDE_FULL_SESSION", "KDE_SESSION_VERSION",
+                     "QT_QPA_PLATFORM", "DBUS_SYSTEM_BUS_ADDRESS")
+PANEL = test_plasma6.PANEL
+
+
+def install_portals(session):
+    """The portals' service files on the session's bus, whose only service
+    directories are its own and the installation's exports."""
+    for name, package in PORTAL_SERVICES.items():
+        path = os.path.join(SERVICES, name + ".service")
+        if not os.path.exists(path):
+            raise AssertionError("%s is missing: install the Debian package %s" % (path, package))
+        shutil.copy(path, session.services)
+
+
+def keep_popups_on_screen(session):
+    """Plasma's setting of how long a popup stays before it goes to the
+    history (5 s unless set; a portal notification carries no timeout), set
+    to its longest, 2 minutes: reading a popup with tesseract on a busy
+    machine can take longer than 5 s, and the click must find the popup
+    where it was read."""
+    with open(os.path.join(session.env["XDG_CONFIG_HOME"], "plasmanotifyrc"), "w") as handle:
+        handle.write("[Notifications]\nPopupTimeout=120000\n")
+
+
+class PlasmaFlatpakTests(unittest.TestCase):
+    """Plasma and the installation for the class; a platform and a sandboxed
+    agent for each test."""
+
+    @classmethod
+    def setUpClass(cls):
+        screen_words.require_tesseract()
+        require_tool("xdotool", "xdotool")
+        cls.session = Session()
+        try:
+            cls.installation = Installation(cls.session)
+            keep_popups_on_screen(cls.session)
+            cls.plasma = Plasma(cls.session, x11=True)
+            install_portals(cls.session)
+            cls.installation.activation_environment(
+                *(name for name in SESSION_VARIABLES if name in cls.session.env))
+        except BaseException:
+            cls.session.close()
+            raise
+
+    @classmethod
+    def tearDownClass(cls):
+        try:
+            cls.plasma.stop()
+        finally:
+            cls.session.close()
+
+    def setUp(self):
+        self.monitor = BusMonitor(self.session)
+        self.addCleanup(self.monitor.stop)
+        # Cleanups run last first: every sandbox of the app gone (the agent,
+        # the app it started in the background, a window left open), then
+        # the test's popups.
+        self.addCleanup(self.wait_for_no_popups)
+        self.addCleanup(self.end_the_sandboxes)
+        self.platform = Platform(self.session, extra_args=("--webapp", WEBAPP))
+        self.addCleanup(self.platform.stop)
+        self.installation.configure(self.platform)
+        # Each test's agent starts on an empty store: one left by the test
+        # before would show that test's timers again.
+        shutil.rmtree(os.path.join(self.installation.data, ".local", "state", "dreamsforlittles"), ignore_errors=True)
+        self.agent_log = os.path.join(self.session.root, "agent-%s.log" % uuid.uuid4().hex[:6])
+        self.agent = self.installation.start("dfl-sleep-agent", log=self.agent_log)
+        self.client = Client(self.session)
+        self.addCleanup(self.client.close)
+        self.wait(lambda: self.owner(BUS_NAME) and self.owner(AGENT_NAME) == self.owner(BUS_NAME),
+                  "the sandboxed agent on the bus")
+        self.agent_name = self.owner(BUS_NAME)
+
+    # ---- the test's parts
+
+    def end_the_sandboxes(self):
+        stop(self.agent)
+        if self.agent in self.session.processes:
+            self.session.processes.remove(self.agent)
+        self.installation.flatpak("kill", APP_ID, check=False)
+        eventually(lambda: not self.installation.sandbox_pids("dreamsforlittles")
+                   and not self.installation.sandbox_pids("dfl-sleep-agent"), what="the app's sandboxes to end")
+
+    def wait_for_no_popups(self):
+        """Closes each notification the test's capture saw on Plasma and
+        waits until no popup is left: the next test starts on a clear
+        screen."""
+        for call in self.monitor.notify_calls():
+            if "id" in call:
+                try:
+                    self.plasma.bus.call_blocking("org.freedesktop.Notifications", "/org/freedesktop/Notifications",
+                                                  "org.freedesktop.Notifications", "CloseNotification", "u",
+                                                  (call["id"],))
+                except dbus.exceptions.DBusException:
+                    pass  # gone already
+        eventually(lambda: not self.plasma.popups(), what="the popups to go")
+        # Plasma refuses a notification identical to the last one it took
+        # within a second, and the next test's agent shows the same text.
+        time.sleep(1.1)
+
+    def owner(self, name):
+        try:
+            return str(self.client.bus.get_name_owner(name))
+        except dbus.exceptions.DBusException:
+            return None
+
+    def agent_says(self):
+        with open(self.agent_log, errors="replace") as handle:
+            return handle.read()
+
+    def app_says(self):
+        """What the D-Bus activated app wrote: its output goes to the bus's log."""
+        return "\n".join(line for line in self.session.bus_output().splitlines() if "dreamsforlittles" in line)
+
+    def failure(self, text):
+        """A failure's message: what was wrong, the screen as it was (kept
+        beside the screenshots), the agent's, the app's and Plasma's logs."""
+        os.makedirs(test_plasma6.ARTIFACTS, exist_ok=True)
+        path = os.path.join(test_plasma6.ARTIFACTS, "flatpak-plasma-failed-%s.png" % self._testMethodName)
+        self.plasma.screenshot(path)
+        return "%s\nthe screen: %s\nthe agent's log:\n%s\nthe bus's log (the app, the portals):\n%s\n%s" % (
+            text, path, self.agent_says()[-2500:], self.session.bus_output()[-3000:], self.plasma.log_tails())
+
+    def wait(self, predicate, what, timeout=PATIENCE):
+        try:
+            eventually(predicate, timeout=timeout, what=what)
+        except AssertionError as error:
+            raise AssertionError(self.failure(str(error))) from None
+
+    def new_sleep(self):
+        timer_id, reply = self.platform.start_sleep()
+        self.token = self.platform.mirror(self.client, timer_id, reply)
+        return timer_id
+
+    def wait_for_popup(self):
+        self.wait(lambda: len(self.plasma.popups()) == 1, "plasmashell's popup", timeout=60)
+        return self.plasma.popups()[0]
+
+    def read_popup(self, popup):
+        box = (popup["x"], popup["y"], popup["width"], popup["height"])
+        return self.words_once(box, lambda words: screen_words.find(words, "Complete")
+                               and screen_words.find(words, "Open") and screen_words.find(words, "asleep"),
+                               "the popup")
+
+    def app_windows(self):
+        """The app's windows under KWin: on X11 a sandboxed window's pid is
+        the sandbox's own, so it is known by its id or its title."""
+        return [w for w in self.plasma.windows() if APP_ID in (w["desktopFileName"], w["resourceClass"])
+                or "Dreams for Littles" in (w["caption"] or "")]
+
+    def route_requests(self, timer_id):
+        route = "/families/%s/babies/%s/track/sleep?timer=%s" % (DEMO_FAMILY, MAYA, timer_id)
+        return [r for r in self.platform.requests() if r["method"] == "GET" and r["path"] == route]
+
+    # The screen, read and clicked as test_plasma6's X11 tests do it.
+    screenshot = test_plasma6.X11Tests.screenshot
+    words_once = test_plasma6.X11Tests.words_once
+    save_crop = test_plasma6.X11Tests.save_crop
+    click = test_plasma6.X11Tests.click
+    tray_strip = test_plasma6.X11Tests.tray_strip
+    icon_spot = test_plasma6.X11Tests.icon_spot
+
+    # ---- the tests
+
+    def test_the_portals_popup_shows_complete_and_open_and_complete_makes_one_activity_and_no_window(self):
+        timer_id = self.new_sleep()
+        popup = self.wait_for_popup()
+        found = self.read_popup(popup)
+        margin = 12
+        self.save_crop("flatpak-plasma-popup.png", popup["width"] + 2 * margin, popup["height"] + 2 * margin,
+                       popup["x"] - margin, popup["y"] - margin)
+        # Posted through the portal with the app's exported actions, never
+        # to the notification server itself.
+        adds = [args for _, args in calls(self.monitor, "AddNotification", sender=self.agent_name)
+                if args[0] == 'string "%s"' % timer_id]
+        if not adds:
+            raise AssertionError(self.failure("no AddNotification of the timer from the sandboxed agent"))
+        text = "\n".join(adds[0])
+        for expected in ('string "app.open-timer"', 'string "app.complete-timer"', 'string "default-action-target"',
+                         'string "%s"' % timer_id):
+            self.assertIn(expected, text)
+        self.assertEqual(calls(self.monitor, "Notify", sender=self.agent_name), [])
+        self.assertEqual([c["summary"] for c in self.monitor.notify_calls()], ["Maya is asleep"])
+
+        complete = screen_words.find(found, "Complete")
+        self.click(complete["x"], complete["y"])
+        self.wait(lambda: self.platform.activities(), "the platform to record the completion")
+        [activity] = self.platform.activities()
+        self.assertEqual((activity["timerId"], activity["source"]), (timer_id, "native"))
+        # The portal hands the click to the app (the one the agent started
+        # in the background, with its window hidden), which hands Complete
+        # to the agent and shows no window.
+        self.wait(lambda: "The agent recorded the completion of timer %s" % timer_id in self.app_says(),
+                  "the app to hand Complete to the agent")
+        self.assertIn("Completing timer %s from the notification" % timer_id, self.app_says())
+        self.assertEqual(self.app_windows(), [])
+        self.wait(lambda: timer_id not in {t["timer_id"] for t in self.client.list()},
+                  "the agent to finish the completion")
+        self.assertEqual(len(self.platform.activities()), 1)
+        # Nothing of the token crossed the bus: the portal, Plasma and the
+        # app were handed the timer's id alone.
+        self.assertNotIn(self.token, self.monitor.text())
+
+    def test_a_click_on_the_popups_body_opens_the_timers_sleep_route(self):
+        timer_id = self.new_sleep()
+        popup = self.wait_for_popup()
+        found = self.read_popup(popup)
+        asleep = screen_words.find(found, "asleep")
+        self.click(asleep["x"], asleep["y"])
+        self.wait(lambda: self.route_requests(timer_id), "the app to load the timer's Sleep route", timeout=90)
+        self.wait(lambda: self.app_windows(), "the app's window under KWin")
+        self.assertIn("Opening timer %s from the notification" % timer_id, self.app_says())
+        # The timer is untouched.
+        self.assertEqual([t["state"] for t in self.client.list() if t["timer_id"] == timer_id], ["running"])
+        self.assertEqual(self.platform.activities(), [])
+
+    def test_the_panel_item_is_in_plasmas_tray_from_the_sandbox_and_its_menu_completes_once(self):
+        before = self.tray_strip()
+        timer_id = self.new_sleep()
+        # Registered by object path: the watcher keys it by the agent's
+        # unique name (the sandbox may own no StatusNotifierItem name).
+        key = "%s/StatusNotifierItem" % self.agent_name
+        self.wait(lambda: key in self.plasma.registered_items(),
+                  "the item in the watcher (it has %r)" % self.plasma.registered_items())
+        self.assertNotIn("org.kde.StatusNotifierItem-", self.monitor.text())
+        self.wait_for_popup()
+        spot = []
+        self.wait(lambda: spot.append(self.icon_spot(before, self.tray_strip())) or spot[-1],
+                  "the item's icon in the tray")
+        x, y = spot[-1]
+        self.click(x, y, "3")
+        menu_box = (max(0, x - 400), HEIGHT - PANEL - 260, 800, 260)
+        found = self.words_once(menu_box, lambda words: screen_words.find_phrase(words, "Complete Maya's sleep"),
+                                "the menu")
+        left = max(0, min(x - 300, WIDTH - 560))
+        self.save_crop("flatpak-plasma-tray.png", WIDTH - left, 300, left, HEIGHT - 300)
+        complete = screen_words.find_phrase(found, "Complete Maya's sleep")
+        self.click(complete["x"], complete["y"])
+        self.wait(lambda: self.platform.activities(), "the platform to record the completion")
+        [activity] = self.platform.activities()
+        self.assertEqual((activity["timerId"], activity["source"]), (timer_id, "native"))
+        self.wait(lambda: timer_id not in {t["timer_id"] for t in self.client.list()},
+                  "the agent to finish the completion")
+        self.assertEqual(len(self.platform.activities()), 1)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -21,16 +21,20 @@ def require_tesseract():
         raise AssertionError("convert is needed to cut the screenshot: install the Debian package imagemagick")
 
 
-def words(png, box, scratch):
+def words(png, box, scratch, page=False):
     """The words tesseract reads in `box` (x, y, width, height) of the
     screenshot `png`: dicts with text, x, y (the word's middle, in screen
-    pixels), line (block, paragraph and line numbers) and confidence."""
+    pixels), line (block, paragraph and line numbers) and confidence.
+
+    With `page`, the box is read as a page (a web page's columns and
+    buttons): tesseract's search for sparse text skips the light words of
+    a web page's dark buttons, which it reads in a page's layout."""
     x0, y0, width, height = (int(v) for v in box)
     part = os.path.join(scratch, "read-%d-%d.png" % (x0, y0))
     subprocess.run(["convert", png, "-crop", "%dx%d+%d+%d" % (width, height, x0, y0), "+repage",
                     "-resize", "%d%%" % (SCALE * 100), "-colorspace", "gray", part], check=True, timeout=PATIENCE)
-    result = subprocess.run(["tesseract", part, "-", "--psm", "11", "tsv"], capture_output=True, text=True,
-                            timeout=PATIENCE)
+    result = subprocess.run(["tesseract", part, "-", "--psm", "3" if page else "11", "tsv"], capture_output=True,
+                            text=True, timeout=PATIENCE)
     found = []
     for row in result.stdout.splitlines()[1:]:
         fields = row.split("\t")

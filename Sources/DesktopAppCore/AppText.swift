@@ -202,6 +202,9 @@ public enum AppLogText {
     }
     public static func webProcessEnded(_ reason: String) -> String { "The page's web process ended (\(reason)); loading the page again." }
     public static let permissionDenied = "Denied a permission request of the page."
+    public static func websiteDataInMemory(_ why: String) -> String {
+        "The web app's website data is kept in memory only this run, so its sign-in is not kept: \(why)"
+    }
     public static func bridgeStarted(_ program: String, _ pid: String) -> String { "Started the bridge \(program) (pid \(pid))." }
     public static func bridgeCouldNotStart(_ program: String, _ error: String) -> String {
         "Could not start the bridge \(program): \(error)"

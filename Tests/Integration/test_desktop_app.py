@@ -429,6 +429,47 @@ class KeptBetweenStartsTests(AppTestCase):
         self.assertEqual(process.wait(PATIENCE), 0)
 
 
+    def test_a_sign_in_under_folders_made_0755_before_is_readable_by_no_other_user(self):
+        # A home another user may pass through, whose website-data and cache
+        # folders an older release, a restored backup or a tool under umask
+        # 022 made 0755 before the app's first start.
+        for path in (self.session.root, self.session.home):
+            os.chmod(path, 0o755)
+        folders = [os.path.join(self.session.env[variable], "dreamsforlittles")
+                   for variable in ("XDG_DATA_HOME", "XDG_CACHE_HOME")]
+        for folder in folders:
+            os.makedirs(folder, mode=0o755)
+            path = folder
+            while path != self.session.home:
+                os.chmod(path, 0o755)
+                path = os.path.dirname(path)
+        process, window = self.start_plain_app()
+        eventually(lambda: self.loads() == 1, what="the page to load")
+        xdotool(self.session, "windowfocus", "--sync", window)
+        xdotool(self.session, "key", "--window", window, "Tab")
+        xdotool(self.session, "key", "--window", window, "Return")
+        eventually(lambda: len(self.signed_in_fetches()) == 1, what="the page to fetch the family's timers signed in")
+        process.send_signal(signal.SIGTERM)
+        self.assertEqual(process.wait(PATIENCE), 0)
+        files = [os.path.join(directory, name) for folder in folders
+                 for directory, _, names in os.walk(folder) for name in names]
+        self.assertTrue(any(f.startswith(folders[0] + "/") for f in files), "the sign-in wrote no website data")
+        self.assertEqual(read_as_another_user(files), [], "another uid reads these files")
+        for folder in folders:
+            self.assertEqual(os.stat(folder).st_mode & 0o777, 0o700, folder)
+
+
+def read_as_another_user(paths):
+    """The paths among `paths` that uid and gid 65534 (nobody), with no
+    other group, can open for reading."""
+    reader = ("import sys\nfor path in sys.stdin.read().splitlines():\n"
+              "    try:\n        open(path, 'rb').close()\n        print(path)\n    except OSError:\n        pass\n")
+    result = subprocess.run(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/python3",
+                             "-c", reader], input="\n".join(paths), capture_output=True, text=True,
+                            timeout=PATIENCE, check=True)
+    return result.stdout.split("\n")[:-1]
+
+
 class AgentOpensTheAppTests(AppTestCase):
     """The agent's opener: org.freedesktop.Application.Open on the app,
     D-Bus activation when it does not run, the web app in the default

@@ -26,6 +26,9 @@ final class AppWindow {
     /// The navigation decisions, with the top frame's clicks and the
     /// refusals logged lately (nil when there is no web app to show).
     var launchGuard: LaunchGuard?
+    /// Which dialogs a page may open, with the person's last click in the
+    /// top frame and the refusals logged lately.
+    var dialogGuard: DialogGuard
     let relay: BridgeRelay?
     let website: WebsiteSession
     let opener: ExternalOpener
@@ -62,10 +65,12 @@ final class AppWindow {
             policy = NavigationPolicy(webOrigin: origin)
             launchGuard = LaunchGuard(policy: NavigationPolicy(webOrigin: origin))
             relay = BridgeRelay(policy: NavigationPolicy(webOrigin: origin))
+            dialogGuard = DialogGuard(policy: NavigationPolicy(webOrigin: origin))
             certificateAuthorities = authorities
         } else {
             policy = nil
             relay = nil
+            dialogGuard = DialogGuard(policy: nil)
         }
         website = WebsiteSession(paths: paths, certificateAuthorities: certificateAuthorities)
         opener = ExternalOpener()

@@ -201,7 +201,18 @@ public enum AppLogText {
         "The certificate of \(host) could not be verified: \(why)"
     }
     public static func webProcessEnded(_ reason: String) -> String { "The page's web process ended (\(reason)); loading the page again." }
-    public static let permissionDenied = "Denied a permission request of the page."
+    public static func refusedDialog(_ dialog: PageDialog, source: String?, _ refusal: DialogGuard.Refusal) -> String {
+        let from = source.map { " from \($0)" } ?? ""
+        let why: String
+        switch refusal {
+        case .noneNeeded: why = "the web app needs no permission"
+        case .windowHidden: why = "the window is hidden"
+        case .otherOrigin: why = "only the web app's own page may ask"
+        case .noPerson: why = "no person clicked in the web app's page just before (WebKit does not say which frame asked)"
+        case .noWebApp: why = "no web app is shown"
+        }
+        return "Refused \(dialog.rawValue)\(from): \(why). Further refusals of it are not logged for a minute."
+    }
     public static func websiteDataInMemory(_ why: String) -> String {
         "The web app's website data is kept in memory only this run, so its sign-in is not kept: \(why)"
     }

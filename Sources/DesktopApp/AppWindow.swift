@@ -139,12 +139,15 @@ final class AppWindow {
         addAction("close", accelerators: ["<Control>w"]) { $0.close() }
         addAction("reload", accelerators: ["<Control>r", "F5"]) { $0.reload() }
         addAction("back", accelerators: ["<Alt>Left"]) { $0.goBack() }
+        if case .configured = setup { addAction("sign-out", accelerators: []) { $0.signOut() } }
     }
 
-    /// The window's menu: Quit, which ends the app even while a Sleep keeps
-    /// it running with the window closed.
+    /// The window's menu: Sign out (SignOut), offered with a web app only,
+    /// and Quit, which ends the app even while a Sleep keeps it running with
+    /// the window closed.
     private func menuButton() -> UnsafeMutablePointer<GtkWidget> {
         let menu = g_menu_new()!
+        if case .configured = setup { g_menu_append(menu, AppText.signOutMenuItem, "win.sign-out") }
         g_menu_append(menu, AppText.quitMenuItem, "app.quit")
         let button = gtk_menu_button_new()!
         gtk_menu_button_set_icon_name(dfl_gtk_menu_button(button), "open-menu-symbolic")

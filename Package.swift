@@ -214,7 +214,7 @@ let package = Package(
         /// D-Bus single instance: the shell around DesktopAppCore.
         .target(
             name: "DesktopApp",
-            dependencies: ["DesktopAppCore", "SleepTimerCore", "SleepTimersAPI", "BusNames", "CDFLWebKitGTK"]),
+            dependencies: ["DesktopAppCore", "SleepTimerCore", "SleepTimersAPI", "BusNames", "StoreLock", "CDFLWebKitGTK"]),
         /// dreamsforlittles, application id com.dreamsforlittles.App.
         .executableTarget(name: "dreamsforlittles", dependencies: ["DesktopApp", "DFLGettext", "CDFLWebKitGTK"]),
 

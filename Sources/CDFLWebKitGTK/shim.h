@@ -31,7 +31,7 @@ DFL_CONNECT(dfl_connect_int, dfl_int_cb)
 /* (instance, data) -> handled: close-request. */
 typedef gboolean (*dfl_bool_void_cb)(gpointer instance, gpointer data);
 DFL_CONNECT(dfl_connect_bool_void, dfl_bool_void_cb)
-/* (instance, pointer, data) -> handled: permission-request. */
+/* (instance, pointer, data) -> handled: permission-request, print, run-file-chooser, authenticate, script-dialog. */
 typedef gboolean (*dfl_bool_pointer_cb)(gpointer instance, gpointer argument, gpointer data);
 DFL_CONNECT(dfl_connect_bool_pointer, dfl_bool_pointer_cb)
 /* decide-policy: (view, decision, WebKitPolicyDecisionType, data) -> handled. */
@@ -82,6 +82,10 @@ static inline WebKitNavigationPolicyDecision *dfl_navigation_decision(gpointer p
 }
 static inline WebKitPolicyDecision *dfl_policy_decision(gpointer p) { return WEBKIT_POLICY_DECISION(p); }
 static inline WebKitPermissionRequest *dfl_permission_request(gpointer p) { return WEBKIT_PERMISSION_REQUEST(p); }
+static inline WebKitFileChooserRequest *dfl_file_chooser_request(gpointer p) { return WEBKIT_FILE_CHOOSER_REQUEST(p); }
+static inline WebKitAuthenticationRequest *dfl_authentication_request(gpointer p) {
+    return WEBKIT_AUTHENTICATION_REQUEST(p);
+}
 static inline JSCValue *dfl_jsc_value(gpointer p) { return JSC_VALUE(p); }
 static inline WebKitDownload *dfl_webkit_download(gpointer p) { return WEBKIT_DOWNLOAD(p); }
 static inline GInputStream *dfl_g_input_stream(gpointer p) { return G_INPUT_STREAM(p); }

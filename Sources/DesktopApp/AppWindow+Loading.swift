@@ -22,13 +22,7 @@ extension AppWindow {
         dfl_connect_tls_failed(webView, "load-failed-with-tls-errors", { _, uri, certificate, _, data in
             from(data, as: AppWindow.self).tlsFailed(uri.map { String(cString: $0) } ?? "", certificate)
         }, unretained(self), nil)
-        dfl_connect_bool_pointer(webView, "permission-request", { _, request, data in
-            // The web app needs no camera, location or notification
-            // permission; a page that asks is told no.
-            webkit_permission_request_deny(dfl_permission_request(request))
-            AppLog.log(.notice, AppLogText.permissionDenied)
-            return 1
-        }, unretained(self), nil)
+        guardDialogs()
         dfl_connect_int(webView, "web-process-terminated", { _, reason, data in
             from(data, as: AppWindow.self).webProcessEnded(reason)
         }, unretained(self), nil)
@@ -114,9 +108,13 @@ extension AppWindow {
             content, BridgeScripts.clicksHandlerName, BridgeScripts.worldName)
     }
 
+    /// A person's click in the top frame: on a link (its URL), or on
+    /// anything else (an empty string), which may lead to a print or a file
+    /// chooser (DialogGuard).
     private func clicked(_ value: OpaquePointer?) {
         guard let value, jsc_value_is_string(value) != 0, let url = takeGString(jsc_value_to_string(value)) else { return }
-        launchGuard?.clickedInTopFrame(url, at: Self.now())
+        dialogGuard.personClickedInTopFrame(at: Self.now())
+        if !url.isEmpty { launchGuard?.clickedInTopFrame(url, at: Self.now()) }
     }
 
     /// The app's monotonic clock, in milliseconds.

@@ -26,6 +26,9 @@ final class AppWindow {
     /// The navigation decisions, with the top frame's clicks and the
     /// refusals logged lately (nil when there is no web app to show).
     var launchGuard: LaunchGuard?
+    /// Which dialogs a page may open, with the person's last click in the
+    /// top frame and the refusals logged lately.
+    var dialogGuard: DialogGuard
     let relay: BridgeRelay?
     let website: WebsiteSession
     let opener: ExternalOpener
@@ -62,10 +65,12 @@ final class AppWindow {
             policy = NavigationPolicy(webOrigin: origin)
             launchGuard = LaunchGuard(policy: NavigationPolicy(webOrigin: origin))
             relay = BridgeRelay(policy: NavigationPolicy(webOrigin: origin))
+            dialogGuard = DialogGuard(policy: NavigationPolicy(webOrigin: origin))
             certificateAuthorities = authorities
         } else {
             policy = nil
             relay = nil
+            dialogGuard = DialogGuard(policy: nil)
         }
         website = WebsiteSession(paths: paths, certificateAuthorities: certificateAuthorities)
         opener = ExternalOpener()
@@ -134,12 +139,15 @@ final class AppWindow {
         addAction("close", accelerators: ["<Control>w"]) { $0.close() }
         addAction("reload", accelerators: ["<Control>r", "F5"]) { $0.reload() }
         addAction("back", accelerators: ["<Alt>Left"]) { $0.goBack() }
+        if case .configured = setup { addAction("sign-out", accelerators: []) { $0.signOut() } }
     }
 
-    /// The window's menu: Quit, which ends the app even while a Sleep keeps
-    /// it running with the window closed.
+    /// The window's menu: Sign out (SignOut), offered with a web app only,
+    /// and Quit, which ends the app even while a Sleep keeps it running with
+    /// the window closed.
     private func menuButton() -> UnsafeMutablePointer<GtkWidget> {
         let menu = g_menu_new()!
+        if case .configured = setup { g_menu_append(menu, AppText.signOutMenuItem, "win.sign-out") }
         g_menu_append(menu, AppText.quitMenuItem, "app.quit")
         let button = gtk_menu_button_new()!
         gtk_menu_button_set_icon_name(dfl_gtk_menu_button(button), "open-menu-symbolic")

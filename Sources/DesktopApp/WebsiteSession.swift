@@ -1,12 +1,14 @@
 import CDFLWebKitGTK
 import DesktopAppCore
 import Glibc
+import StoreLock
 
 /// Where the web app's website data lives, and the TLS trust it gets.
 ///
 /// Website data (the web app's sign-in, its local storage and outbox,
 /// cookies) persists under `$XDG_DATA_HOME/dreamsforlittles/`, the HTTP
-/// cache under `$XDG_CACHE_HOME/dreamsforlittles/`. Third-party cookies are
+/// cache under `$XDG_CACHE_HOME/dreamsforlittles/`, both made 0700 (an
+/// existing folder too) before WebKit writes there. Third-party cookies are
 /// never accepted. Certificates are verified by the system's authorities;
 /// when the configuration names a `ca-file` (a platform with a private CA),
 /// a certificate of the web app's own host that the system refused is
@@ -34,14 +36,32 @@ final class WebsiteSession {
     private var watchedForDownloads: OpaquePointer?
 
     init(paths: AppPaths, certificateAuthorities: String?) {
-        g_mkdir_with_parents(paths.websiteData, 0o700)
-        g_mkdir_with_parents(paths.cache, 0o700)
-        session = webkit_network_session_new(paths.websiteData, paths.cache)
+        // Private before WebKit writes anything beneath them (WebsiteStorage).
+        let storage = WebsiteStorage.decide(
+            websiteDataFailure: Self.makePrivate(paths.websiteData, what: "the website data folder"),
+            cacheFailure: Self.makePrivate(paths.cache, what: "the cache folder"))
+        switch storage {
+        case .kept:
+            session = webkit_network_session_new(paths.websiteData, paths.cache)
+            webkit_cookie_manager_set_persistent_storage(
+                webkit_network_session_get_cookie_manager(session), paths.websiteData + "/cookies.sqlite",
+                WEBKIT_COOKIE_PERSISTENT_STORAGE_SQLITE)
+        case .inMemory:
+            session = webkit_network_session_new_ephemeral()
+        }
+        if let line = storage.logLine { AppLog.log(.warning, line) }
         self.certificateAuthorities = certificateAuthorities
-        webkit_cookie_manager_set_persistent_storage(
-            webkit_network_session_get_cookie_manager(session), paths.websiteData + "/cookies.sqlite",
-            WEBKIT_COOKIE_PERSISTENT_STORAGE_SQLITE)
         use(session)
+    }
+
+    /// nil when `path` is a private directory of this user's now, else why not.
+    private static func makePrivate(_ path: String, what: String) -> String? {
+        do {
+            try PrivateDirectory.prepare(path, what: what)
+            return nil
+        } catch {
+            return error.description
+        }
     }
 
     /// Applies the policies to the session the view ended up with.

@@ -96,6 +96,8 @@ public enum AppText {
     }
     // TRANSLATORS: A desktop notification when the app is quit while a Sleep is still on the desktop.
     public static var quitStops: String { tr("Dreams for Littles has quit: the sleep's Complete button is no longer renewed, and changes from other devices no longer reach the desktop.") }
+    // TRANSLATORS: An item of the window's menu: clears the web app's sign-in and everything it keeps on this computer.
+    public static var signOutMenuItem: String { trc("menu", "Sign out") }
     // TRANSLATORS: An item of the window's menu that ends the app, even while a Sleep runs.
     public static var quitMenuItem: String { trc("menu", "Quit") }
     // TRANSLATORS: Tooltip of the window's menu button.
@@ -201,7 +203,27 @@ public enum AppLogText {
         "The certificate of \(host) could not be verified: \(why)"
     }
     public static func webProcessEnded(_ reason: String) -> String { "The page's web process ended (\(reason)); loading the page again." }
-    public static let permissionDenied = "Denied a permission request of the page."
+    public static func refusedDialog(_ dialog: PageDialog, source: String?, _ refusal: DialogGuard.Refusal) -> String {
+        let from = source.map { " from \($0)" } ?? ""
+        let why: String
+        switch refusal {
+        case .noneNeeded: why = "the web app needs no permission"
+        case .windowHidden: why = "the window is hidden"
+        case .otherOrigin: why = "only the web app's own page may ask"
+        case .noPerson: why = "no person clicked in the web app's page just before (WebKit does not say which frame asked)"
+        case .noWebApp: why = "no web app is shown"
+        }
+        return "Refused \(dialog.rawValue)\(from): \(why). Further refusals of it are not logged for a minute."
+    }
+    public static let signingOut = "Signing out (the menu): the bridge forgets the session and purges its timers; clearing "
+        + "all website data."
+    public static let signedOut = "Signed out: all website data is cleared; loading the web app's start."
+    public static func signOutFailed(_ error: String) -> String {
+        "Could not clear the website data to sign out: \(error); loading the web app's start all the same."
+    }
+    public static func websiteDataInMemory(_ why: String) -> String {
+        "The web app's website data is kept in memory only this run, so its sign-in is not kept: \(why)"
+    }
     public static func bridgeStarted(_ program: String, _ pid: String) -> String { "Started the bridge \(program) (pid \(pid))." }
     public static func bridgeCouldNotStart(_ program: String, _ error: String) -> String {
         "Could not start the bridge \(program): \(error)"

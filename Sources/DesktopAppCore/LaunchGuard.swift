@@ -12,12 +12,10 @@ public struct LaunchGuard: Sendable {
     /// Clicks kept at most: a person does not click faster.
     static let maximumClicks = 8
     /// How long a refusal of one origin (or scheme) is not logged again.
-    public static let quietMilliseconds: Int64 = 60_000
-    /// Origins remembered at most; past that the oldest are forgotten.
-    static let maximumLogged = 256
+    public static let quietMilliseconds = RefusalLog.quietMilliseconds
 
     private var clicks: [(link: String, at: Int64)] = []
-    private var lastLogged: [String: Int64] = [:]
+    private var logged = RefusalLog()
 
     public init(policy: NavigationPolicy) {
         self.policy = policy
@@ -66,13 +64,7 @@ public struct LaunchGuard: Sendable {
     }
 
     private mutating func shouldLog(_ key: String, now: Int64) -> Bool {
-        if let last = lastLogged[key], now - last < Self.quietMilliseconds { return false }
-        if lastLogged.count >= Self.maximumLogged {
-            lastLogged = lastLogged.filter { now - $0.value < Self.quietMilliseconds }
-            if lastLogged.count >= Self.maximumLogged { return false }
-        }
-        lastLogged[key] = now
-        return true
+        logged.shouldLog(key, now: now)
     }
 
     static func withoutFragment(_ url: String) -> String {

@@ -33,27 +33,16 @@ public struct StoreLocation: Sendable, Equatable {
 
     /// Creates the directory (and missing parents) with mode 0700 whatever
     /// the umask, and makes sure the last component is a real directory of
-    /// this user's, not a symbolic link.
+    /// this user's, not a symbolic link (`PrivateDirectory`, which the app's
+    /// folders use too).
     func prepareDirectory() throws(StoreError) {
-        var path = ""
-        for component in directory.split(separator: "/") {
-            path += "/\(component)"
-            if mkdir(path, 0o700) != 0 && errno != EEXIST {
-                throw StoreError(.fileSystem(errno: errno), "Cannot create the state directory \(path): \(Self.describe(errno))")
+        do {
+            try PrivateDirectory.prepare(directory, what: "the state directory")
+        } catch {
+            switch error.reason {
+            case .unsafe: throw StoreError(.unsafeLocation, error.description)
+            case .fileSystem(let number): throw StoreError(.fileSystem(errno: number), error.description)
             }
-        }
-        var status = stat()
-        guard lstat(directory, &status) == 0 else {
-            throw StoreError(.fileSystem(errno: errno), "Cannot inspect the state directory \(directory): \(Self.describe(errno))")
-        }
-        guard status.st_mode & S_IFMT == S_IFDIR else {
-            throw StoreError(.unsafeLocation, "The state directory \(directory) is a symbolic link or not a directory; refusing to use it.")
-        }
-        guard status.st_uid == geteuid() else {
-            throw StoreError(.unsafeLocation, "The state directory \(directory) belongs to another user; refusing to use it.")
-        }
-        if status.st_mode & 0o777 != 0o700 && chmod(directory, 0o700) != 0 {
-            throw StoreError(.fileSystem(errno: errno), "Cannot make the state directory \(directory) private (mode 0700): \(Self.describe(errno))")
         }
     }
 

@@ -10,7 +10,10 @@ Pages (each takes what it needs from its query):
 - /frame/top            navigates the top frame to /landing every 250 ms
 - /frame/mailto         adds a frame of a mailto: link every 250 ms
 - /attachment, /file.bin  a file with Content-Disposition: attachment
+- /frame/print          calls print() with no click at once and every 2 s, each
+                        time fetching /landing?print=N&QUERY first
 - /landing              a plain page
+- /                     `start_page`, when a test sets it
 """
 
 import http.server
@@ -29,6 +32,9 @@ PAGES = {
                       "const f = document.createElement('iframe');"
                       "f.src = 'mailto:victim@example.com?subject=Invoice%20' + n++ + '&body=Pay%20now';"
                       "document.body.append(f); }, 250);</script>"),
+    "/frame/print": ("<p>print</p><script>let n = 0; const ask = () => {"
+                     "new Image().src = '/landing?print=' + n++ + '&' + location.search.slice(1); print(); };"
+                     "ask(); setInterval(ask, 2000);</script>"),
     "/landing": "<p>landing</p>",
 }
 ATTACHMENT = b"a file nobody asked for\n"
@@ -41,8 +47,9 @@ class _Handler(http.server.BaseHTTPRequestHandler):
         if path in ("/attachment", "/file.bin"):
             self.reply(200, "application/octet-stream", ATTACHMENT,
                        [("Content-Disposition", 'attachment; filename="drive-by.txt"')])
-        elif path in PAGES:
-            page = "<!DOCTYPE html><html><head><meta charset=utf-8></head><body>%s</body></html>" % PAGES[path]
+        elif path in PAGES or (path == "/" and self.server.owner.start_page is not None):
+            body = PAGES[path] if path in PAGES else self.server.owner.start_page
+            page = "<!DOCTYPE html><html><head><meta charset=utf-8></head><body>%s</body></html>" % body
             self.reply(200, "text/html; charset=utf-8", page.encode())
         else:
             self.reply(404, "text/plain", b"not found\n")
@@ -74,6 +81,8 @@ class OtherOrigin:
         context.load_cert_chain(os.path.join(str(certs), "server.pem"), os.path.join(str(certs), "server.key"))
         self.server.socket = context.wrap_socket(self.server.socket, server_side=True)
         self.origin = "https://127.0.0.1:%d" % self.server.server_address[1]
+        # The body of its / page, for a test that makes it the app's web origin.
+        self.start_page = None
         self._paths = []
         self._lock = threading.Lock()
         threading.Thread(target=self.server.serve_forever, daemon=True).start()

@@ -5,18 +5,25 @@ script's navigation, while a person's click on a link in the web app's page
 still opens the browser, once. The real app and WebKitGTK under Xvfb, the
 reference platform serving the demo web app, a second origin on loopback
 (other_origin.py), and the real xdg-open with a browser and a mail program
-registered for the test's desktop that record what they were given."""
+registered for the test's desktop that record what they were given; and
+no window brought up by a frame's print(), in the shown window or in the
+hidden app, read from the X server's list of windows."""
 
 import os
 import subprocess
 import time
 
-from app_harness import AppTestCase
+from app_harness import APP, AppTestCase, app_windows
+from dbus_client import Client
+from desktop import xdotool
 from harness import PATIENCE, eventually
 from other_origin import ATTACHMENT, OtherOrigin
+from window_close import request_close
 
 # How long the frames keep trying: long enough for dozens of attempts.
 ATTEMPTS_S = 10
+# How long no new window may appear while a frame keeps calling print().
+NO_WINDOW_S = 20
 
 
 def new_files(root, since):
@@ -156,6 +163,92 @@ class LaunchTests(ContainmentTestCase):
         self.assertNotIn("victim", log)
         self.assertEqual(app.url(), page)
         self.assertEqual(len(app.windows()), 1)
+
+
+class NoWindowWithoutAPersonTests(AppTestCase):
+    """A frame of another origin calls print() with no click, every 2 s, in
+    the shown window and in the hidden app that a mirrored Sleep keeps
+    running. Without --automation: under WebDriver WebKit never shows a
+    print dialog, so only a plain app tells. Its web origin here is a second
+    loopback site whose start page holds the frame; the X server's list of
+    the app's visible windows is read throughout."""
+
+    notification_server = False
+
+    def setUp(self):
+        super().setUp()
+        self.other = OtherOrigin(self.platform.certs)
+        self.addCleanup(self.other.close)
+        self.site = OtherOrigin(self.platform.certs)
+        self.addCleanup(self.site.close)
+        self.session.write_config("[platform]\nallowed-origins=%s\nca-file=%s\n\n[app]\nweb-origin=%s\n" % (
+            self.platform.origin, os.path.join(str(self.platform.certs), "ca.pem"), self.site.origin))
+        client = Client(self.session)
+        self.addCleanup(client.close)
+        timer_id, reply = self.platform.start_sleep()
+        self.platform.mirror(client, timer_id, reply)
+
+    def visible_windows(self, pid):
+        """The X server's visible top-level windows of the app's process."""
+        return set(xdotool(self.session, "search", "--all", "--onlyvisible", "--maxdepth", "1", "--pid", str(pid),
+                           "--name", "").stdout.split())
+
+    def prints(self):
+        return [p for p in self.other.requests() if p.startswith("/landing?print=")]
+
+    def watch(self, pid, windows, where):
+        """For NO_WINDOW_S, no visible window of the app's but `windows`,
+        while the frame keeps asking to print."""
+        asked = len(self.prints())
+        deadline = time.monotonic() + NO_WINDOW_S
+        while time.monotonic() < deadline:
+            new = self.visible_windows(pid) - windows
+            if new:
+                names = [xdotool(self.session, "getwindowname", w).stdout.strip() for w in sorted(new)]
+                self.fail("print() from a frame (%s) brought up windows: %s" % (where, names))
+            time.sleep(0.25)
+        self.assertGreater(len(self.prints()), asked, "the frame did not ask to print meanwhile (%s)" % where)
+
+    def start_plain_app(self, start_page):
+        """The app without WebDriver on the site's `start_page`; its pid,
+        its window and its log's path."""
+        self.site.start_page = start_page
+        log_path = os.path.join(self.session.root, "plain-app.log")
+        log = open(log_path, "w")
+        self.addCleanup(log.close)
+        process = subprocess.Popen([APP], env=self.session.env, stdout=log, stderr=log)
+        self.session.processes.append(process)
+        eventually(lambda: len(app_windows(self.session, process.pid)) == 1, what="the window")
+        [window] = app_windows(self.session, process.pid)
+        return process, window, log_path
+
+    def assert_one_refusal_logged(self, log_path):
+        with open(log_path) as handle:
+            text = handle.read()
+        self.assertEqual(text.count("Refused a print dialog"), 1, "one line per origin and minute:\n" + text)
+
+    def test_a_frames_print_brings_up_no_window_in_the_shown_window(self):
+        process, window, log_path = self.start_plain_app(
+            '<p>the web app</p><iframe src="%s/frame/print"></iframe>' % self.other.origin)
+        eventually(self.prints, what="the frame to call print()")
+        self.watch(process.pid, {window}, "shown")
+        self.assert_one_refusal_logged(log_path)
+
+    def test_a_frames_print_brings_up_no_window_in_the_hidden_app(self):
+        # The frame comes once the page is hidden: the window is closed
+        # while the mirrored Sleep keeps the app running.
+        process, window, log_path = self.start_plain_app(
+            "<p>the web app</p><script>document.addEventListener('visibilitychange', () => {"
+            "if (!document.hidden || document.querySelector('iframe')) return;"
+            "const f = document.createElement('iframe'); f.src = %r; document.body.append(f); });</script>"
+            % (self.other.origin + "/frame/print"))
+        eventually(lambda: self.site.requests() == ["/"], what="the web app's page to load")
+        request_close(self.session, window)
+        eventually(lambda: self.visible_windows(process.pid) == set(), what="the window to hide")
+        self.assertIsNone(process.poll(), "the app quit instead of hiding")
+        eventually(self.prints, what="the frame in the hidden page to call print()")
+        self.watch(process.pid, set(), "hidden")
+        self.assert_one_refusal_logged(log_path)
 
 
 def register_handlers(test):

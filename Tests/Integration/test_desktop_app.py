@@ -10,6 +10,8 @@ import subprocess
 import time
 import uuid
 
+import dbus
+
 from app_harness import (APP, BRIDGE, DESKTOP_FILE, WEBAPP, AppTestCase, Platform, app_windows,
                          bridge_children, window_startup_id)
 from dbus_client import Client
@@ -384,6 +386,7 @@ class KeptBetweenStartsTests(AppTestCase):
     def start_plain_app(self):
         log = open(os.path.join(self.session.root, "plain-app-%s.log" % uuid.uuid4().hex[:6]), "w")
         self.addCleanup(log.close)
+        self.plain_logs = getattr(self, "plain_logs", []) + [log.name]
         process = subprocess.Popen([APP], env=self.session.env, stdout=log, stderr=log)
         self.session.processes.append(process)
         eventually(lambda: len(app_windows(self.session, process.pid)) == 1, what="the window")
@@ -427,6 +430,87 @@ class KeptBetweenStartsTests(AppTestCase):
         self.assertEqual(self.geometry(window), size)
         process.send_signal(signal.SIGTERM)
         self.assertEqual(process.wait(PATIENCE), 0)
+
+
+    def test_a_sign_in_under_folders_made_0755_before_is_readable_by_no_other_user(self):
+        # A home another user may pass through, whose website-data and cache
+        # folders an older release, a restored backup or a tool under umask
+        # 022 made 0755 before the app's first start.
+        for path in (self.session.root, self.session.home):
+            os.chmod(path, 0o755)
+        folders = [os.path.join(self.session.env[variable], "dreamsforlittles")
+                   for variable in ("XDG_DATA_HOME", "XDG_CACHE_HOME")]
+        for folder in folders:
+            os.makedirs(folder, mode=0o755)
+            path = folder
+            while path != self.session.home:
+                os.chmod(path, 0o755)
+                path = os.path.dirname(path)
+        process, window = self.start_plain_app()
+        eventually(lambda: self.loads() == 1, what="the page to load")
+        xdotool(self.session, "windowfocus", "--sync", window)
+        xdotool(self.session, "key", "--window", window, "Tab")
+        xdotool(self.session, "key", "--window", window, "Return")
+        eventually(lambda: len(self.signed_in_fetches()) == 1, what="the page to fetch the family's timers signed in")
+        process.send_signal(signal.SIGTERM)
+        self.assertEqual(process.wait(PATIENCE), 0)
+        files = [os.path.join(directory, name) for folder in folders
+                 for directory, _, names in os.walk(folder) for name in names]
+        self.assertTrue(any(f.startswith(folders[0] + "/") for f in files), "the sign-in wrote no website data")
+        self.assertEqual(read_as_another_user(files), [], "another uid reads these files")
+        for folder in folders:
+            self.assertEqual(os.stat(folder).st_mode & 0o777, 0o700, folder)
+
+
+    def files_holding(self, token):
+        """The files under the website-data and cache folders whose bytes
+        hold `token`, as UTF-8 or as the UTF-16 WebKit's local storage keeps."""
+        needles = (token.encode(), token.encode("utf-16-le"))
+        found = []
+        for variable in ("XDG_DATA_HOME", "XDG_CACHE_HOME"):
+            for directory, _, names in os.walk(os.path.join(self.session.env[variable], "dreamsforlittles")):
+                for name in names:
+                    path = os.path.join(directory, name)
+                    if os.path.isfile(path) and not os.path.islink(path):
+                        content = read(path)
+                        if any(needle in content for needle in needles):
+                            found.append(path)
+        return sorted(found)
+
+    def test_the_menus_sign_out_leaves_no_byte_of_the_sign_in_on_disk(self):
+        process, window = self.start_plain_app()
+        eventually(lambda: self.loads() == 1, what="the page to load")
+        xdotool(self.session, "windowfocus", "--sync", window)
+        xdotool(self.session, "key", "--window", window, "Tab")
+        xdotool(self.session, "key", "--window", window, "Return")
+        eventually(lambda: len(self.signed_in_fetches()) == 1, what="the page to fetch the family's timers signed in")
+        tokens = [self.platform.parent["accessToken"], self.platform.coach["accessToken"]]
+        eventually(lambda: any(self.files_holding(t) for t in tokens),
+                   what="WebKit to write the sign-in's token into the website data")
+        # The menu's item activates the window's action win.sign-out, which
+        # GTK exports on the bus: the same activation, without a pointer.
+        window_actions = dbus.Interface(
+            dbus.bus.BusConnection(self.session.env["DBUS_SESSION_BUS_ADDRESS"]).get_object(
+                "com.dreamsforlittles.App", "/com/dreamsforlittles/App/window/1"), "org.gtk.Actions")
+        self.assertIn("sign-out", window_actions.List())
+        window_actions.Activate("sign-out", dbus.Array([], signature="v"), {})
+        eventually(lambda: self.loads() == 2, what="the web app's start to load again")
+        process.send_signal(signal.SIGTERM)
+        self.assertEqual(process.wait(PATIENCE), 0)
+        self.assertIn("Signed out: all website data is cleared", read(self.plain_logs[-1]).decode())
+        for token in tokens:
+            self.assertEqual(self.files_holding(token), [], "the sign-in's token is still on disk")
+
+
+def read_as_another_user(paths):
+    """The paths among `paths` that uid and gid 65534 (nobody), with no
+    other group, can open for reading."""
+    reader = ("import sys\nfor path in sys.stdin.read().splitlines():\n"
+              "    try:\n        open(path, 'rb').close()\n        print(path)\n    except OSError:\n        pass\n")
+    result = subprocess.run(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "/usr/bin/python3",
+                             "-c", reader], input="\n".join(paths), capture_output=True, text=True,
+                            timeout=PATIENCE, check=True)
+    return result.stdout.split("\n")[:-1]
 
 
 class AgentOpensTheAppTests(AppTestCase):

@@ -30,6 +30,9 @@ final class AppearanceWatch {
     /// the signal is newer.
     private var heard: [Key] = []
     private var unanswered = 0
+    /// Changes are applied once a burst, at an idle turn of the loop.
+    private var burst = AppearanceBurst()
+    private var idleSource: guint = 0
     private var webViews: [UnsafeMutablePointer<WebKitWebView>] = []
     /// AppPages.highContrastStyle, made once, added to each web view's
     /// content while the desktop asks for high contrast.
@@ -50,6 +53,7 @@ final class AppearanceWatch {
     }
 
     deinit {
+        if idleSource != 0 { g_source_remove(idleSource) }
         g_dbus_connection_signal_unsubscribe(connection, subscription)
         g_object_unref(raw(connection))
         webkit_user_style_sheet_unref(pagesStyle)
@@ -110,10 +114,7 @@ final class AppearanceWatch {
         }
         if !heard.contains(key) { appearance.set(key, value) }
         unanswered -= 1
-        if unanswered == 0 {
-            AppLog.log(.info, AppLogText.appearance(appearance))
-            apply()
-        }
+        if unanswered == 0 { settle() }
     }
 
     /// SettingChanged `(ssv)`.
@@ -126,11 +127,24 @@ final class AppearanceWatch {
         let value = Self.value(of: child)
         g_variant_unref(child)
         if unanswered > 0 { heard.append(key) }
-        guard appearance.set(key, value) else { return }
-        if unanswered == 0 {
-            AppLog.log(.info, AppLogText.appearance(appearance))
-            apply()
-        }
+        guard appearance.set(key, value), unanswered == 0, burst.changed() else { return }
+        // At idle priority: the signals of a burst, already queued at the
+        // default priority, are all read first.
+        idleSource = g_idle_add_full(
+            G_PRIORITY_DEFAULT_IDLE, { data in
+                let watch = from(data, as: AppearanceWatch.self)
+                watch.idleSource = 0
+                watch.settle()
+                return gboolean(0) // G_SOURCE_REMOVE
+            }, unretained(self), nil)
+    }
+
+    /// Applies and logs the style as it is now, unless the last application
+    /// left it so.
+    private func settle() {
+        guard burst.settle(appearance) else { return }
+        AppLog.log(.info, AppLogText.appearance(appearance))
+        apply()
     }
 
     private static func string(_ tuple: OpaquePointer, _ index: Int) -> String {

@@ -27,7 +27,9 @@ extension DesktopApplication {
         do {
             id = try TimerActions.timerID(target: target)
         } catch {
-            AppLog.log(.warning, AppLogText.refusedTimerAction(AppActionName.completeTimer.rawValue, error))
+            logRefusal(
+                .warning, AppLogText.refusedTimerAction(AppActionName.completeTimer.rawValue, error),
+                by: AppActionName.completeTimer.rawValue)
             return
         }
         guard let connection = g_application_get_dbus_connection(dfl_g_application(application)) else { return }
@@ -74,7 +76,9 @@ extension DesktopApplication {
         do {
             id = try TimerActions.timerID(target: target)
         } catch {
-            AppLog.log(.warning, AppLogText.refusedTimerAction(AppActionName.openTimer.rawValue, error))
+            logRefusal(
+                .warning, AppLogText.refusedTimerAction(AppActionName.openTimer.rawValue, error),
+                by: AppActionName.openTimer.rawValue)
             return
         }
         AppLog.log(.info, AppLogText.openingTimer(id.string))
@@ -108,7 +112,7 @@ extension DesktopApplication {
             case .open(let link):
                 presentWindow().open(link)
             case .refuse(let refusal):
-                AppLog.log(.notice, AppLogText.refusedLink(refusal))
+                logRefusal(.notice, AppLogText.refusedLink(refusal), by: AppActionName.openTimer.rawValue)
                 window?.showNotice(AppText.linkRefused(refusal))
             }
         }

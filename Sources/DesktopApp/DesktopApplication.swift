@@ -27,6 +27,8 @@ public final class DesktopApplication {
     var automation = false
     /// Whether the app stays with its window closed (see BackgroundPolicy).
     var background = BackgroundPolicy()
+    /// When a refused link or action is logged (see logRefusal).
+    var refusalLog = LogBudget.refusals
     var timersWatch: AgentTimersWatch?
     /// Where the app runs, read once: the host or a Flatpak sandbox, which
     /// decides the agent's bus name and who keeps the agent running.
@@ -154,8 +156,10 @@ public final class DesktopApplication {
     }
 
     /// Links from org.freedesktop.Application.Open, carried out as LinkStep
-    /// decides.
+    /// decides. The bad links of one call are one line with their count
+    /// and one notice (the first one's reason).
     private func open(_ uris: [String]) {
+        var refused: (first: AppDeepLink.Refusal, count: Int)?
         for step in LinkStep.steps(for: uris) {
             switch step {
             case .showWindow:
@@ -163,10 +167,22 @@ public final class DesktopApplication {
             case .open(let link):
                 presentWindow().open(link)
             case .refuse(let refusal):
-                AppLog.log(.notice, AppLogText.refusedLink(refusal))
-                window?.showNotice(AppText.linkRefused(refusal))
+                refused = (refused?.first ?? refusal, (refused?.count ?? 0) + 1)
             }
         }
+        guard let refused else { return }
+        logRefusal(.notice, AppLogText.refusedLink(refused.first), by: "Open", count: refused.count)
+        window?.showNotice(AppText.linkRefused(refused.first))
+    }
+
+    /// Writes a refusal within its caller's log budget: the first at once,
+    /// the rest counted into one line a minute, so that a caller sending
+    /// bad links or ids by the thousand cannot fill the journal.
+    /// GApplication does not say which connection called, so the caller is
+    /// the way in (Open, an action).
+    func logRefusal(_ priority: LogPriority, _ line: String, by caller: String, count: Int = 1) {
+        guard case .log(let total) = refusalLog.refused(count, by: caller, now: SystemClock().now()) else { return }
+        AppLog.log(priority, line + AppLogText.refusalCount(total))
     }
 
     private func commandLine(_ commandLine: UnsafeMutablePointer<GApplicationCommandLine>) -> gint {
@@ -192,7 +208,7 @@ public final class DesktopApplication {
         case .refuse(let message, let refusal):
             dfl_command_line_printerr(commandLine, message)
             if let refusal {
-                AppLog.log(.notice, AppLogText.refusedLink(refusal))
+                logRefusal(.notice, AppLogText.refusedLink(refusal), by: "the command line")
                 window?.showNotice(AppText.linkRefused(refusal))
             }
             return ExitStatus.refusedCommandLine

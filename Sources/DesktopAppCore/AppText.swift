@@ -179,6 +179,11 @@ public enum AppLogText {
         case .notAnIdentifier(.timer): return "Refused a link: its timer id is not a UUID."
         }
     }
+    /// After a refusal's line: how many refusals it stands for, when more
+    /// than one (LogBudget's count).
+    public static func refusalCount(_ count: Int) -> String {
+        count == 1 ? "" : " (\(count) refusals of this kind of call since the last such line; one line a minute is written.)"
+    }
     public static let refusedLinkNotConfigured = "Refused a link: web-origin is not set."
     public static func openingOutside(_ url: String) -> String { "Opening \(url) in the default browser: it is not part of the web app." }
     public static func refusedNavigation(_ source: String) -> String {

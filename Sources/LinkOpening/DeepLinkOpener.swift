@@ -41,6 +41,8 @@ public final class DeepLinkOpener {
             spawn(program, link, activationToken: activationToken)
         case .app(let link):
             openInApp(link, activationToken: activationToken)
+        case .refused(let message):
+            log.log(.notice, "The bus refused to start the app (\(message)); nothing else is started for this open.")
         case .desktop(let link, let reason):
             switch reason {
             case .webLink: break

@@ -11,6 +11,10 @@ enum LinkRoute: Equatable {
     case app(DeepLink)
     /// The desktop's way: the OpenURI portal, or xdg-open without one.
     case desktop(DeepLink, Reason)
+    /// Nothing more: the bus refused to start the app (too many starts
+    /// pending, or the caller's limits). That is no failure of the app, and
+    /// a second program started for each refusal is what a flood wants.
+    case refused(String)
 
     /// Why a link goes to the desktop, as the log says it.
     enum Reason: Equatable {
@@ -34,6 +38,7 @@ enum LinkRoute: Equatable {
     /// The way after the app did not take the link. ServiceUnknown says
     /// that nothing can own the app's name: no app is installed.
     static func afterAppFailed(_ link: DeepLink, error: BusError, webOrigin: APIOrigin?) -> LinkRoute {
+        if error.name == BusError.Names.limitsExceeded { return .refused(error.message) }
         guard error.name == BusError.Names.serviceUnknown else { return .desktop(link, .appFailed(error.message)) }
         guard let webOrigin else { return .desktop(link, .appMissingWithoutWebOrigin) }
         return .desktop(link.rebased(on: DeepLinkBase(webOrigin: webOrigin)), .appMissing)

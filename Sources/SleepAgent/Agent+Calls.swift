@@ -96,19 +96,14 @@ extension Agent {
         publishProperties()
     }
 
-    public func open(_ idText: String) throws(ServiceError) {
+    /// Open from the bus: `caller` is the connection that asked, whose
+    /// opens are limited as the panel's and the notification's are.
+    public func open(_ idText: String, caller: String) throws(ServiceError) {
         let id = try Self.timerID(idText, field: "timer_id")
         guard timers[id] != nil else {
             throw ServiceError(.unknownTimer, "No Sleep timer with this id is mirrored on this desktop.")
         }
-        open(id, activationToken: nil)
-    }
-
-    /// Opens the app at a timer; `activationToken` comes from the
-    /// notification server when the user clicked a notification.
-    public func open(_ id: TimerID, activationToken: String?) {
-        guard let stored = timers[id] else { return }
-        opener.open(stored.timer.deepLink(base: configuration.deepLinkBase), activationToken: activationToken)
+        open(id, activationToken: nil, caller: caller)
     }
 
     // MARK: Arguments

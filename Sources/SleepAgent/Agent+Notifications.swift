@@ -75,7 +75,7 @@ extension Agent {
                 log.log(.warning, "Complete from the notification of timer \(id) was refused: \(error.message)")
             }
         case .open(let id, let activationToken):
-            open(id, activationToken: activationToken)
+            open(id, activationToken: activationToken, caller: Self.notificationCaller)
         case .statusChanged(let id):
             announceStatus(of: id)
         case .log(let priority, let message):

@@ -25,7 +25,10 @@ public protocol PanelHost: AnyObject {
     /// Recorded in the outbox and sent by the completion flow, exactly
     /// once; 0 for now.
     func complete(_ idText: String, completedAtMilliseconds: Int64) throws(ServiceError) -> String
-    func open(_ id: TimerID, activationToken: String?)
+    /// Opens the app at a timer, or at its start, within `caller`'s
+    /// allowance of opens.
+    func open(_ id: TimerID, activationToken: String?, caller: String)
+    func openApp(activationToken: String?, caller: String)
 }
 
 extension Agent: PanelHost {}

@@ -81,6 +81,10 @@ public final class Agent {
     var lifecycle: TimerLifecycle
     let limits: TimerLimits
     var backgroundLaunch: BackgroundLaunch
+    /// Opens allowed to each caller (see Agent+Opens).
+    var openLimit = CallerRateLimit.opens
+    /// When a caller's refused call is logged (see Agent+Opens).
+    var refusalLog = LogBudget.refusals
     /// Starts the desktop app in the background (its `background` action);
     /// nil: nothing can (the tests of the agent alone).
     public var launchAppInBackground: (() -> Void)?

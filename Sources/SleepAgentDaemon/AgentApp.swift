@@ -362,7 +362,7 @@ public final class AgentApp {
             agent: agent, service: service,
             notifications: notificationSurface(surfaces.notifications, connection: connection, loop: loop, clock: clock),
             transport: PlatformCompletionTransport(http: HTTPClient(loop: loop, settings: httpSettings), clock: clock),
-            indicator: panel(agent: agent, connection: connection, registration: surfaces.panel, opener: opener, clock: clock),
+            indicator: panel(agent: agent, connection: connection, registration: surfaces.panel, clock: clock),
             network: SystemWatch(), desktopClock: desktopClock, backgroundStatus: backgroundStatus)
     }
 
@@ -397,10 +397,10 @@ public final class AgentApp {
     /// The panel indicator, its menu's clicks going through the same agent
     /// calls as the notification's buttons.
     private func panel(
-        agent: Agent, connection: BusConnection, registration: PanelRegistration, opener: DeepLinkOpener, clock: SystemClock
+        agent: Agent, connection: BusConnection, registration: PanelRegistration, clock: SystemClock
     ) -> IndicatorAgentObserver {
         let indicator = IndicatorAgentObserver(
-            agent: agent, connection: connection, registration: registration, opener: opener, clock: clock, log: log)
+            agent: agent, connection: connection, registration: registration, clock: clock, log: log)
         agent.addPanel(indicator)
         return indicator
     }

@@ -93,13 +93,17 @@ public final class TimerService: AgentObserver {
                 reply(to: message, .string(try agent.complete(
                     arguments[0].stringValue!, completedAtMilliseconds: arguments[1].int64Value!)))
             case SleepTimers1.Open.name:
-                try agent.open(arguments[0].stringValue!)
+                try agent.open(arguments[0].stringValue!, caller: message.sender ?? "?")
                 reply(to: message)
             default:
                 break // the method table holds the contract's methods only
             }
         } catch {
-            log.log(error.code == .storageFailed ? .error : .notice, "Refused \(member) from \(message.sender ?? "?"): \(error.message)")
+            if error.code == .storageFailed {
+                log.log(.error, "Refused \(member) from \(message.sender ?? "?"): \(error.message)")
+            } else {
+                agent.noteRefusal(of: member, by: message.sender ?? "?", error.message)
+            }
             object.fail(message, error.name, error.message)
         }
     }

@@ -17,7 +17,6 @@ public final class IndicatorAgentObserver: PanelSurface {
     private let agent: any PanelHost
     private let clock: any WallClock
     private let log: any LogSink
-    private let opener: any LinkOpener
     private var shown = IndicatorTimers()
     private let appActions: AppActions
     /// The app on the bus: while it runs, the menu can quit it.
@@ -25,13 +24,12 @@ public final class IndicatorAgentObserver: PanelSurface {
     public var wakeAtChanged: (() -> Void)?
 
     public init(
-        agent: any PanelHost, connection: BusConnection, registration: PanelRegistration, opener: any LinkOpener,
+        agent: any PanelHost, connection: BusConnection, registration: PanelRegistration,
         clock: any WallClock, log: any LogSink
     ) {
         self.agent = agent
         self.clock = clock
         self.log = log
-        self.opener = opener
         appActions = AppActions(connection: connection, log: log)
         appWatch = NameOwnerWatch(name: AppActions.busName, connection: connection)
         indicator = StatusNotifierIndicator(
@@ -41,11 +39,8 @@ public final class IndicatorAgentObserver: PanelSurface {
 
     public func start() {
         indicator.onComplete = { [weak self] id in self?.complete(id) }
-        indicator.onOpen = { [weak self] id, token in self?.agent.open(id, activationToken: token) }
-        indicator.onOpenApp = { [weak self] token in
-            guard let self else { return }
-            self.opener.open(DeepLink(appHomeAt: self.agent.configuration.deepLinkBase), activationToken: token)
-        }
+        indicator.onOpen = { [weak self] id, token, caller in self?.agent.open(id, activationToken: token, caller: caller) }
+        indicator.onOpenApp = { [weak self] token, caller in self?.agent.openApp(activationToken: token, caller: caller) }
         indicator.onQuitApp = { [weak self] in self?.appActions.activate(.quit) }
         indicator.onScheduleChanged = { [weak self] in self?.wakeAtChanged?() }
         for view in (try? agent.list()) ?? [] { shown.changed(Self.value(of: view)) }

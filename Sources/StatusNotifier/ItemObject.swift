@@ -42,7 +42,7 @@ extension StatusNotifierIndicator {
         switch member {
         case "Activate":
             item?.reply(to: message)
-            apply(model.activate())
+            apply(model.activate(), caller: message.sender ?? "?")
         case "ProvideXdgActivationToken":
             model.provideActivationToken(arguments[0].stringValue ?? "")
             item?.reply(to: message)

@@ -52,7 +52,7 @@ extension StatusNotifierIndicator {
                 return menu.fail(message, BusError.Names.invalidArgs, Self.unknownItem)
             }
             menu.reply(to: message)
-            apply(actions)
+            apply(actions, caller: message.sender ?? "?")
         case "EventGroup":
             eventGroup(message, arguments[0].arrayElements ?? [], menu: menu)
         case "AboutToShow":
@@ -69,15 +69,18 @@ extension StatusNotifierIndicator {
 
     /// Events in one call (libdbusmenu's clients send clicks this way),
     /// each acted on before the next is read, so a click repeated in one
-    /// group meets the menu the first one left. Ids not in the menu come
-    /// back in idErrors and do nothing; when none is valid, the call fails,
-    /// as libdbusmenu's own server answers.
+    /// group meets the menu the first one left; OneCall keeps what they
+    /// ask for to once a call: a thousand clicks on Open in one message
+    /// open the app once. Ids not in the menu come back in idErrors and do
+    /// nothing; when none is valid, the call fails, as libdbusmenu's own
+    /// server answers.
     private func eventGroup(_ message: Message, _ events: [BusValue], menu: BusObject) {
         var unknown: [Int32] = []
+        var call = OneCall()
         for event in events {
             guard case .structure(let fields) = event, fields.count == 4, let id = BusEncoding.int32(fields[0]) else { continue }
             switch model.menuEvent(id: id, event: fields[1].stringValue ?? "") {
-            case .handled(let actions): apply(actions)
+            case .handled(let actions): apply(call.admit(actions), caller: message.sender ?? "?")
             case .unknownItem: unknown.append(id)
             }
         }

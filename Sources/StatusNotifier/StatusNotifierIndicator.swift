@@ -28,8 +28,9 @@ public final class StatusNotifierIndicator {
     /// is shown, or by object path.
     public let registration: PanelRegistration
     public var onComplete: (TimerID) -> Void = { _ in }
-    public var onOpen: (TimerID, _ activationToken: String?) -> Void = { _, _ in }
-    public var onOpenApp: (_ activationToken: String?) -> Void = { _ in }
+    /// An open asked for by `caller`, the connection that clicked.
+    public var onOpen: (TimerID, _ activationToken: String?, _ caller: String) -> Void = { _, _, _ in }
+    public var onOpenApp: (_ activationToken: String?, _ caller: String) -> Void = { _, _ in }
     public var onQuitApp: () -> Void = {}
     /// After every change that may start, stop or move minute refreshes.
     public var onScheduleChanged: () -> Void = {}
@@ -101,7 +102,8 @@ public final class StatusNotifierIndicator {
 
     // MARK: Performing
 
-    func apply(_ actions: [PanelIndicator.Action]) {
+    /// `caller`: the connection whose call the actions answer, for opens.
+    func apply(_ actions: [PanelIndicator.Action], caller: String = "?") {
         for action in actions {
             switch action {
             case .publish:
@@ -131,9 +133,9 @@ public final class StatusNotifierIndicator {
             case .complete(let id):
                 onComplete(id)
             case .open(let id, let token):
-                onOpen(id, token)
+                onOpen(id, token, caller)
             case .openApp(let token):
-                onOpenApp(token)
+                onOpenApp(token, caller)
             case .quitApp:
                 onQuitApp()
             }

@@ -206,10 +206,25 @@ class DeepLinkTests(AppTestCase):
         eventually(lambda: app.url() != before, what="the control link to open")
         self.assertEqual(app.url(), "%s/families/%s/babies/%s/track/sleep?timer=%s" % (
             self.platform.origin, DEMO_FAMILY, MAYA, timer_id))
+        # Each refused, and logged once a minute for each way in (the
+        # command line, Open): the rest are counted into the next line.
         log = app.log()
-        self.assertEqual(log.count("Refused a link"), 2 * len(bad))
+        self.assertEqual(log.count("Refused a link"), 2, log)
         self.assertEqual(len(app.windows()), 1)
         self.assertEqual(self.app_processes(), [app.pid])
+
+    def test_a_hundred_thousand_bad_links_in_one_open_are_one_line_with_their_count(self):
+        app = self.start_app()
+        app.wait_for_page()
+        before = app.url()
+        bad = [sleep_link(str(uuid.uuid4())).replace(MAYA, "not-a-uuid-%d" % n) for n in range(100000)]
+        dbus_application(self.session).Open(bad, {}, timeout=10 * PATIENCE)
+        eventually(lambda: "Refused a link" in app.log(), what="the refusal to be logged")
+        log = app.log()
+        self.assertEqual(log.count("Refused a link"), 1, log[-2000:])
+        self.assertIn("(100000 refusals of this kind of call since the last such line", log)
+        self.assertEqual(app.url(), before)
+        self.assertEqual(len(app.windows()), 1)
 
     def app_processes(self):
         found = []

@@ -36,4 +36,14 @@ import Testing
         #expect(LinkRoute.afterAppFailed(Self.appLink, error: failed, webOrigin: Self.webOrigin)
             == .desktop(Self.appLink, .appFailed("No reply")))
     }
+
+    @Test func aBusThatRefusesToStartTheAppStartsNoOtherProgram() {
+        let refused = BusError(
+            name: BusError.Names.limitsExceeded,
+            message: "The maximum number of pending activations has been reached")
+        #expect(LinkRoute.afterAppFailed(Self.appLink, error: refused, webOrigin: Self.webOrigin)
+            == .refused("The maximum number of pending activations has been reached"))
+        #expect(LinkRoute.afterAppFailed(Self.appLink, error: refused, webOrigin: nil)
+            == .refused("The maximum number of pending activations has been reached"))
+    }
 }

@@ -1,0 +1,43 @@
+import SleepTimerCore
+
+extension Agent {
+    /// The caller of an open from a notification's click: the server is one
+    /// caller, whichever connection delivered the click.
+    public static let notificationCaller = "the notification server"
+
+    /// Opens the app at a timer; `activationToken` comes from the
+    /// notification server or the panel when the user clicked.
+    public func open(_ id: TimerID, activationToken: String?, caller: String) {
+        guard let stored = timers[id], admitOpen(caller: caller) else { return }
+        opener.open(stored.timer.deepLink(base: configuration.deepLinkBase), activationToken: activationToken)
+    }
+
+    /// Opens the app at its start (the panel's "Open Dreams for Littles").
+    public func openApp(activationToken: String?, caller: String) {
+        guard admitOpen(caller: caller) else { return }
+        opener.open(DeepLink(appHomeAt: configuration.deepLinkBase), activationToken: activationToken)
+    }
+
+    /// Each open may start processes (the app, a browser, a configured
+    /// program), so a caller gets a few at once and then one a second; a
+    /// person clicks slower. One refused is logged once a minute per caller.
+    private func admitOpen(caller: String) -> Bool {
+        let now = clock.now()
+        guard openLimit.take(caller: caller, now: now) == .refused else { return true }
+        noteRefusal(of: "Open", by: caller, "more opens than one a second were asked for; the app is already being opened", now: now)
+        return false
+    }
+
+    /// Logs a refused call within the caller's log budget: the first at
+    /// once, the rest counted into one line a minute, so that a flood of bad
+    /// calls cannot push the agent's real lines out of the journal.
+    public func noteRefusal(of member: String, by caller: String, _ message: String, count: Int = 1) {
+        noteRefusal(of: member, by: caller, message, count: count, now: clock.now())
+    }
+
+    private func noteRefusal(of member: String, by caller: String, _ message: String, count: Int = 1, now: Instant) {
+        guard case .log(let total) = refusalLog.refused(count, by: caller, now: now) else { return }
+        let times = total == 1 ? "" : " (\(total) refusals of this caller since its last line; one line a minute is written)"
+        log.log(.notice, "Refused \(member) from \(caller): \(message)\(times)")
+    }
+}

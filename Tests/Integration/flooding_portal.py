@@ -1,0 +1,69 @@
+#!/usr/bin/python3
+"""A settings portal (org.freedesktop.portal.Settings at
+org.freedesktop.portal.Desktop) that serves the colour scheme and the
+contrast and, asked through its control interface, sends a burst of
+SettingChanged signals: the contrast flipped COUNT times, ending high. It
+prints "ready" once it owns the name."""
+
+import sys
+
+import dbus
+import dbus.service
+from dbus.mainloop.glib import DBusGMainLoop
+from gi.repository import GLib
+
+NAME = "org.freedesktop.portal.Desktop"
+PATH = "/org/freedesktop/portal/desktop"
+SETTINGS = "org.freedesktop.portal.Settings"
+CONTROL = "com.dreamsforlittles.Test.FloodingPortal"
+APPEARANCE = "org.freedesktop.appearance"
+
+
+class Portal(dbus.service.Object):
+    def __init__(self, bus):
+        super().__init__(bus, PATH)
+        self.values = {(APPEARANCE, "color-scheme"): dbus.UInt32(0), (APPEARANCE, "contrast"): dbus.UInt32(0)}
+
+    def value(self, namespace, key):
+        try:
+            return self.values[(str(namespace), str(key))]
+        except KeyError:
+            raise dbus.exceptions.DBusException("No such setting", name="org.freedesktop.portal.Error.NotFound")
+
+    @dbus.service.method(SETTINGS, in_signature="ss", out_signature="v")
+    def ReadOne(self, namespace, key):
+        return self.value(namespace, key)
+
+    @dbus.service.method(SETTINGS, in_signature="ss", out_signature="v")
+    def Read(self, namespace, key):
+        return dbus.types.Variant(self.value(namespace, key), variant_level=1)
+
+    @dbus.service.signal(SETTINGS, signature="ssv")
+    def SettingChanged(self, namespace, key, value):
+        pass
+
+    @dbus.service.method(CONTROL, in_signature="u", out_signature="u")
+    def Flood(self, count):
+        """`count` contrast flips, the last one to high contrast."""
+        for number in range(count):
+            value = dbus.UInt32(1 if (count - 1 - number) % 2 == 0 else 0)
+            self.values[(APPEARANCE, "contrast")] = value
+            self.SettingChanged(APPEARANCE, "contrast", value)
+        return count
+
+
+def main():
+    DBusGMainLoop(set_as_default=True)
+    bus = dbus.SessionBus()
+    portal = Portal(bus)
+    name = dbus.service.BusName(NAME, bus, do_not_queue=True)
+    print("ready", flush=True)
+    loop = GLib.MainLoop()
+    try:
+        loop.run()
+    finally:
+        del name, portal
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -12,7 +12,8 @@
 # Tests/Trixie run against the installed programs, with the harness of
 # Tests/Integration. TEST names a module, class or test as unittest takes
 # them (test_gnome48, test_plasma6.PopupTests, ...); without one, every
-# module runs. The time of each part is printed.
+# module runs, after root_harness_test.py has checked on the host that a
+# run of root.sh leaves no process, mount or file behind. The time of each part is printed.
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -48,6 +49,11 @@ part "the root"
 root_started=$(clock)
 "$here/root.sh" path >/dev/null
 echo "   the root is ready after $(( $(clock) - root_started )) s"
+
+if (($# == 0)); then
+    part "the harness leaves nothing on the host"
+    /usr/bin/python3 "$here/root_harness_test.py" || { echo "trixie: root.sh run left something behind" >&2; exit 1; }
+fi
 
 part "the tests in the root, against $(basename "$deb")"
 tests_started=$(clock)

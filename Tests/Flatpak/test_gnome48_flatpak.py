@@ -542,6 +542,7 @@ class AutostartTests(FlatpakOnGnome48):
 
         # The next login runs the entry's Exec.
         self.log_in_again()
+        logged_before = len(self.session.bus_output())
         agent = subprocess.Popen(words, env=self.session.env, stdout=subprocess.DEVNULL,
                                  stderr=open(os.path.join(self.session.root, "autostarted-agent.log"), "w"))
         self.session.processes.append(agent)
@@ -552,8 +553,13 @@ class AutostartTests(FlatpakOnGnome48):
         self.assertTrue(self.shell.ask(PRESS % {"title": '"%s"' % ASLEEP, "label": '"Complete"'}))
         [activity] = self.platform.wait_for_activities(1)
         self.assertEqual((activity["timerId"], activity["source"]), (timer_id, "native"))
+        # The app ran for it only as the Shell's ActivateAction D-Bus
+        # activated it (flatpak run of the exported service), windowless.
+        since = self.session.bus_output()[logged_before:]
+        self.assertIn("Successfully activated service '%s'" % APP_ID, since, since[-3000:])
         time.sleep(1)
         self.assertEqual(len(self.platform.activities()), 1, self.platform.activities())
+        self.assertEqual(self.app_windows(), [])
 
     def agent_timers_now(self):
         try:

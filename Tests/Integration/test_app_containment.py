@@ -154,11 +154,10 @@ class LaunchTests(ContainmentTestCase):
         self.assertEqual(log.count(dropped), 1, "one line per origin and minute")
         self.assertEqual(log.count("Refused to leave the app for mailto:"), 1)
         self.assertNotIn("victim", log)
-        # The frames go, and their navigations with them. While one was
-        # still on its way, WebDriver gave its address as the window's until
-        # its response was refused (a busy machine shows it often): the
-        # window's page is read until no navigation is pending, and then
-        # from the document itself.
+        # The frames go, and their navigations with them. A busy machine
+        # once gave the address of a navigation still on its way (its
+        # response is refused) as the window's: the window's page is read
+        # until no navigation is pending, and then from the document.
         app.js("document.querySelectorAll('iframe').forEach(f => f.remove())")
         read_until(app.url, lambda url: url == page, "the window to show the web app's page, not a frame's "
                    "navigation")

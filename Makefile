@@ -78,7 +78,7 @@ contract-tests:
 	$(PYTHON) -m unittest discover -s scripts/tests
 
 integration-tests:
-	$(SYSTEM_PYTHON) -m unittest discover -s Tests/Integration
+	$(SYSTEM_PYTHON) Tests/Integration/parallel.py
 
 js-tests:
 	node --test Tests/WebViewBridgeJSTests/*.test.mjs

@@ -67,6 +67,30 @@ class App(AppDriver):
             pass
 
 
+def session_app_pids(session):
+    """The live app processes of `session`: those running the app whose
+    environment is the session's (its XDG_RUNTIME_DIR). Tests run side by
+    side, each with its own session, so an app of another test's session is
+    none of this one's business."""
+    runtime = ("XDG_RUNTIME_DIR=%s" % session.env["XDG_RUNTIME_DIR"]).encode()
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            if os.readlink("/proc/%s/exe" % entry) != os.path.realpath(APP):
+                continue
+            with open("/proc/%s/environ" % entry, "rb") as handle:
+                if runtime not in handle.read().split(b"\0"):
+                    continue
+            with open("/proc/%s/stat" % entry) as handle:
+                if handle.read().rsplit(")", 1)[1].split()[0] != "Z":
+                    found.append(int(entry))
+        except (OSError, IndexError):
+            continue  # gone meanwhile
+    return found
+
+
 def app_windows(session, pid):
     """The app's visible top-level windows."""
     return xdotool(session, "search", "--onlyvisible", "--pid", str(pid), "--name", "Dreams for Littles").stdout.split()

@@ -82,6 +82,22 @@ def eventually(predicate, timeout=PATIENCE, what="the condition"):
         time.sleep(0.05)
 
 
+def read_until(read, ready, what, timeout=PATIENCE, describe=repr):
+    """Reads with `read()` until `ready(value)` holds and returns that value.
+    A reading of something that is still coming (a popup sliding in, a
+    screenshot a busy machine took early, a count not yet final) is taken
+    again rather than once; a timeout says what was last read, through
+    `describe`."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = read()
+        if ready(value):
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError("timed out waiting for %s; it last read %s" % (what, describe(value)))
+        time.sleep(0.05)
+
+
 def voluntary_switches(pid, main_thread_only=False):
     """How often all threads of a process (or its main thread, the one that
     runs the loop) went to sleep: a count of its wake-ups, which a busy loop

@@ -14,11 +14,11 @@ TimerActionsTests) and the Flatpak's tests carry it out."""
 import os
 import subprocess
 
-from app_harness import AppTestCase, app_windows, window_startup_id
+from app_harness import AppTestCase, app_windows, session_app_pids, window_startup_id
 from dbus_client import Client
 from desktop import xdotool
 from harness import DEMO_FAMILY, MAYA, PATIENCE, eventually
-from test_background import alive, app_pids, install_app_service
+from test_background import alive, install_app_service
 from test_desktop_app import ProcessHandle
 
 APP_NAME = "com.dreamsforlittles.App"
@@ -52,7 +52,7 @@ class AppActionsTestCase(AppTestCase):
             ["gdbus", "call", "--session", "--dest", APP_NAME, "--object-path", APP_PATH,
              "--method", "org.freedesktop.Application.ActivateAction", name, "[<%s>]" % target, platform_data],
             env=self.session.env, capture_output=True, text=True, timeout=PATIENCE)
-        for pid in app_pids():
+        for pid in session_app_pids(self.session):
             self.session.processes.append(ProcessHandle(pid))
         return result
 
@@ -65,7 +65,7 @@ class AppActionsTestCase(AppTestCase):
 
     def wait_until_the_app_quits(self):
         try:
-            eventually(lambda: app_pids() == [], what="the activated app to quit")
+            eventually(lambda: session_app_pids(self.session) == [], what="the activated app to quit")
         except AssertionError as error:
             raise AssertionError("%s\nthe app's output:\n%s" % (error, self.app_output()[-3000:])) from None
 
@@ -73,7 +73,7 @@ class AppActionsTestCase(AppTestCase):
 class CompleteTimerTests(AppActionsTestCase):
     def test_complete_activates_the_app_makes_one_activity_shows_no_window_and_the_app_quits(self):
         timer_id = self.mirrored_timer()
-        self.assertEqual(app_pids(), [])
+        self.assertEqual(session_app_pids(self.session), [])
 
         result = self.activate_action("complete-timer", "'%s'" % timer_id)
         self.assertEqual(result.returncode, 0, result.stderr)
@@ -151,7 +151,7 @@ class OpenTimerTests(AppActionsTestCase):
             eventually(lambda: self.requests("GET", self.route(timer_id)), what="the app to load the timer's route")
         except AssertionError as error:
             raise AssertionError("%s\nthe app's output:\n%s" % (error, self.app_output()[-3000:])) from None
-        [pid] = app_pids()
+        [pid] = session_app_pids(self.session)
         eventually(lambda: len(app_windows(self.session, pid)) == 1, what="the window")
         [window] = app_windows(self.session, pid)
         eventually(lambda: window_startup_id(self.session, window) == token, what="the window to take the portal's token")
@@ -171,7 +171,7 @@ class OpenTimerTests(AppActionsTestCase):
         gone = "0b8e1c2d-3f4a-4b5c-8d6e-7f8091a2b3c4"
         result = self.activate_action("open-timer", "'%s'" % gone)
         self.assertEqual(result.returncode, 0, result.stderr)
-        eventually(lambda: len(app_pids()) == 1 and len(app_windows(self.session, app_pids()[0])) == 1,
+        eventually(lambda: len(session_app_pids(self.session)) == 1 and len(app_windows(self.session, session_app_pids(self.session)[0])) == 1,
                    what="the window")
         eventually(lambda: "has no link in the agent's list" in self.app_output(), what="the app to read the list")
         eventually(lambda: [r for r in self.requests("GET") if r["path"] == "/"], what="the web app's start to load")

@@ -20,7 +20,7 @@ import unittest
 
 from app_harness import AppTestCase
 from desktop import Display, xdotool
-from harness import PATIENCE, REPO, Session, eventually
+from harness import PATIENCE, REPO, Session, eventually, read_until
 
 SERVICES = "/usr/share/dbus-1/services"
 # The bus names the portal needs without systemd, each with the package
@@ -171,15 +171,12 @@ class StyleTestCase(AppTestCase):
     def shows(self, app, header, page, what):
         """Waits until the header bar is dark or light and the page is drawn
         on its own background colour `page` (the style AppPages gives it)."""
-        seen = []
-
-        def matches():
-            seen.append(self.seen(app))
-            luminance, background, text = seen[-1]
+        def matches(seen):
+            luminance, background, text = seen
             return ((luminance < DARK) if header == "dark" else (luminance > LIGHT)) and \
                 background == PAGES[page] and text > TEXT
-        eventually(matches, what="%s: a %s header bar and the page on %s (seen: %r)" % (
-            what, header, page, seen[-3:]))
+        read_until(lambda: self.seen(app), matches, "%s: a %s header bar and the page on %s (header luminance, "
+                   "page background, text spread)" % (what, header, page))
 
     def media(self, app, query):
         return app.ask("return matchMedia(arguments[0]).matches", query)

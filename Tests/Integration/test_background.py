@@ -15,7 +15,7 @@ import xml.sax.saxutils
 
 import dbus
 
-from app_harness import APP, DESKTOP_FILE, AppTestCase, app_windows, bridge_children
+from app_harness import APP, DESKTOP_FILE, AppTestCase, app_windows, bridge_children, session_app_pids
 from bus_probe import process_tree
 from dbus_client import Client
 from desktop import BusMonitor, SpecPanel, xdotool
@@ -226,9 +226,9 @@ class WindowClosedWithASleepTests(BackgroundTestCase):
         # The next renewal finds no bridge: only the agent's background
         # action starts the app again, with no window.
         install_app_service(self.session)
-        eventually(lambda: app_pids(), timeout=60 + self.TOKEN_SECONDS + PATIENCE,
+        eventually(lambda: session_app_pids(self.session), timeout=60 + self.TOKEN_SECONDS + PATIENCE,
                    what="the agent to start the app in the background")
-        [pid] = app_pids()
+        [pid] = session_app_pids(self.session)
         self.session.processes.append(ProcessHandle(pid))
         self.assertIn("Starting the app in the background", self.agent.log())
         self.assertEqual(app_windows(self.session, pid), [])
@@ -259,18 +259,6 @@ class WindowClosedWithoutASleepTests(BackgroundTestCase):
         eventually(lambda: len(self.notices(leo)) == 1, what="the notice naming Leo")
 
 
-def app_pids():
-    found = []
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                if os.readlink("/proc/%s/exe" % entry) == os.path.realpath(APP) and alive(int(entry)):
-                    found.append(int(entry))
-            except OSError:
-                pass
-    return found
-
-
 class AgentStartsTheAppTests(ShortTokensTestCase):
     """The agent's background action: the app started by D-Bus activation,
     no window shown, for the timers the agent brings back from its store
@@ -292,9 +280,9 @@ class AgentStartsTheAppTests(ShortTokensTestCase):
                 if (r["body"] or {}).get("requestNativeActionToken") and r["status"] is not None]
 
     def stop_every_app(self):
-        for pid in app_pids():
+        for pid in session_app_pids(self.session):
             os.kill(pid, signal.SIGTERM)
-        eventually(lambda: app_pids() == [], what="the app to end")
+        eventually(lambda: session_app_pids(self.session) == [], what="the app to end")
 
     def signed_in_app_with_a_sleep(self):
         """The app signed in as the parent with real keys (so its website
@@ -326,8 +314,8 @@ class AgentStartsTheAppTests(ShortTokensTestCase):
     def test_after_a_reboot_the_agent_starts_the_app_hidden_and_the_token_is_renewed(self):
         _, timer_id = self.signed_in_app_with_a_sleep()
         self.reboot()
-        eventually(lambda: len(app_pids()) == 1, what="the agent to start the app")
-        [pid] = app_pids()
+        eventually(lambda: len(session_app_pids(self.session)) == 1, what="the agent to start the app")
+        [pid] = session_app_pids(self.session)
         self.session.processes.append(ProcessHandle(pid))
         eventually(lambda: len(self.token_puts(timer_id)) == 3, what="the background app to renew the token")
         self.assertEqual(self.token_puts(timer_id)[2]["status"], 200)
@@ -343,7 +331,7 @@ class AgentStartsTheAppTests(ShortTokensTestCase):
         # The agent acts on its store before it is ready; D-Bus activation
         # would have started the app by now.
         time.sleep(3)
-        self.assertEqual(app_pids(), [])
+        self.assertEqual(session_app_pids(self.session), [])
         self.assertNotIn("Starting the app in the background", self.agent.log())
         self.assertEqual(len(self.listed(timer_id)), 1)
 
@@ -351,14 +339,14 @@ class AgentStartsTheAppTests(ShortTokensTestCase):
         timer_id, reply = self.platform.start_sleep()
         self.platform.mirror(self.client, timer_id, reply)
         self.reboot()
-        eventually(lambda: len(app_pids()) == 1, what="the agent to start the app")
-        [pid] = app_pids()
+        eventually(lambda: len(session_app_pids(self.session)) == 1, what="the agent to start the app")
+        [pid] = session_app_pids(self.session)
         self.session.processes.append(ProcessHandle(pid))
         # The renewal asked for at the start does not come: its bound runs out.
         eventually(lambda: "it is not started again yet" in self.agent.log(), timeout=60 + PATIENCE,
                    what="the bound of the renewal to run out")
         self.assertEqual(self.agent.log().count("Starting the app in the background"), 1)
-        self.assertEqual(app_pids(), [pid])
+        self.assertEqual(session_app_pids(self.session), [pid])
         self.assertEqual(len(self.token_puts(timer_id)), 1)
         [listed] = self.listed(timer_id)
         self.assertEqual(listed["state"], "running")

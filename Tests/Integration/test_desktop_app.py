@@ -13,7 +13,7 @@ import uuid
 import dbus
 
 from app_harness import (APP, BRIDGE, DESKTOP_FILE, WEBAPP, AppTestCase, Platform, app_windows,
-                         bridge_children, window_startup_id)
+                         bridge_children, session_app_pids, window_startup_id)
 from dbus_client import Client
 from desktop import BusMonitor, xdotool
 from harness import DEMO_FAMILY, LEO, MAYA, PATIENCE, AgentProcess, eventually
@@ -140,7 +140,7 @@ class DeepLinkTests(AppTestCase):
                          "document.getElementById('sleep-route-baby').textContent]", "the Sleep route")
         self.assertEqual(shown, [timer_id, "running", "Leo"])
         self.assertEqual(len(app.windows()), 1)
-        self.assertEqual(self.app_processes(), [app.pid])
+        self.assertEqual(session_app_pids(self.session), [app.pid])
         self.assertEqual(self.startup_id(app), "dfl-click_TIME1001")
 
     def test_org_freedesktop_application_open_raises_the_window_with_the_token_it_was_given(self):
@@ -211,7 +211,7 @@ class DeepLinkTests(AppTestCase):
         log = app.log()
         self.assertEqual(log.count("Refused a link"), 2, log)
         self.assertEqual(len(app.windows()), 1)
-        self.assertEqual(self.app_processes(), [app.pid])
+        self.assertEqual(session_app_pids(self.session), [app.pid])
 
     def test_a_hundred_thousand_bad_links_in_one_open_are_one_line_with_their_count(self):
         app = self.start_app()
@@ -225,17 +225,6 @@ class DeepLinkTests(AppTestCase):
         self.assertIn("(100000 refusals of this kind of call since the last such line", log)
         self.assertEqual(app.url(), before)
         self.assertEqual(len(app.windows()), 1)
-
-    def app_processes(self):
-        found = []
-        for entry in os.listdir("/proc"):
-            if entry.isdigit():
-                try:
-                    if os.readlink("/proc/%s/exe" % entry) == os.path.realpath(APP):
-                        found.append(int(entry))
-                except OSError:
-                    pass
-        return found
 
 
 def dbus_application(session):
@@ -584,7 +573,7 @@ class AgentOpensTheAppTests(AppTestCase):
                                  "the platform's GET requests: %r" % (
                                      error, self.agent.log()[-3000:], self.session.bus_output()[-3000:],
                                      [r["path"] for r in self.requests("GET")][-10:])) from None
-        [pid] = [int(p) for p in os.listdir("/proc") if p.isdigit() and exe(p) == os.path.realpath(APP)]
+        [pid] = session_app_pids(self.session)
         self.session.processes.append(ProcessHandle(pid))
         with open("/proc/%d/environ" % pid, "rb") as handle:
             self.assertIn(b"DBUS_STARTER_BUS_TYPE=session", handle.read().split(b"\0"))
@@ -599,13 +588,6 @@ class AgentOpensTheAppTests(AppTestCase):
         eventually(lambda: read_lines(opened), what="the default browser to get the link")
         self.assertEqual(read_lines(opened), [self.route(timer_id)])
         self.assertIn("The app is not installed", self.agent.log())
-
-
-def exe(pid):
-    try:
-        return os.readlink("/proc/%s/exe" % pid)
-    except OSError:
-        return None
 
 
 class ProcessHandle:

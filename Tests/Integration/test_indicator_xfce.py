@@ -18,6 +18,7 @@ import dbus
 
 from desktop import ICON_NAVY, BusMonitor, Display, XfcePanel, wait_for_name, xdotool
 from harness import PATIENCE, REPO, PlatformTestCase, eventually
+import screen_words
 
 ARTIFACTS = os.environ.get("DFL_ARTIFACTS", os.path.join(REPO, "build", "test-artifacts"))
 PANEL_HEIGHT = 32
@@ -33,8 +34,7 @@ def words(text):
 class XfcePanelTestCase(PlatformTestCase):
     def setUp(self):
         super().setUp()
-        if not os.path.exists("/usr/bin/tesseract"):
-            raise AssertionError("tesseract is needed to read the screen: apt-get install tesseract-ocr tesseract-ocr-eng")
+        screen_words.require_tesseract()
         self.display = Display(self.session)
         self.panel = XfcePanel(self.session)
         self.monitor = BusMonitor(self.session)
@@ -69,32 +69,17 @@ class XfcePanelTestCase(PlatformTestCase):
         xs, ys = [p[0] for p in points], [p[1] for p in points]
         return (min(xs) + max(xs)) // 2, (min(ys) + max(ys)) // 2
 
-    def read_screen(self, width=320, height=140):
-        """The text on screen under the panel's left end (where its tooltip
-        and menu open), as tesseract reads it as one block of text, from the
-        picture and from its negative (dark text on light and the reverse)."""
-        shot = self.screenshot()
-        texts = []
-        for extra in ([], ["-negate"]):
-            enlarged = os.path.join(self.session.root, "read.png")
-            subprocess.run(["convert", shot, "-crop", "%dx%d+0+%d" % (width, height, PANEL_HEIGHT), "-resize", "300%",
-                            "-colorspace", "gray", *extra, enlarged], check=True, timeout=PATIENCE)
-            texts.append(subprocess.run(["tesseract", enlarged, "-", "--psm", "6"], capture_output=True, text=True,
-                                        timeout=PATIENCE).stdout)
-        return "\n".join(texts)
-
     def wait_to_read(self, *phrases):
-        found = []
-
-        def readable():
-            found[:] = [self.read_screen()]
-            return all(words(phrase) in words(found[0]) for phrase in phrases)
-
+        """The text on screen under the panel's left end (where its tooltip
+        and menu open), read from a new screenshot until it holds every
+        phrase; a failure says what was last read."""
         try:
-            eventually(readable, what="the screen to show %r" % (phrases,))
-        except AssertionError:
-            raise AssertionError("the screen shows %r, not %r" % (found[0] if found else "", phrases))
-        return found[0]
+            return screen_words.wait_for_text(
+                self.screenshot, (0, PANEL_HEIGHT, 320, 140), self.session.root,
+                lambda text: all(words(phrase) in words(text) for phrase in phrases),
+                "the screen to show %r" % (phrases,))
+        except AssertionError as error:
+            raise AssertionError("%s\nthe agent's log:\n%s" % (error, self.agent.log()[-2000:])) from None
 
     def wait_for_icon(self):
         spot = []

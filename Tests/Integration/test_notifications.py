@@ -15,7 +15,7 @@ from dbus_client import Client
 from desktop import BusMonitor, Display, Dunst, RecordingServer, XfceNotifyd, icon_pixels, xdotool, wait_for_name
 from display_text import elapsed_minutes
 from harness import (DEMO_FAMILY, INTERFACE, LEO, PATIENCE, REPO, AgentProcess, PlatformTestCase, Session,
-                     eventually, iso_ms, next_minute_ms, sleep_until_ms, timer_dict)
+                     eventually, iso_ms, next_minute_ms, read_until, sleep_until_ms, timer_dict)
 
 ARTIFACTS = os.environ.get("DFL_ARTIFACTS", os.path.join(REPO, "build", "test-artifacts"))
 
@@ -84,11 +84,13 @@ class XfceTests(DesktopTestCase):
         self.start_timer()
         eventually(lambda: len(self.popups()) == 1, what="the popup")
         window = self.popups()[0]
-        time.sleep(0.5)  # the popup fades in
         geometry = self.geometry(window)
-        shot = self.screenshot("xfce4-notifyd-icon.png")
         popup = "%dx%d+%d+%d" % (geometry["WIDTH"], geometry["HEIGHT"], geometry["X"], geometry["Y"])
-        self.assertGreater(icon_pixels(shot, popup), 400)
+        # The popup fades in: the screen is read until the icon is drawn
+        # (the last screenshot stays at `shot`).
+        shot = os.path.join(ARTIFACTS, "xfce4-notifyd-icon.png")
+        read_until(lambda: icon_pixels(self.screenshot("xfce4-notifyd-icon.png"), popup), lambda navy: navy > 400,
+                   "the popup to draw over 400 pixels of the icon's navy")
         # The README's picture of the notification.
         subprocess.run(["convert", shot, "-crop", popup, "+repage",
                         os.path.join(ARTIFACTS, "notification-xfce4-notifyd.png")], check=True, timeout=PATIENCE)

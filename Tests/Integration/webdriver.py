@@ -49,15 +49,23 @@ class AppDriver:
             raise AssertionError("%s is missing: install the Debian package webkit2gtk-driver" % WEBDRIVER)
         self.env = env
         self.binary = binary
-        self.port = free_port()
         self.log_path = log_path
-        with open(log_path, "w") as log:
-            self.process = subprocess.Popen([WEBDRIVER, "--port=%d" % self.port], env=env, stdout=log, stderr=log)
-        deadline = time.monotonic() + PATIENCE
-        while not self.ready():
-            if self.process.poll() is not None or time.monotonic() > deadline:
-                raise AssertionError("WebKitWebDriver did not start:\n" + self.log())
-            time.sleep(0.05)
+        # The port is free when probed, but a test beside this one may take
+        # it before WebKitWebDriver binds it: then it exits, and another
+        # port is tried.
+        for attempt in range(3):
+            self.port = free_port()
+            with open(log_path, "w") as log:
+                self.process = subprocess.Popen([WEBDRIVER, "--port=%d" % self.port], env=env, stdout=log, stderr=log)
+            deadline = time.monotonic() + PATIENCE
+            while self.process.poll() is None and not self.ready():
+                if time.monotonic() > deadline:
+                    raise AssertionError("WebKitWebDriver did not start:\n" + self.log())
+                time.sleep(0.05)
+            if self.process.poll() is None:
+                break
+        else:
+            raise AssertionError("WebKitWebDriver did not start:\n" + self.log())
         capabilities = {"webkitgtk:browserOptions": {"binary": binary, "args": ["--automation", *app_args]}}
         self.id = self.request("POST", "/session", {"capabilities": {"alwaysMatch": capabilities}})["sessionId"]
         self.pid = self.find_app()

@@ -13,6 +13,7 @@ import test_indicator_xfce
 import test_notifications
 from desktop import XfceNotifyd, xdotool
 from harness import INTERFACE, PATIENCE, eventually
+import screen_words
 
 ARTIFACTS = test_notifications.ARTIFACTS
 
@@ -62,14 +63,25 @@ class Xfce420NotificationTests(OwnArtifacts, test_notifications.XfceTests):
         self.start_timer()
         eventually(lambda: len(self.popups()) == 1, what="the popup")
         window = self.popups()[0]
-        geometry = self.geometry(window)
-        shot = self.display.screenshot(self.session, os.path.join(self.session.root, "screen.png"))
-        path = artifact("xfce420-notification.png")
-        subprocess.run(["convert", shot, "-crop", "%dx%d+%d+%d" % (geometry["WIDTH"], geometry["HEIGHT"],
-                        geometry["X"], geometry["Y"]), "+repage", path], check=True, timeout=PATIENCE)
-        text = read(path)
-        for word in ("Maya is asleep", "Open", "Complete"):
-            self.assertIn(word.lower(), text.lower(), text)
+        shots = []
+
+        def screenshot():
+            shots.append(self.display.screenshot(self.session, os.path.join(self.session.root, "screen.png")))
+            return shots[-1]
+
+        def box():
+            geometry = self.geometry(window)
+            return geometry["X"], geometry["Y"], geometry["WIDTH"], geometry["HEIGHT"]
+
+        # Read until the popup says it all: xfce4-notifyd fades a popup in.
+        screen_words.require_tesseract()
+        screen_words.wait_for_text(screenshot, box, self.session.root,
+                                   lambda text: all(word.lower() in text.lower()
+                                                    for word in ("Maya is asleep", "Open", "Complete")),
+                                   "the popup")
+        x, y, width, height = box()
+        subprocess.run(["convert", shots[-1], "-crop", "%dx%d+%d+%d" % (width, height, x, y), "+repage",
+                        artifact("xfce420-notification.png")], check=True, timeout=PATIENCE)
 
 
 class DoNotDisturbTests(test_notifications.DesktopTestCase):
@@ -126,18 +138,6 @@ class Xfce420PanelTests(OwnArtifacts, test_indicator_xfce.XfcePanelTests):
         shot = self.screenshot()
         subprocess.run(["convert", shot, "-crop", "290x125+0+0", "+repage",
                         artifact("xfce420-indicator.png")], check=True, timeout=PATIENCE)
-
-
-def read(path):
-    """The words tesseract reads in a picture, enlarged first."""
-    need("tesseract", "tesseract-ocr tesseract-ocr-eng")
-    enlarged = path + ".read.png"
-    subprocess.run(["convert", path, "-resize", "300%", "-colorspace", "gray", enlarged], check=True, timeout=PATIENCE)
-    try:
-        return subprocess.run(["tesseract", enlarged, "-", "--psm", "6"], capture_output=True, text=True,
-                              timeout=PATIENCE).stdout
-    finally:
-        os.remove(enlarged)
 
 
 if __name__ == "__main__":

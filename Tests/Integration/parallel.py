@@ -1,0 +1,255 @@
+"""Runs the integration tests in parallel workers: each test class in a
+process of its own, which starts its own bus, display, servers and ports as
+every test does, so that classes run side by side. Most of the tests wait
+on processes and buses rather than on the CPU, so a two-core machine runs
+three at once in much less time than one after another.
+
+    parallel.py [--workers N] [NAME ...]
+
+NAME is a module (test_sleepctl), a class (test_sleepctl.SleepctlTests) or
+a test, as unittest names them; none means every test_*.py here. The
+number of workers is --workers, else DFL_TEST_WORKERS, else 3.
+
+The longest classes start first, by the time each took last (kept in
+build/integration-tests/durations.json); a class not timed yet counts a
+fixed estimate per test. Each class's output is kept in
+build/integration-tests/logs/ and printed when it fails; the slowest ten
+tests are printed at the end; the exit status is non-zero when anything
+failed or errored."""
+
+import argparse
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(os.path.dirname(HERE))
+RECORDS = os.path.join(REPO, "build", "integration-tests")
+DURATIONS = os.path.join(RECORDS, "durations.json")
+LOGS = os.path.join(RECORDS, "logs")
+
+# What a class not timed yet is taken to need per test, for the order only:
+# most tests start a bus, the agent and a server and take some seconds.
+ESTIMATE_PER_TEST = 10.0
+
+
+def test_ids(suite):
+    for item in suite:
+        if isinstance(item, unittest.TestSuite):
+            yield from test_ids(item)
+        else:
+            yield item.id()
+
+
+def load_failure(test_id):
+    """unittest's stand-in for a module that did not import."""
+    return test_id.startswith("unittest.loader._FailedTest.")
+
+
+def units(names):
+    """The units to run, each with its test count: a class as
+    "module.Class", or a test named alone as itself; a module that does not
+    import is a unit of its own, so that it fails."""
+    loader = unittest.TestLoader()
+    found = {}
+    alone = [name for name in names if name.count(".") == 2]
+    for name in alone:
+        found[name] = 1
+    rest = [name for name in names if name not in alone]
+    if rest or not names:
+        suite = unittest.TestSuite(loader.loadTestsFromName(name) for name in rest) if rest else \
+            loader.discover(HERE, pattern="test_*.py", top_level_dir=HERE)
+        for test_id in test_ids(suite):
+            unit = test_id.rsplit(".", 1)[1] if load_failure(test_id) else test_id.rsplit(".", 1)[0]
+            found[unit] = found.get(unit, 0) + 1
+    return found
+
+
+def read_durations():
+    try:
+        with open(DURATIONS) as handle:
+            return {str(k): float(v) for k, v in json.load(handle).items()}
+    except (OSError, ValueError, AttributeError):
+        return {}
+
+
+def write_durations(durations):
+    os.makedirs(RECORDS, exist_ok=True)
+    temporary = DURATIONS + ".new"
+    with open(temporary, "w") as handle:
+        json.dump(durations, handle, indent=1, sort_keys=True)
+    os.replace(temporary, DURATIONS)
+
+
+def longest_first(counts, durations):
+    """The units in the order they start: the longest last time first, a new
+    one by its estimate; ties by name, so the order is the same each run."""
+    def expected(unit):
+        return durations.get(unit, counts[unit] * ESTIMATE_PER_TEST)
+    return sorted(counts, key=lambda unit: (-expected(unit), unit))
+
+
+class TimedResult(unittest.TextTestResult):
+    """unittest's text result, with each test's wall time and outcome kept
+    for the parent."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.times = []
+        self.started = 0.0
+
+    def startTest(self, test):
+        self.started = time.monotonic()
+        super().startTest(test)
+
+    def stopTest(self, test):
+        self.times.append((test.id(), time.monotonic() - self.started))
+        super().stopTest(test)
+
+
+def run_one(name, report):
+    """In the worker's process: runs `name` and writes its tests' times and
+    the counts to `report` (JSON)."""
+    sys.path.insert(0, HERE)
+    suite = unittest.defaultTestLoader.loadTestsFromName(name)
+    runner = unittest.TextTestRunner(stream=sys.stderr, verbosity=2, resultclass=TimedResult)
+    result = runner.run(suite)
+    with open(report, "w") as handle:
+        json.dump({"times": result.times, "run": result.testsRun,
+                   "failures": [t.id() for t, _ in result.failures + result.errors],
+                   "unexpected": [t.id() for t in result.unexpectedSuccesses],
+                   "skipped": [[t.id(), why] for t, why in result.skipped]}, handle)
+    return 0 if result.wasSuccessful() else 1
+
+
+class Job:
+    """One unit running in a process of its own, its output in a log."""
+
+    def __init__(self, unit):
+        self.unit = unit
+        self.log_path = os.path.join(LOGS, unit + ".log")
+        self.report_path = os.path.join(LOGS, unit + ".json")
+        for path in (self.log_path, self.report_path):
+            if os.path.exists(path):
+                os.remove(path)
+        self.log = open(self.log_path, "w")
+        self.started = time.monotonic()
+        # A session of its own, so that an interrupted run can end the
+        # unit's whole process group and nothing of it outlives the runner.
+        self.process = subprocess.Popen([sys.executable, os.path.abspath(__file__), "--one", unit,
+                                         "--report", self.report_path],
+                                        cwd=HERE, stdout=self.log, stderr=subprocess.STDOUT,
+                                        start_new_session=True)
+        self.seconds = None
+        self.report = None
+
+    def finished(self):
+        if self.process.poll() is None:
+            return False
+        self.seconds = time.monotonic() - self.started
+        self.log.close()
+        try:
+            with open(self.report_path) as handle:
+                self.report = json.load(handle)
+        except (OSError, ValueError):
+            self.report = None
+        return True
+
+    def passed(self):
+        return self.process.returncode == 0 and self.report is not None
+
+    def output(self):
+        with open(self.log_path, errors="replace") as handle:
+            return handle.read()
+
+    def stop(self):
+        try:
+            os.killpg(self.process.pid, signal.SIGTERM)
+        except ProcessLookupError:
+            pass
+
+
+def run_all(names, workers):
+    os.makedirs(LOGS, exist_ok=True)
+    counts = units(names)
+    durations = read_durations()
+    waiting = longest_first(counts, durations)
+    total = len(waiting)
+    print("integration tests: %d tests in %d classes, %d workers; logs in %s"
+          % (sum(counts.values()), total, workers, os.path.relpath(LOGS, REPO)), flush=True)
+    began = time.monotonic()
+    running, done = [], []
+    try:
+        while waiting or running:
+            while waiting and len(running) < workers:
+                running.append(Job(waiting.pop(0)))
+            for job in [j for j in running if j.finished()]:
+                running.remove(job)
+                done.append(job)
+                tests = job.report["run"] if job.report else "?"
+                print("[%d/%d] %s %s: %s tests in %.0f s" % (len(done), total, "ok  " if job.passed() else "FAIL",
+                                                            job.unit, tests, job.seconds), flush=True)
+                if not job.passed():
+                    print(job.output(), flush=True)
+            time.sleep(0.2)
+    except KeyboardInterrupt:
+        for job in running:
+            job.stop()
+        raise
+    # A whole run's times replace the record (a class gone is forgotten); a
+    # run of a few names keeps the others' as they were. A test run alone
+    # says nothing of its class's time.
+    timed = {job.unit: round(job.seconds, 1) for job in done if job.unit.count(".") == 1}
+    write_durations(timed if not names else {**durations, **timed})
+    return summary(done, time.monotonic() - began)
+
+
+def summary(done, wall):
+    failed = [job for job in done if not job.passed()]
+    times = [(test_id, seconds) for job in done if job.report for test_id, seconds in job.report["times"]]
+    skipped = [entry for job in done if job.report for entry in job.report["skipped"]]
+    print("\nthe slowest ten tests:")
+    for test_id, seconds in sorted(times, key=lambda t: -t[1])[:10]:
+        print("  %7.1f s  %s" % (seconds, test_id))
+    for test_id, why in skipped:
+        print("skipped: %s (%s)" % (test_id, why))
+    print("\n%d tests in %d classes in %.0f s wall time (%.0f s of tests), %d skipped"
+          % (len(times), len(done), wall, sum(job.seconds for job in done), len(skipped)))
+    if failed:
+        print("FAILED: %s" % ", ".join(
+            ", ".join(job.report["failures"] + job.report["unexpected"]) if job.report and
+            (job.report["failures"] or job.report["unexpected"]) else job.unit + " (no report: it crashed)"
+            for job in failed))
+        return 1
+    print("OK")
+    return 0
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("names", nargs="*", help="modules, classes or tests; none: every test_*.py")
+    parser.add_argument("--workers", type=int, default=None)
+    parser.add_argument("--one", help=argparse.SUPPRESS)
+    parser.add_argument("--report", help=argparse.SUPPRESS)
+    arguments = parser.parse_args()
+    if arguments.one:
+        return run_one(arguments.one, arguments.report)
+    workers = arguments.workers
+    if workers is None:
+        try:
+            workers = int(os.environ.get("DFL_TEST_WORKERS") or 3)
+        except ValueError:
+            parser.error("DFL_TEST_WORKERS must be a number of workers, not %r" % os.environ["DFL_TEST_WORKERS"])
+    if workers < 1:
+        parser.error("the number of workers must be at least 1")
+    sys.path.insert(0, HERE)
+    os.chdir(HERE)
+    return run_all(arguments.names, workers)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

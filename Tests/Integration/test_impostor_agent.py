@@ -11,12 +11,12 @@ import time
 
 import dbus
 
-from app_harness import AppTestCase
+from app_harness import AppTestCase, session_app_pids
 from atspi_session import AccessibilityBus
 from harness import PATIENCE, eventually
 from impostor_agent import Impostor
 from test_app_accessible import QUIET_SECONDS
-from test_background import GRACE_SECONDS, alive, app_pids, application_actions, install_app_service
+from test_background import GRACE_SECONDS, alive, application_actions, install_app_service
 from test_desktop_app import ProcessHandle
 
 
@@ -33,8 +33,8 @@ class ImpostorTests(AccessibilityBus, AppTestCase):
 
     def test_the_hidden_app_started_in_the_background_quits_within_its_grace(self):
         application_actions(self.session).ActivateAction("background", dbus.Array([], signature="v"), {})
-        eventually(lambda: len(app_pids()) == 1, what="the app to start in the background")
-        [pid] = app_pids()
+        eventually(lambda: len(session_app_pids(self.session)) == 1, what="the app to start in the background")
+        [pid] = session_app_pids(self.session)
         self.session.processes.append(ProcessHandle(pid))
         eventually(lambda: self.impostor.lists(), what="the app to ask for the list")
         eventually(lambda: not alive(pid), timeout=GRACE_SECONDS + PATIENCE,

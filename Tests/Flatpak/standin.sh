@@ -35,7 +35,7 @@ security=${DFL_DEBIAN_SECURITY:-http://deb.debian.org/debian-security}
 branch=standin-debian13
 arch=x86_64
 # Raise when the way the stand-in is made changes.
-recipe=2
+recipe=3
 
 die() { echo "flatpak-standin: $*" >&2; exit 1; }
 
@@ -147,6 +147,11 @@ EOF
     mapfile -t platform_packages < <(packages platform-packages.txt)
     mapfile -t sdk_packages < <(packages sdk-packages.txt)
     make_tree "$work/platform" "${platform_packages[@]}"
+    # flatpak-spawn where the GNOME runtime has it and WebKit runs it from
+    # PATH (Debian keeps it in /usr/libexec/flatpak-xdg-utils): without it
+    # WebKit spawns its web processes in the app's own sandbox.
+    [[ -x $work/platform/usr/libexec/flatpak-xdg-utils/flatpak-spawn ]] || die "flatpak-xdg-utils has no flatpak-spawn"
+    ln -s ../libexec/flatpak-xdg-utils/flatpak-spawn "$work/platform/usr/bin/flatpak-spawn"
     cp -a "$work/platform" "$work/sdk"
     make_tree "$work/sdk" "${sdk_packages[@]}" swiftlang
 

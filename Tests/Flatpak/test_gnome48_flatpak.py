@@ -415,6 +415,7 @@ class StoryTests(FlatpakOnGnome48):
         self.start_maya_in_the_window()
         [timer] = self.agent_timers()
         timer_id = timer["timer_id"]
+        self.assert_web_processes_sandboxed()
 
         # The notification, in words, through the portal.
         notification = self.wait_shown()
@@ -488,6 +489,22 @@ class StoryTests(FlatpakOnGnome48):
         self.assertEqual(len(self.app_windows()), 1, self.app_windows())
         self.assertEqual(len(self.platform.activities()), 1)
         self.assertEqual([t["timer_id"] for t in self.agent_timers()], [timer["timer_id"]])
+
+    def assert_web_processes_sandboxed(self):
+        """WebKit keeps its own sandbox inside the Flatpak: its web
+        processes are started through flatpak-spawn --sandbox, each in a
+        sandbox of its own, not in the app's (which is what WebKit falls
+        back to, saying "flatpak-spawn --sandbox is not usable", where the
+        runtime has no flatpak-spawn)."""
+        [app] = self.installation.sandbox_pids("dreamsforlittles") or [None]
+        self.assertIsNotNone(app, "the app's process is not found")
+        web = self.installation.sandbox_pids("WebKitWebProcess")
+        self.assertTrue(web, "no WebKitWebProcess of the app is found\n%s" % self.logs())
+        mount_namespace = lambda pid: os.readlink("/proc/%d/ns/mnt" % pid)
+        shared = [pid for pid in web if mount_namespace(pid) == mount_namespace(app)]
+        self.assertEqual(shared, [], "web processes run in the app's own sandbox\n%s" % self.logs())
+        for path in self.app_logs:
+            self.assertNotIn("is not usable", tail(path), path)
 
     def files_holding(self, text):
         """The files of the session outside the sandbox's own data that hold

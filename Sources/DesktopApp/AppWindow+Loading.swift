@@ -78,12 +78,31 @@ extension AppWindow {
         }
     }
 
+    /// Back, where BackStep says: past the app's own pages and retries at
+    /// the address shown now.
     func goBack() {
-        if webkit_web_view_can_go_back(webView) != 0 { webkit_web_view_go_back(webView) }
+        guard let distance = BackStep.distance(current: currentURI, history: backHistory()),
+            let list = webkit_web_view_get_back_forward_list(webView),
+            let item = webkit_back_forward_list_get_nth_item(list, -Int32(distance))
+        else { return }
+        webkit_web_view_go_to_back_forward_list_item(webView, item)
     }
 
     func updateBackButton() {
-        gtk_widget_set_sensitive(backButton, webkit_web_view_can_go_back(webView))
+        gtk_widget_set_sensitive(backButton, BackStep.distance(current: currentURI, history: backHistory()) == nil ? 0 : 1)
+    }
+
+    /// The history's addresses before the page shown now, the nearest
+    /// first (WebKit keeps at most a hundred; more are not looked at).
+    private func backHistory() -> [String?] {
+        guard let list = webkit_web_view_get_back_forward_list(webView) else { return [] }
+        var addresses: [String?] = []
+        while addresses.count < 128,
+            let item = webkit_back_forward_list_get_nth_item(list, -Int32(addresses.count + 1))
+        {
+            addresses.append(webkit_back_forward_list_item_get_uri(item).map { String(cString: $0) })
+        }
+        return addresses
     }
 
     var currentURI: String? { webkit_web_view_get_uri(webView).map { String(cString: $0) } }

@@ -162,6 +162,23 @@ class TabCycle(KeyboardTestCase):
         keyboard = Keyboard(self.session, app_windows(self.session, process.pid)[0])
         return process, keyboard, FocusWatch(self.session)
 
+    def test_a_start_that_failed_and_recovered_offers_no_back(self):
+        # The offline page, then the retry at the same address: WebKit keeps
+        # both as pages of the history, and Back would only show the same page.
+        self.platform.stop()
+        process = self.start_plain_app()
+        eventually(lambda: "Loading the web app again" in self.plain_log(), what="the offline page's retry")
+        self.platform.start_again()
+        eventually(lambda: self.loads() >= 1, timeout=2 * PATIENCE, what="the web app to load after the outage")
+        eventually(lambda: button_states(self.session, process.pid, "Back"), what="Back on the accessibility bus")
+        back = button_states(self.session, process.pid, "Back")
+        self.assertFalse(any("sensitive" in states for states in back),
+                         "Back's states %r after the outage; the app's log:\n%s" % (back, self.plain_log()))
+
+    def plain_log(self):
+        with open(self.plain_app_log, errors="replace") as handle:
+            return handle.read()[-3000:]
+
     def test_twenty_tabs_visit_only_named_controls_and_come_round_to_the_header_bar_and_the_page(self):
         process, keyboard, watch = self.started()
         cycle = self.page_stops(SIGN_IN) + [("window", name) for name in HEADER]

@@ -2,13 +2,15 @@
 process of its own, which starts its own bus, display, servers and ports as
 every test does, so that classes run side by side. Most of the tests wait
 on processes and buses rather than on the CPU, so a two-core machine runs
-three at once in much less time than one after another.
+two at once in much less time than one after another (three were faster
+still, but a start under that load sometimes took longer than a test's
+patience: steady comes first).
 
     parallel.py [--workers N] [NAME ...]
 
 NAME is a module (test_sleepctl), a class (test_sleepctl.SleepctlTests) or
 a test, as unittest names them; none means every test_*.py here. The
-number of workers is --workers, else DFL_TEST_WORKERS, else 3.
+number of workers is --workers, else DFL_TEST_WORKERS, else 2.
 
 The longest classes start first, by the time each took last (kept in
 build/integration-tests/durations.json); a class not timed yet counts a
@@ -241,7 +243,7 @@ def main():
     workers = arguments.workers
     if workers is None:
         try:
-            workers = int(os.environ.get("DFL_TEST_WORKERS") or 3)
+            workers = int(os.environ.get("DFL_TEST_WORKERS") or 2)
         except ValueError:
             parser.error("DFL_TEST_WORKERS must be a number of workers, not %r" % os.environ["DFL_TEST_WORKERS"])
     if workers < 1:

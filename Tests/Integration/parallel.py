@@ -52,23 +52,39 @@ def load_failure(test_id):
     return test_id.startswith("unittest.loader._FailedTest.")
 
 
+def tests_of(suite):
+    for item in suite:
+        if isinstance(item, unittest.TestSuite):
+            yield from tests_of(item)
+        else:
+            yield item
+
+
 def units(names):
     """The units to run, each with its test count: a class as
     "module.Class", or a test named alone as itself; a module that does not
-    import is a unit of its own, so that it fails."""
+    import is a unit of its own, so that it fails. And the units that must
+    run with nothing beside them: a test class says so with `runs_alone`
+    (it changes what the whole machine sees, as a set clock does)."""
     loader = unittest.TestLoader()
-    found = {}
+    found, solo = {}, set()
     alone = [name for name in names if name.count(".") == 2]
+    rest = [name for name in names if name not in alone]
     for name in alone:
         found[name] = 1
-    rest = [name for name in names if name not in alone]
+    suites = [loader.loadTestsFromName(name) for name in alone]
     if rest or not names:
         suite = unittest.TestSuite(loader.loadTestsFromName(name) for name in rest) if rest else \
             loader.discover(HERE, pattern="test_*.py", top_level_dir=HERE)
         for test_id in test_ids(suite):
             unit = test_id.rsplit(".", 1)[1] if load_failure(test_id) else test_id.rsplit(".", 1)[0]
             found[unit] = found.get(unit, 0) + 1
-    return found
+        suites.append(suite)
+    for test in tests_of(unittest.TestSuite(suites)):
+        if getattr(type(test), "runs_alone", False):
+            test_id = test.id()
+            solo.add(test_id if test_id in found else test_id.rsplit(".", 1)[0])
+    return found, solo
 
 
 def read_durations():
@@ -177,9 +193,11 @@ class Job:
 
 def run_all(names, workers):
     os.makedirs(LOGS, exist_ok=True)
-    counts = units(names)
+    counts, solo = units(names)
     durations = read_durations()
-    waiting = longest_first(counts, durations)
+    # The units that run alone come last, one after another, once every
+    # other unit has ended.
+    waiting = [unit for unit in longest_first(counts, durations) if unit not in solo] + sorted(solo)
     total = len(waiting)
     print("integration tests: %d tests in %d classes, %d workers; logs in %s"
           % (sum(counts.values()), total, workers, os.path.relpath(LOGS, REPO)), flush=True)
@@ -187,7 +205,8 @@ def run_all(names, workers):
     running, done = [], []
     try:
         while waiting or running:
-            while waiting and len(running) < workers:
+            while waiting and len(running) < workers and not (waiting[0] in solo and running) \
+                    and not any(job.unit in solo for job in running):
                 running.append(Job(waiting.pop(0)))
             for job in [j for j in running if j.finished()]:
                 running.remove(job)

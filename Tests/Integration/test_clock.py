@@ -146,6 +146,11 @@ class ResumeTests(CatchingUpTestCase):
 
 
 class ClockSetTests(CatchingUpTestCase):
+    # It sets the system clock (announce_clock_set), which wakes every
+    # agent's wall-clock alarm on the machine: the parallel runner runs it
+    # with no other test beside it.
+    runs_alone = True
+
     def setUp(self):
         require_clock_setting()
         super().setUp()

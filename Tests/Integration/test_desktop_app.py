@@ -407,15 +407,20 @@ class KeptBetweenStartsTests(AppTestCase):
         values = dict(line.split("=") for line in shell)
         return int(values["WIDTH"]), int(values["HEIGHT"])
 
-    def test_the_sign_in_and_the_window_size_are_kept_between_starts(self):
+    def start_signed_in(self):
+        """The app started as a person starts it and signed in by the
+        keyboard: Tab reaches the page's first button (Sign in as Sam),
+        Return presses it. Its process and window."""
         process, window = self.start_plain_app()
         eventually(lambda: self.loads() == 1, what="the page to load")
-        # The keyboard goes to the page: Tab reaches its first button (Sign
-        # in as Sam), Return presses it.
         xdotool(self.session, "windowfocus", "--sync", window)
         xdotool(self.session, "key", "--window", window, "Tab")
         xdotool(self.session, "key", "--window", window, "Return")
         eventually(lambda: len(self.signed_in_fetches()) == 1, what="the page to fetch the family's timers signed in")
+        return process, window
+
+    def test_the_sign_in_and_the_window_size_are_kept_between_starts(self):
+        process, window = self.start_signed_in()
         xdotool(self.session, "windowsize", "--sync", window, "900", "700")
         size = self.geometry(window)
         self.assertEqual(size, (900, 700))
@@ -450,12 +455,7 @@ class KeptBetweenStartsTests(AppTestCase):
             while path != self.session.home:
                 os.chmod(path, 0o755)
                 path = os.path.dirname(path)
-        process, window = self.start_plain_app()
-        eventually(lambda: self.loads() == 1, what="the page to load")
-        xdotool(self.session, "windowfocus", "--sync", window)
-        xdotool(self.session, "key", "--window", window, "Tab")
-        xdotool(self.session, "key", "--window", window, "Return")
-        eventually(lambda: len(self.signed_in_fetches()) == 1, what="the page to fetch the family's timers signed in")
+        process, window = self.start_signed_in()
         process.send_signal(signal.SIGTERM)
         self.assertEqual(process.wait(PATIENCE), 0)
         files = [os.path.join(directory, name) for folder in folders
@@ -482,12 +482,7 @@ class KeptBetweenStartsTests(AppTestCase):
         return sorted(found)
 
     def test_the_menus_sign_out_leaves_no_byte_of_the_sign_in_on_disk(self):
-        process, window = self.start_plain_app()
-        eventually(lambda: self.loads() == 1, what="the page to load")
-        xdotool(self.session, "windowfocus", "--sync", window)
-        xdotool(self.session, "key", "--window", window, "Tab")
-        xdotool(self.session, "key", "--window", window, "Return")
-        eventually(lambda: len(self.signed_in_fetches()) == 1, what="the page to fetch the family's timers signed in")
+        process, window = self.start_signed_in()
         tokens = [self.platform.parent["accessToken"], self.platform.coach["accessToken"]]
         eventually(lambda: any(self.files_holding(t) for t in tokens),
                    what="WebKit to write the sign-in's token into the website data")

@@ -140,7 +140,7 @@ public final class BusConnection {
 
     /// Calls a method; `completion` runs on the loop with the reply or the
     /// error (including NoReply after `timeoutMilliseconds`).
-    public func call(_ message: Message, timeoutMilliseconds: Int32 = 25_000,
+    public func call(_ message: Message, timeoutMilliseconds: Int32 = BusCall.timeoutMilliseconds,
                      completion: @escaping (Result<Message, BusError>) -> Void)
     {
         var pending: OpaquePointer?
@@ -168,7 +168,7 @@ public final class BusConnection {
 
     /// Calls a method and waits for the reply outside the loop; for
     /// command-line clients.
-    public func callAndWait(_ message: Message, timeoutMilliseconds: Int32 = 25_000) throws(BusError) -> Message {
+    public func callAndWait(_ message: Message, timeoutMilliseconds: Int32 = BusCall.timeoutMilliseconds) throws(BusError) -> Message {
         var error = DBusError()
         dbus_error_init(&error)
         guard let reply = dbus_connection_send_with_reply_and_block(raw, message.raw, timeoutMilliseconds, &error) else {

@@ -1,3 +1,4 @@
+import BusNames
 import CDFLWebKitGTK
 import DesktopAppCore
 import Glibc
@@ -97,7 +98,7 @@ final class AgentTimersWatch {
         // No auto-start: the app only follows an agent that runs.
         g_dbus_connection_call(
             connection, agentName, Self.agentPath, Self.agentInterface, SleepTimers1.List.name, nil, nil,
-            G_DBUS_CALL_FLAGS_NO_AUTO_START, 25_000, nil, { source, result, data in
+            G_DBUS_CALL_FLAGS_NO_AUTO_START, BusCall.timeoutMilliseconds, nil, { source, result, data in
                 let watch = taken(data, as: AgentTimersWatch.self)
                 var error: UnsafeMutablePointer<GError>?
                 let reply = g_dbus_connection_call_finish(OpaquePointer(source), result, &error)

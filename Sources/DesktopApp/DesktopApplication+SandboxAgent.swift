@@ -32,7 +32,7 @@ extension DesktopApplication {
         g_dbus_connection_call(
             connection, StandardInterface.Bus.name, StandardInterface.Bus.path, StandardInterface.Bus.name,
             "StartServiceByName", g_variant_new_tuple(&arguments, gsize(arguments.count)), replyType,
-            G_DBUS_CALL_FLAGS_NONE, 25_000, nil, { source, result, data in
+            G_DBUS_CALL_FLAGS_NONE, BusCall.timeoutMilliseconds, nil, { source, result, data in
                 let name = String(cString: data!.assumingMemoryBound(to: CChar.self))
                 free(data)
                 var error: UnsafeMutablePointer<GError>?
@@ -89,7 +89,7 @@ extension DesktopApplication {
         g_dbus_connection_call(
             connection, ExternalInterface.Portal.name, ExternalInterface.Portal.path, ExternalInterface.Portal.backgroundInterface,
             ExternalInterface.Portal.requestBackground, g_variant_new_tuple(&arguments, gsize(arguments.count)), nil,
-            G_DBUS_CALL_FLAGS_NONE, 25_000, nil, { source, result, data in
+            G_DBUS_CALL_FLAGS_NONE, BusCall.timeoutMilliseconds, nil, { source, result, data in
                 let request = taken(data, as: BackgroundRequest.self)
                 var error: UnsafeMutablePointer<GError>?
                 if let reply = g_dbus_connection_call_finish(OpaquePointer(source), result, &error) {

@@ -65,7 +65,7 @@ public final class DeepLinkOpener {
         var call = Message.methodCall(
             destination: AppService.name, path: AppService.path, interface: AppService.interface, member: link.isAppHome ? AppService.activate : AppService.open)
         call = link.isAppHome ? call.append(.vardict(platformData)) : call.append(.strings([link.url]), .vardict(platformData))
-        connection.call(call, timeoutMilliseconds: AppService.timeoutMilliseconds) { [self] result in
+        connection.call(call) { [self] result in
             switch result {
             case .success:
                 log.log(.info, "Opened the app at \(link.url) through \(AppService.name).")

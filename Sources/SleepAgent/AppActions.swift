@@ -28,7 +28,7 @@ public final class AppActions {
             member: AppService.activateAction)
             .append(.string(action.rawValue), .array(elementSignature: "v", []), .vardict([]))
         if action == .quit { call = call.withoutAutoStart() }
-        connection.call(call, timeoutMilliseconds: AppService.timeoutMilliseconds) { [log] result in
+        connection.call(call) { [log] result in
             switch result {
             case .success: log.log(.info, "Asked the app to \(action.rawValue == "quit" ? "quit" : "run in the background") through \(AppService.name).")
             case .failure(let error): log.log(.notice, "The app's \(action.rawValue) action failed: \(error.message)")

@@ -10,6 +10,4 @@ public enum AppService {
     public static let open = ExternalInterface.Application.open
     public static let activate = ExternalInterface.Application.activate
     public static let activateAction = ExternalInterface.Application.activateAction
-    /// A call may start the app (D-Bus activation) before it answers.
-    public static let timeoutMilliseconds: Int32 = 25_000
 }

@@ -3,7 +3,8 @@ import EventLoop
 import SleepAgent
 import SleepTimerCore
 
-/// Opens a deep link in the app. The configured url-opener wins. A link of
+/// Opens a deep link in the app, the way LinkRouteRule decides. The
+/// configured url-opener wins. A link of
 /// the app's scheme goes to the app itself first: org.freedesktop.Application
 /// on com.dreamsforlittles.App (Open with a timer's link, Activate for the
 /// start page), which D-Bus activation starts, outside the agent's sandbox,
@@ -32,26 +33,10 @@ public final class DeepLinkOpener {
     }
 
     public func open(_ link: DeepLink, activationToken: String?) {
-        follow(LinkRoute.first(link, configuredProgram: configuredProgram), activationToken: activationToken)
-    }
-
-    private func follow(_ route: LinkRoute, activationToken: String?) {
-        switch route {
-        case .program(let program, let link):
-            spawn(program, link, activationToken: activationToken)
-        case .app(let link):
-            openInApp(link, activationToken: activationToken)
-        case .refused(let message):
-            log.log(.notice, "The bus refused to start the app (\(message)); nothing else is started for this open.")
-        case .desktop(let link, let reason):
-            switch reason {
-            case .webLink: break
-            case .appMissing: log.log(.notice, "The app is not installed; opening the web app in the default browser.")
-            case .appMissingWithoutWebOrigin:
-                log.log(.notice, "The app is not installed and no web-origin is configured; opening the link as it is.")
-            case .appFailed(let message): log.log(.notice, "The app could not open the link (\(message)); asking the desktop.")
-            }
-            openWithDesktop(link, activationToken: activationToken)
+        switch LinkRouteRule.firstWay(for: link, configuredProgram: configuredProgram) {
+        case .program(let program, let link): spawn(program, link, activationToken: activationToken)
+        case .app(let link): openInApp(link, activationToken: activationToken)
+        case .desktop(let link): openWithDesktop(link, activationToken: activationToken)
         }
     }
 
@@ -70,8 +55,23 @@ public final class DeepLinkOpener {
             case .success:
                 log.log(.info, "Opened the app at \(link.url) through \(AppService.name).")
             case .failure(let error):
-                follow(LinkRoute.afterAppFailed(link, error: error, webOrigin: webOrigin), activationToken: activationToken)
+                appFailed(link, error: error, activationToken: activationToken)
             }
+        }
+    }
+
+    private func appFailed(_ link: DeepLink, error: BusError, activationToken: String?) {
+        switch LinkRouteRule.afterAppFailed(link, failure: .init(error), webOrigin: webOrigin) {
+        case .refused(let message):
+            log.log(.notice, "The bus refused to start the app (\(message)); nothing else is started for this open.")
+        case .desktop(let link, let reason):
+            switch reason {
+            case .appMissing: log.log(.notice, "The app is not installed; opening the web app in the default browser.")
+            case .appMissingWithoutWebOrigin:
+                log.log(.notice, "The app is not installed and no web-origin is configured; opening the link as it is.")
+            case .appFailed(let message): log.log(.notice, "The app could not open the link (\(message)); asking the desktop.")
+            }
+            openWithDesktop(link, activationToken: activationToken)
         }
     }
 
@@ -81,15 +81,32 @@ public final class DeepLinkOpener {
             member: StandardInterface.Bus.nameHasOwner
         ).append(.string(Portal.name))
         connection.call(question) { [self] result in
-            guard case .success(let reply) = result, (try? reply.arguments())?.first?.booleanValue == true else {
-                spawn("xdg-open", link, activationToken: activationToken)
-                return
+            let portalOnBus: Bool
+            if case .success(let reply) = result, (try? reply.arguments())?.first?.booleanValue == true {
+                portalOnBus = true
+            } else {
+                portalOnBus = false
             }
-            openThroughPortal(link, activationToken: activationToken)
+            tryDesktop(LinkRouteRule.desktopWays(portalOnBus: portalOnBus)[...], link, activationToken: activationToken)
         }
     }
 
-    private func openThroughPortal(_ link: DeepLink, activationToken: String?) {
+    /// The desktop's ways in the rule's order, the next one only when one fails.
+    private func tryDesktop(_ ways: ArraySlice<LinkRouteRule.DesktopWay>, _ link: DeepLink, activationToken: String?) {
+        guard let way = ways.first else { return }
+        switch way {
+        case .portal:
+            openThroughPortal(link, activationToken: activationToken) { [self] in
+                tryDesktop(ways.dropFirst(), link, activationToken: activationToken)
+            }
+        case .xdgOpen:
+            if !spawn(LinkRouteRule.desktopOpener, link, activationToken: activationToken) {
+                tryDesktop(ways.dropFirst(), link, activationToken: activationToken)
+            }
+        }
+    }
+
+    private func openThroughPortal(_ link: DeepLink, activationToken: String?, failed: @escaping () -> Void) {
         var options: [(String, BusValue)] = []
         if let activationToken, !activationToken.isEmpty { options.append(("activation_token", .string(activationToken))) }
         let call = Message.methodCall(
@@ -100,13 +117,15 @@ public final class DeepLinkOpener {
             case .success:
                 log.log(.info, "Opened the app at \(link.url) through the desktop portal.")
             case .failure(let error):
-                log.log(.notice, "The desktop portal could not open the link (\(error.message)); trying xdg-open.")
-                spawn("xdg-open", link, activationToken: activationToken)
+                log.log(.notice, "The desktop portal could not open the link (\(error.message)); trying the next way.")
+                failed()
             }
         }
     }
 
-    private func spawn(_ program: String, _ link: DeepLink, activationToken: String?) {
+    /// False when the program could not be started.
+    @discardableResult
+    private func spawn(_ program: String, _ link: DeepLink, activationToken: String?) -> Bool {
         var environment = self.environment
         environment.removeValue(forKey: "XDG_ACTIVATION_TOKEN")
         environment.removeValue(forKey: "DESKTOP_STARTUP_ID")
@@ -117,8 +136,10 @@ public final class DeepLinkOpener {
         do {
             try MainLoop.spawn([program, link.url], environment: environment)
             log.log(.info, "Opened the app at \(link.url) with \(program).")
+            return true
         } catch {
             log.log(.error, "Could not open the app with \(program): \(error)")
+            return false
         }
     }
 }

@@ -76,8 +76,10 @@ let package = Package(
         .target(name: "DFLGettext", dependencies: ["SleepTimerCore", "CDFLLinux"]),
 
         /// The D-Bus API's names and signatures, for the agent and every
-        /// client; pure Swift, checked against the introspection file.
-        .target(name: "SleepTimersAPI"),
+        /// client; pure Swift, checked against the introspection file. The
+        /// app's id, under which the agent's second name lives, it takes
+        /// from the core's AppIdentity.
+        .target(name: "SleepTimersAPI", dependencies: ["SleepTimerCore"]),
 
         /// The agent's decisions as values: the completion flow, the
         /// notification plan and the schedule of wake-ups, each a state

@@ -27,6 +27,12 @@ command -v dpkg-buildpackage >/dev/null || { echo "build-deb: dpkg-buildpackage 
 
 version=$(dpkg-parsechangelog -l "$repo/packaging/debian/changelog" -S Version)
 upstream=${version%-*}
+# The version's one source is AppIdentity.version; the changelog must agree.
+identity=$(sed -n 's/^ *public static let version = "\(.*\)"$/\1/p' "$repo/Sources/SleepTimerCore/Support/AppIdentity.swift")
+if [[ $upstream != "$identity" ]]; then
+    echo "build-deb: packaging/debian/changelog is at $upstream, AppIdentity.version at $identity: add a changelog entry" >&2
+    exit 1
+fi
 work=$(mktemp -d "${TMPDIR:-/tmp}/dreamsforlittles-deb.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 source_dir=$work/dreamsforlittles-desktop-$upstream

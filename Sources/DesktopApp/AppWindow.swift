@@ -95,7 +95,7 @@ final class AppWindow {
 
     private func buildChrome() {
         gtk_window_set_title(window, AppText.applicationName)
-        gtk_window_set_icon_name(window, "com.dreamsforlittles.App")
+        gtk_window_set_icon_name(window, AppIdentity.appID)
         let header = gtk_header_bar_new()!
         backButton = button(icon: "go-previous-symbolic", tooltip: AppText.backTooltip) { $0.goBack() }
         gtk_widget_set_sensitive(backButton, 0)

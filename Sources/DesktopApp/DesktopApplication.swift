@@ -16,7 +16,7 @@ import SleepTimerCore
 /// Used on the GTK main thread only, as all of the app's GTK and WebKit
 /// objects.
 public final class DesktopApplication {
-    public static let applicationID = "com.dreamsforlittles.App"
+    public static let applicationID = AppIdentity.appID
 
     let application: UnsafeMutablePointer<GtkApplication>
     let environment: [String: String]

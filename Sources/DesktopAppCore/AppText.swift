@@ -13,7 +13,7 @@ public enum AppText {
     // MARK: The window
 
     /// The app's name, a brand: the same in every language.
-    public static let applicationName = "Dreams for Littles"
+    public static let applicationName = AppIdentity.name
 
     // TRANSLATORS: Tooltip of the window's button that goes back one page.
     public static var backTooltip: String { trc("tooltip", "Back") }

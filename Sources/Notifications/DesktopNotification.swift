@@ -20,10 +20,10 @@ final class DesktopNotification {
     /// NotificationCloseReason.
     var onClosed: ((Int32) -> Void)?
 
-    static let appName = "Dreams for Littles"
+    static let appName = AppIdentity.name
     /// The desktop entry of the agent (packaging installs it), so that the
     /// desktop can group the notifications and find their icon.
-    static let desktopEntry = "com.dreamsforlittles.SleepAgent"
+    static let desktopEntry = AppIdentity.agentID
     /// A vendor category, as the specification asks for categories of our own.
     static let category = "x-dreamsforlittles.sleep-timer"
 

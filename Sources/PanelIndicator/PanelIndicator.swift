@@ -11,7 +11,7 @@ public struct PanelIndicator: Sendable {
     public static let category = "ApplicationStatus"
     /// The app's icon; hosts that prefer symbolic icons take the
     /// `-symbolic` variant of the same name from the icon theme.
-    public static let iconName = "com.dreamsforlittles.App"
+    public static let iconName = AppIdentity.appID
     /// Longer activation tokens are not kept (real ones are tens of bytes).
     public static let maximumActivationTokenLength = 4096
 

@@ -11,7 +11,7 @@ public typealias CompletionOutcome = SleepTimers1.CompletionOutcome
 
 /// The agent's published properties.
 public struct AgentProperties: Sendable, Equatable {
-    public static let version = "0.1.0"
+    public static let version = AppIdentity.version
 
     public var runningCount: UInt32
     public var pendingCompletions: UInt32

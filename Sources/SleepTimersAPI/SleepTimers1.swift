@@ -1,3 +1,5 @@
+import SleepTimerCore
+
 /// The D-Bus API of dfl-sleep-agent, named once for both ends: the agent
 /// serves it, and dfl-sleepctl, the WebView bridge, the benchmark and the
 /// fuzzers call it through these names. A unit test holds every name and
@@ -13,7 +15,7 @@ public enum SleepTimers1 {
     /// only names under the app id can be D-Bus activated, so this is the
     /// one a call that must start the agent addresses there. It answers as
     /// `busName` does (the same object and interface).
-    public static let appScopedBusName = "com.dreamsforlittles.App.SleepTimers1"
+    public static let appScopedBusName = AppIdentity.appID + ".SleepTimers1"
 
     /// The name a client calls the agent at: on the host the public name,
     /// which D-Bus activation (or systemd) starts; inside the Flatpak the

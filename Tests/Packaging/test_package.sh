@@ -172,6 +172,11 @@ fi
 deb=$(realpath "$deb")
 [[ -f $deb ]] || { fail "package file $deb exists"; finish; }
 echo "== [$release] Package: $deb"
+# What every program reports: the package's version without its Debian
+# revision, which is AppIdentity.version (AppIdentityTests holds the
+# changelog to it, and build-deb.sh refuses one that differs).
+program_version=$(dpkg-deb -f "$deb" Version)
+program_version=${program_version%-*}
 
 # This release's lintian, with this release's checks and profile.
 section "lintian"
@@ -341,7 +346,8 @@ check "the binaries need only libraries of Debian packages (no Swift toolchain, 
 # Only the agent notifies; GLib reaches the others through its own module.
 check "dfl-sleepctl and dfl-webview-bridge do not link libnotify" \
     bash -c '! ldd /usr/bin/dfl-sleepctl /usr/bin/dfl-webview-bridge | grep -q libnotify'
-check "dfl-sleep-agent --version prints 0.1.0" bash -c '[[ $(/usr/bin/dfl-sleep-agent --version) == "dfl-sleep-agent 0.1.0" ]]'
+check "dfl-sleep-agent --version prints $program_version" \
+    bash -c '[[ $(/usr/bin/dfl-sleep-agent --version) == "dfl-sleep-agent $1" ]]' _ "$program_version"
 check "dfl-webview-bridge --help answers" bash -c '/usr/bin/dfl-webview-bridge --help | grep -q "JSON-RPC 2.0"'
 check "dreamsforlittles --help answers without a display" bash -c 'env -u DISPLAY -u WAYLAND_DISPLAY /usr/bin/dreamsforlittles --help | grep -q "dreamsforlittles://families/"'
 check "appstreamcli validates the app's metainfo" appstreamcli validate --no-net /usr/share/metainfo/com.dreamsforlittles.App.metainfo.xml
@@ -415,8 +421,8 @@ check "no agent owns $bus_name before the first call" test "$(echo $owner_before
 status_output=$(timeout 60 "${bus_env[@]}" dfl-sleepctl status 2>"$bus_dir/sleepctl.err")
 status_rc=$?
 note "dfl-sleepctl status: exit $status_rc; $(echo "$status_output" | tr '\n' ' ')"
-check "dfl-sleepctl status starts the agent through the bus and answers (exit 0, Version: 0.1.0)" \
-    test "$status_rc" -eq 0 -a "$(echo "$status_output" | grep -c '^Version: 0.1.0$')" -eq 1
+check "dfl-sleepctl status starts the agent through the bus and answers (exit 0, Version: $program_version)" \
+    test "$status_rc" -eq 0 -a "$(echo "$status_output" | grep -cFx "Version: $program_version")" -eq 1
 agent_pid=$(bus_call org.freedesktop.DBus.GetConnectionUnixProcessID "string:$bus_name" 2>/dev/null | awk '{print $2}')
 if [[ $agent_pid =~ ^[0-9]+$ ]]; then
     track "$agent_pid"
@@ -851,7 +857,7 @@ PY
     rc=$?
     note "dfl-sleepctl status: exit $rc; $(echo "$output" | tr '\n' ' ')"
     check "dfl-sleepctl status starts the agent through D-Bus and systemd (SystemdService=) and answers" \
-        test "$rc" -eq 0 -a "$(echo "$output" | grep -c '^Version: 0.1.0$')" -eq 1
+        test "$rc" -eq 0 -a "$(echo "$output" | grep -cFx "Version: $program_version")" -eq 1
     # Without a journal here, the unit's status is what says why it failed.
     ((rc == 0)) || as_user systemctl --user status --no-pager --lines=0 "$unit" 2>&1 |
         grep -E 'Active:|Process:|Main PID:' | sed 's/^ */      /'

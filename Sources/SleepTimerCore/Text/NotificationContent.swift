@@ -96,7 +96,7 @@ public struct NotificationContent: Sendable, Equatable {
     public var urgency: NotificationUrgency
 
     /// The installed icon of the app, for servers that show the sender's icon.
-    public static let appIcon = "com.dreamsforlittles.App"
+    public static let appIcon = AppIdentity.appID
 
     public init(summary: String, body: String, actions: [NotificationAction], persistent: Bool) {
         self.summary = summary

@@ -3,18 +3,15 @@ import EventLoop
 import SleepAgent
 import SleepTimerCore
 
-/// Opens a deep link in the app, the way LinkRouteRule decides. The
-/// configured url-opener wins. A link of
-/// the app's scheme goes to the app itself first: org.freedesktop.Application
-/// on com.dreamsforlittles.App (Open with a timer's link, Activate for the
-/// start page), which D-Bus activation starts, outside the agent's sandbox,
-/// when it is not running, with the click's activation token as platform
-/// data. When no app is installed (nothing can own that name), the same
-/// route opens on the web app's origin in the default browser; when the app
-/// is there but fails, and for links of the web origin, the desktop opens
-/// the link: the OpenURI portal when org.freedesktop.portal.Desktop is on
-/// the bus, else `xdg-open`, started with an argument vector, never a shell.
-/// The URL only ever comes from the deep-link builder.
+/// Opens a deep link in the app, carrying out the ways LinkRouteRule
+/// decides (the app's ExternalOpener takes the desktop's ways from the same
+/// rule): the configured url-opener; the app itself, through
+/// org.freedesktop.Application on its id (Open with a timer's link, Activate
+/// for the start page), which D-Bus activation starts, outside the agent's
+/// sandbox, when it is not running, with the click's activation token as
+/// platform data; or the desktop, the OpenURI portal and `xdg-open`. Every
+/// program is started with an argument vector, never a shell, and the URL
+/// only ever comes from the deep-link builder.
 public final class DeepLinkOpener {
     var configuredProgram: String?
     var webOrigin: APIOrigin?

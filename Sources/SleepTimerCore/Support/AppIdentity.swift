@@ -19,4 +19,7 @@ public enum AppIdentity {
     public static let name = "Dreams for Littles"
     /// The version of every program and of the package.
     public static let version = "0.1.0"
+    /// The version's numbers (major, minor, micro), for an API that takes
+    /// them apart (WebKit's application info).
+    public static var versionNumbers: [UInt64] { version.split(separator: ".").compactMap { UInt64($0) } }
 }

@@ -37,6 +37,11 @@ import Testing
         #expect(try Self.shipped("packaging/desktop/\(AppIdentity.agentID).desktop").contains("[Desktop Entry]"))
     }
 
+    @Test func theVersionsNumbersAreItsThreePartsInOrder() {
+        #expect(AppIdentity.versionNumbers.count == 3)
+        #expect(AppIdentity.versionNumbers.map(String.init).joined(separator: ".") == AppIdentity.version)
+    }
+
     @Test func theAppsObjectPathIsItsIDAsAPath() {
         #expect(AppIdentity.appObjectPath == "/com/dreamsforlittles/App")
     }

@@ -82,7 +82,7 @@ let package = Package(
         /// The agent's decisions as values: the completion flow, the
         /// notification plan and the schedule of wake-ups, each a state
         /// machine with no C module and no loop.
-        .target(name: "AgentWorkflows", dependencies: ["SleepTimerCore"]),
+        .target(name: "AgentWorkflows", dependencies: ["SleepTimerCore", "SleepTimersAPI"]),
 
         /// The durable local store: mirrored timers, completion outbox,
         /// notification ids, in one SQLite file.
@@ -231,7 +231,7 @@ let package = Package(
         ),
         .testTarget(name: "SleepTimersAPITests", dependencies: ["SleepTimersAPI"]),
         .testTarget(name: "DFLGettextTests", dependencies: ["DFLGettext", "SleepTimerCore"]),
-        .testTarget(name: "AgentWorkflowsTests", dependencies: ["AgentWorkflows", "DFLTestSupport"]),
+        .testTarget(name: "AgentWorkflowsTests", dependencies: ["AgentWorkflows", "SleepTimersAPI", "DFLTestSupport"]),
         .testTarget(name: "EventLoopTests", dependencies: ["EventLoop"]),
         .testTarget(name: "NotificationsTests", dependencies: ["Notifications", "DFLDBus", "DFLTestSupport"]),
         .testTarget(name: "BusNamesTests", dependencies: ["BusNames"]),

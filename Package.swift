@@ -79,7 +79,7 @@ let package = Package(
         /// client; pure Swift, checked against the introspection file.
         .target(name: "SleepTimersAPI"),
 
-        /// The agent's decisions as values: the completion flow, the
+        /// The agent's decisions as values: the completion machine, the
         /// notification plan and the schedule of wake-ups, each a state
         /// machine with no C module and no loop.
         .target(name: "AgentWorkflows", dependencies: ["SleepTimerCore", "SleepTimersAPI"]),

@@ -81,10 +81,10 @@ let package = Package(
         /// from the core's AppIdentity.
         .target(name: "SleepTimersAPI", dependencies: ["SleepTimerCore"]),
 
-        /// The agent's decisions as values: the completion flow, the
+        /// The agent's decisions as values: the completion machine, the
         /// notification plan and the schedule of wake-ups, each a state
         /// machine with no C module and no loop.
-        .target(name: "AgentWorkflows", dependencies: ["SleepTimerCore"]),
+        .target(name: "AgentWorkflows", dependencies: ["SleepTimerCore", "SleepTimersAPI"]),
 
         /// The durable local store: mirrored timers, completion outbox,
         /// notification ids, in one SQLite file.
@@ -233,7 +233,7 @@ let package = Package(
         ),
         .testTarget(name: "SleepTimersAPITests", dependencies: ["SleepTimersAPI"]),
         .testTarget(name: "DFLGettextTests", dependencies: ["DFLGettext", "SleepTimerCore"]),
-        .testTarget(name: "AgentWorkflowsTests", dependencies: ["AgentWorkflows", "DFLTestSupport"]),
+        .testTarget(name: "AgentWorkflowsTests", dependencies: ["AgentWorkflows", "SleepTimersAPI", "DFLTestSupport"]),
         .testTarget(name: "EventLoopTests", dependencies: ["EventLoop"]),
         .testTarget(name: "NotificationsTests", dependencies: ["Notifications", "DFLDBus", "DFLTestSupport"]),
         .testTarget(name: "BusNamesTests", dependencies: ["BusNames"]),

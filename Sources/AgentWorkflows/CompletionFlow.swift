@@ -1,26 +1,5 @@
 import SleepTimerCore
-
-/// How a recorded completion ends up, as the flow decides it from the
-/// platform's answer; the agent writes it to the store.
-public enum CompletionSettlement: Sendable, Equatable {
-    /// The platform created the activity (now, or before a lost reply).
-    case created(activityID: String)
-    /// The timer was finished in the app or on another device.
-    case alreadyCompleted
-    /// The completion cannot succeed from the desktop: kept visible in
-    /// `state`, never retried.
-    case failed(CompletionState, reason: String)
-    /// The attempt may succeed later: `attempts` failed so far.
-    case retry(attempts: Int, at: Instant, reason: String)
-
-    /// Whether the timer's view changes to "waiting for the network": on
-    /// the first failure only, so that later retries do not churn List and
-    /// the notification.
-    public var showsWaiting: Bool {
-        guard case .retry(let attempts, _, _) = self else { return false }
-        return attempts == 1
-    }
-}
+import SleepTimersAPI
 
 /// Why a click's completion time is refused; nothing is recorded then.
 public enum CompletionRefusal: Sendable, Equatable {
@@ -43,145 +22,114 @@ public enum CompletionResend: Sendable, Equatable {
     case platformClock
 }
 
+/// What the callers are told of a completion that ended, as the
+/// CompletionFinished signal carries it.
+public struct CompletionAnnouncement: Sendable, Equatable {
+    public let outcome: SleepTimers1.CompletionOutcome
+    /// The activity the platform created; empty for the other outcomes.
+    public let activityID: String
+    /// The saved sleep's length in whole minutes: for `created`, while the
+    /// timer is still held (its start is needed).
+    public let sleptMinutes: Int64?
+
+    public init(outcome: SleepTimers1.CompletionOutcome, activityID: String = "", sleptMinutes: Int64? = nil) {
+        self.outcome = outcome
+        self.activityID = activityID
+        self.sleptMinutes = sleptMinutes
+    }
+
+    /// A completion that cannot succeed from the desktop.
+    public static let failed = CompletionAnnouncement(outcome: .failed)
+}
+
 /// The completion outbox's decisions: what time a click records, which
-/// recorded completions to send now, what each answer means (a resend with
-/// a new body among them), when to look again. The records themselves
-/// live in the store; the flow keeps only what is in flight and what is
-/// held back after the store failed to take an outcome.
+/// recorded completions to send now, what each answer means (how the
+/// completion ends, what its callers are told and why its timer leaves the
+/// list, or a resend with a new body), when to look again. The records
+/// themselves live in the store; the machine keeps only what is in flight
+/// and what is held back after the store failed to take an outcome.
 ///
 /// Every completion was written to the outbox with its request body before
 /// anything was sent; that body goes out as it is on every attempt, so the
-/// platform's replay makes a repeat harmless. The flow sends at most
+/// platform's replay makes a repeat harmless. The machine sends at most
 /// `maximumInFlight` at once, so that a backlog after days offline does not
 /// open a socket for every entry.
-public struct CompletionFlow: Sendable {
-    public let policy: RetryPolicy
-    public let maximumInFlight: Int
-    /// How long an entry whose outcome could not be written is held back:
-    /// a failing disk must not turn into a tight loop of resends.
-    public let storeFailureHold: Int64
-    /// How far ahead of the agent's clock a click's completion time may be.
-    public static let clockSkew = Milliseconds.minute
+public struct CompletionMachine: Sendable {
+    public struct Settings: Sendable, Equatable {
+        public var retry: RetryPolicy
+        public var maximumInFlight: Int
+        /// How long an entry whose outcome could not be written is held
+        /// back: a failing disk must not turn into a tight loop of resends.
+        public var storeFailureHold: Duration
+        /// How far ahead of the agent's clock a click's completion time may
+        /// be.
+        public var clockSkew: Duration
 
-    public private(set) var inFlight: Set<TimerID> = []
-    public private(set) var heldUntil: [TimerID: Instant] = [:]
-    /// When the flow next needs to look at the outbox; nil when only an
-    /// answer can change anything.
-    public private(set) var wakeAt: Instant?
-    private var random: RandomSource
-
-    public init(
-        policy: RetryPolicy = RetryPolicy(), maximumInFlight: Int = 4,
-        storeFailureHold: Int64 = StoreFailure.hold, random: RandomSource = .system
-    ) {
-        precondition(maximumInFlight > 0)
-        self.policy = policy
-        self.maximumInFlight = maximumInFlight
-        self.storeFailureHold = storeFailureHold
-        self.random = random
-    }
-
-    public enum Event: Sendable, Equatable {
-        /// Complete was asked of `timer` (nil: none with that id is
-        /// mirrored) at `completedAtMilliseconds` (0: now), with the
-        /// platform's clock offset last measured for its origin, if any.
-        case clicked(StoredTimer?, completedAtMilliseconds: Int64, now: Instant, platformClockOffset: Int64?)
-        /// A timer was mirrored, recorded or settled: one being saved and
-        /// not yet in flight is sent first.
-        case timerChanged(StoredTimer)
-        /// The first pending entries of the outbox in sending order, at most
-        /// `readLimit` of them, read at `now`.
-        case outbox([CompletionRecord], now: Instant)
-        /// The platform's answer (or the transport's failure) to an entry in
-        /// flight, with the platform's clock offset its Date gave, if any,
-        /// and the token the timer holds now (nil: none, or no timer).
-        case answered(
-            CompletionRecord, CompletionVerdict, now: Instant, platformClockOffset: Int64? = nil,
-            currentToken: ActionToken? = nil)
-        /// The store could not take the outcome of an entry; it is still
-        /// pending there.
-        case outcomeNotStored(TimerID, now: Instant)
-        /// The network came back: waiting out a backoff would only delay.
-        case networkBack(now: Instant)
-    }
-
-    public enum Action: Sendable, Equatable {
-        /// Write the click to the outbox: `completedAt` by this desktop's
-        /// clock, `sentAs` the time the platform is sent.
-        case record(TimerID, completedAt: Instant, sentAs: Instant)
-        /// Answer the click with this refusal; nothing is written.
-        case refuse(CompletionRefusal)
-        /// Send this entry's request body to its origin.
-        case send(CompletionRecord)
-        /// Write how the entry ended (or when it is tried again).
-        case settle(CompletionRecord, CompletionSettlement)
-        /// Replace the entry's body with this one and send it again at once:
-        /// the platform created nothing, and said why the body it had
-        /// cannot succeed.
-        case resend(CompletionRecord, body: CompletionRequestBody, because: CompletionResend)
-        /// Make every pending entry due at this moment.
-        case bringPendingForward(to: Instant)
-        /// Read the first `readLimit` pending entries and pass them in as
-        /// `.outbox`.
-        case readOutbox
-    }
-
-    /// How many entries `.outbox` needs to decide: those that may go now,
-    /// those it must skip (in flight or held), and one more, the next to
-    /// fall due.
-    public var readLimit: Int { maximumInFlight + inFlight.count + heldUntil.count + 1 }
-
-    public mutating func handle(_ event: Event) -> [Action] {
-        switch event {
-        case .clicked(let timer, let milliseconds, let now, let offset):
-            return [clicked(timer, completedAtMilliseconds: milliseconds, now: now, platformClockOffset: offset)]
-        case .timerChanged(let stored):
-            return stored.state == .saving && !inFlight.contains(stored.timer.id) ? [.readOutbox] : []
-        case .outbox(let records, let now):
-            return sweep(records, now: now)
-        case .answered(let record, let verdict, let now, let offset, let token):
-            inFlight.remove(record.timerID)
-            if case .tokenRevoked(let reason) = verdict {
-                // Only a token other than the one sent can do better.
-                guard let token, let old = record.requestBody, let body = NativeCompletion.withToken(token, old),
-                    body != old
-                else { return [.settle(record, .failed(.needsApp, reason: reason)), .readOutbox] }
-                return [.resend(record, body: body, because: .newerToken), .readOutbox]
-            }
-            if case .clockRejected(let reason) = verdict {
-                // Once, and only with the platform's clock to go by.
-                guard !record.retimed, let offset else {
-                    return [.settle(record, .failed(.failed, reason: reason)), .readOutbox]
-                }
-                let completedAt = record.completedAt.adding(milliseconds: offset)
-                guard let body = record.requestBody.flatMap({ NativeCompletion.retimed($0, completedAt: completedAt) })
-                else {
-                    return [.settle(record, .failed(
-                        .failed, reason: "the platform refused the completion's time, and it could not be corrected")),
-                        .readOutbox]
-                }
-                return [.resend(record, body: body, because: .platformClock), .readOutbox]
-            }
-            // A place is free: the next due entry may go now.
-            return [.settle(record, settlement(of: verdict, for: record, now: now)), .readOutbox]
-        case .outcomeNotStored(let id, let now):
-            heldUntil[id] = now.adding(milliseconds: storeFailureHold)
-            if let wakeAt { self.wakeAt = min(wakeAt, heldUntil[id]!) } else { wakeAt = heldUntil[id] }
-            return []
-        case .networkBack(let now):
-            return [.bringPendingForward(to: now), .readOutbox]
+        public init(
+            retry: RetryPolicy = RetryPolicy(), maximumInFlight: Int = 4,
+            storeFailureHold: Duration = .milliseconds(StoreFailure.hold), clockSkew: Duration = .seconds(60)
+        ) {
+            precondition(maximumInFlight > 0)
+            self.retry = retry
+            self.maximumInFlight = maximumInFlight
+            self.storeFailureHold = storeFailureHold
+            self.clockSkew = clockSkew
         }
     }
 
-    /// The time a click records: now by default, never in the future, and
-    /// in the platform's clock, in which the start is, never before it.
-    private func clicked(_ stored: StoredTimer?, completedAtMilliseconds: Int64, now: Instant, platformClockOffset: Int64?)
-        -> Action
-    {
+    /// What the machine remembers between events.
+    public struct State: Sendable, Equatable {
+        /// Sent, and not answered yet.
+        public var inFlight: Set<TimerID> = []
+        /// Entries whose outcome the store could not take, until when they
+        /// are left alone.
+        public var heldUntil: [TimerID: Instant] = [:]
+        /// When the machine next needs to look at the outbox; nil when only
+        /// an answer can change anything.
+        public var wakeAt: Instant?
+
+        public init() {}
+    }
+
+    public let settings: Settings
+    public private(set) var state = State()
+    private var random: RandomSource
+
+    public init(settings: Settings = Settings(), random: RandomSource = .system) {
+        self.settings = settings
+        self.random = random
+    }
+
+    /// How many entries `outbox` needs to decide: those that may go now,
+    /// those it must skip (in flight or held), and one more, the next to
+    /// fall due.
+    public var readLimit: Int { settings.maximumInFlight + state.inFlight.count + state.heldUntil.count + 1 }
+
+    // MARK: A click
+
+    public enum ClickedAction: Sendable, Equatable {
+        /// Write the click on this timer to the outbox: `completedAt` by
+        /// this desktop's clock, `sentAs` the time the platform is sent;
+        /// then hand the record the store returns to `recorded`.
+        case record(StoredTimer, completedAt: Instant, sentAs: Instant)
+        /// Answer the click with this refusal; nothing is written.
+        case refuse(CompletionRefusal)
+    }
+
+    /// Complete was asked of `timer` (nil: none with that id is mirrored)
+    /// at `completedAtMilliseconds` (0: now), with the platform's clock
+    /// offset last measured for its origin, if any. The time a click
+    /// records: now by default, never in the future, and in the platform's
+    /// clock, in which the start is, never before it.
+    public func clicked(
+        _ stored: StoredTimer?, completedAtMilliseconds: Int64, now: Instant, platformClockOffset: Int64?
+    ) -> ClickedAction {
         guard let stored else { return .refuse(.unknownTimer) }
         guard completedAtMilliseconds >= 0 else { return .refuse(.invalidTime) }
         let completedAt = completedAtMilliseconds == 0 ? now : Instant(millisecondsSince1970: completedAtMilliseconds)
-        guard completedAt.milliseconds(since: now) <= Self.clockSkew else { return .refuse(.inFuture) }
+        guard completedAt.milliseconds(since: now) <= Self.milliseconds(settings.clockSkew) else {
+            return .refuse(.inFuture)
+        }
         var sentAs = completedAt.adding(milliseconds: platformClockOffset ?? 0)
         if sentAs < stored.timer.startedAt {
             // "Now" on a desktop whose clock is behind the app's: the sleep
@@ -189,15 +137,50 @@ public struct CompletionFlow: Sendable {
             guard completedAtMilliseconds == 0 else { return .refuse(.beforeStart) }
             sentAs = stored.timer.startedAt
         }
-        return .record(stored.timer.id, completedAt: completedAt, sentAs: sentAs)
+        return .record(stored, completedAt: completedAt, sentAs: sentAs)
     }
 
-    private mutating func sweep(_ records: [CompletionRecord], now: Instant) -> [Action] {
-        heldUntil = heldUntil.filter { $0.value > now }
-        var actions: [Action] = []
+    public enum RecordedAction: Sendable, Equatable {
+        /// Send this entry's request body to its origin.
+        case send(CompletionRecord)
+        /// It cannot go at once (every place is taken): read the first
+        /// `readLimit` pending entries and pass them to `outbox`.
+        case readOutbox
+    }
+
+    /// The store wrote a click to the outbox and returned `record`: it goes
+    /// at once when a place is free, without reading the outbox back.
+    public mutating func recorded(_ record: CompletionRecord, now: Instant) -> RecordedAction {
+        let id = record.timerID
+        guard state.inFlight.count < settings.maximumInFlight, !state.inFlight.contains(id),
+            state.heldUntil[id] == nil, record.nextAttemptAt <= now, now < record.tokenExpiresAt,
+            record.requestBody != nil
+        else { return .readOutbox }
+        state.inFlight.insert(id)
+        return .send(record)
+    }
+
+    // MARK: The outbox
+
+    public enum OutboxAction: Sendable, Equatable {
+        /// Send this entry's request body to its origin.
+        case send(CompletionRecord)
+        /// Write that the entry cannot succeed (kept visible in `state`,
+        /// never retried) and tell its callers.
+        case fail(CompletionRecord, CompletionState, reason: String, announcing: CompletionAnnouncement)
+        /// Entries failed here left the outbox's pending ones: read again
+        /// for those they made room for.
+        case readOutbox
+    }
+
+    /// The first pending entries of the outbox in sending order, at most
+    /// `readLimit` of them, read at `now`.
+    public mutating func outbox(_ records: [CompletionRecord], now: Instant) -> [OutboxAction] {
+        state.heldUntil = state.heldUntil.filter { $0.value > now }
+        var actions: [OutboxAction] = []
         var next: Instant?
-        var settledExpired = false
-        for record in records where !inFlight.contains(record.timerID) && heldUntil[record.timerID] == nil {
+        var failedExpired = false
+        for record in records where !state.inFlight.contains(record.timerID) && state.heldUntil[record.timerID] == nil {
             guard record.nextAttemptAt <= now else {
                 // Sorted by due time: this is the next to fall due.
                 next = record.nextAttemptAt
@@ -205,49 +188,139 @@ public struct CompletionFlow: Sendable {
             }
             // Due, but every place is taken: an answer frees one and
             // starts the next sweep, so no wake-up is needed for it.
-            guard inFlight.count < maximumInFlight else { break }
+            guard state.inFlight.count < settings.maximumInFlight else { break }
             guard record.requestBody != nil else { continue }
             guard now < record.tokenExpiresAt else {
-                actions.append(.settle(record, .failed(
-                    .failed, reason: "the action token expired before the platform could be reached")))
-                settledExpired = true
+                actions.append(.fail(
+                    record, .failed, reason: "the action token expired before the platform could be reached",
+                    announcing: .failed))
+                failedExpired = true
                 continue
             }
-            inFlight.insert(record.timerID)
+            state.inFlight.insert(record.timerID)
             actions.append(.send(record))
         }
-        if let hold = heldUntil.values.min() { next = min(next ?? hold, hold) }
-        wakeAt = next
-        // Entries settled here left the outbox's pending ones: read again
-        // for those they made room for.
-        if settledExpired { actions.append(.readOutbox) }
+        if let hold = state.heldUntil.values.min() { next = min(next ?? hold, hold) }
+        state.wakeAt = next
+        if failedExpired { actions.append(.readOutbox) }
         return actions
     }
 
-    private mutating func settlement(of verdict: CompletionVerdict, for record: CompletionRecord, now: Instant)
-        -> CompletionSettlement
-    {
+    // MARK: An answer
+
+    public enum AnsweredAction: Sendable, Equatable {
+        /// The platform has the completion: drop the entry with its timer,
+        /// tell the callers, and take the timer off the list for `removal`.
+        case finish(CompletionRecord, announcing: CompletionAnnouncement, removal: SleepTimers1.RemovalReason)
+        /// Write that the entry cannot succeed (kept visible in `state`,
+        /// never retried) and tell its callers.
+        case fail(CompletionRecord, CompletionState, reason: String, announcing: CompletionAnnouncement)
+        /// Count the failed attempt and try again `at`; on the first
+        /// failure only the timer's view changes to "waiting for the
+        /// network" (`showsWaiting`), so that later retries do not churn
+        /// List and the notification.
+        case retry(CompletionRecord, attempts: Int, at: Instant, reason: String, showsWaiting: Bool)
+        /// Replace the entry's body with this one and send it again at once:
+        /// the platform created nothing, and said why the body it had
+        /// cannot succeed.
+        case resend(CompletionRecord, body: CompletionRequestBody, because: CompletionResend)
+        /// A place is free: read the first `readLimit` pending entries and
+        /// pass them to `outbox`.
+        case readOutbox
+    }
+
+    /// The platform's answer (or the transport's failure) to an entry in
+    /// flight, with the platform's clock offset its Date gave, if any, and
+    /// the timer as the agent holds it now (nil: no longer mirrored): its
+    /// token may be newer than the one sent, and its start gives the
+    /// saved sleep's length.
+    public mutating func answered(
+        _ record: CompletionRecord, _ verdict: CompletionVerdict, now: Instant, platformClockOffset: Int64? = nil,
+        timer: StoredTimer? = nil
+    ) -> [AnsweredAction] {
+        state.inFlight.remove(record.timerID)
         switch verdict {
         case .created(let activityID):
-            return .created(activityID: activityID)
+            let minutes = timer.map { max(0, record.completedAt.milliseconds(since: $0.timer.startedAt)) / Milliseconds.minute }
+            return [
+                .finish(
+                    record, announcing: CompletionAnnouncement(outcome: .created, activityID: activityID, sleptMinutes: minutes),
+                    removal: .completed),
+                .readOutbox,
+            ]
         case .alreadyCompleted:
-            return .alreadyCompleted
-        case .needsApp(let reason), .tokenRevoked(let reason):
-            return .failed(.needsApp, reason: reason)
-        case .failed(let reason), .clockRejected(let reason):
-            return .failed(.failed, reason: reason)
+            return [.finish(record, announcing: CompletionAnnouncement(outcome: .alreadyCompleted), removal: .completedElsewhere), .readOutbox]
+        case .needsApp(let reason):
+            return [.fail(record, .needsApp, reason: reason, announcing: .failed), .readOutbox]
+        case .failed(let reason):
+            return [.fail(record, .failed, reason: reason, announcing: .failed), .readOutbox]
+        case .tokenRevoked(let reason):
+            // Only a token other than the one sent can do better.
+            guard let token = timer?.timer.token, let old = record.requestBody,
+                let body = NativeCompletion.withToken(token, old), body != old
+            else { return [.fail(record, .needsApp, reason: reason, announcing: .failed), .readOutbox] }
+            return [.resend(record, body: body, because: .newerToken), .readOutbox]
+        case .clockRejected(let reason):
+            // Once, and only with the platform's clock to go by.
+            guard !record.retimed, let platformClockOffset else {
+                return [.fail(record, .failed, reason: reason, announcing: .failed), .readOutbox]
+            }
+            let completedAt = record.completedAt.adding(milliseconds: platformClockOffset)
+            guard let body = record.requestBody.flatMap({ NativeCompletion.retimed($0, completedAt: completedAt) }) else {
+                return [
+                    .fail(
+                        record, .failed, reason: "the platform refused the completion's time, and it could not be corrected",
+                        announcing: .failed),
+                    .readOutbox,
+                ]
+            }
+            return [.resend(record, body: body, because: .platformClock), .readOutbox]
         case .retry(let retryAfter, let reason):
             let attempt = record.attempts + 1
-            switch policy.decide(
+            switch settings.retry.decide(
                 afterAttempt: attempt, now: now, retryAfter: retryAfter, tokenExpiresAt: record.tokenExpiresAt,
                 random: &random)
             {
             case .retry(let next):
-                return .retry(attempts: attempt, at: next, reason: reason)
+                return [.retry(record, attempts: attempt, at: next, reason: reason, showsWaiting: attempt == 1), .readOutbox]
             case .giveUpTokenExpires:
-                return .failed(.failed, reason: "\(reason); the action token expires before another attempt")
+                return [
+                    .fail(
+                        record, .failed, reason: "\(reason); the action token expires before another attempt",
+                        announcing: .failed),
+                    .readOutbox,
+                ]
             }
         }
+    }
+
+    // MARK: The store, the network
+
+    /// The store could not take the outcome of an entry (or its new body);
+    /// it is still pending there, and is left alone for the hold.
+    public mutating func outcomeNotStored(_ id: TimerID, now: Instant) {
+        let until = now.adding(milliseconds: Self.milliseconds(settings.storeFailureHold))
+        state.heldUntil[id] = until
+        state.wakeAt = min(state.wakeAt ?? until, until)
+    }
+
+    public enum NetworkBackAction: Sendable, Equatable {
+        /// Make every pending entry due at this moment.
+        case bringPendingForward(to: Instant)
+        /// Read the first `readLimit` pending entries and pass them to
+        /// `outbox`.
+        case readOutbox
+    }
+
+    /// The network came back: waiting out a backoff would only delay.
+    public func networkBack(now: Instant) -> [NetworkBackAction] {
+        [.bringPendingForward(to: now), .readOutbox]
+    }
+
+    /// A duration as the milliseconds `Instant` counts in.
+    public static func milliseconds(_ duration: Duration) -> Int64 {
+        let (seconds, attoseconds) = duration.components
+        return seconds * Milliseconds.second + attoseconds / 1_000_000_000_000_000
     }
 }
 

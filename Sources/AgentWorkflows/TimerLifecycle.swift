@@ -8,7 +8,7 @@ import SleepTimerCore
 /// does), and dropped only when no sleep could still be running.
 ///
 /// A recorded completion that is still pending keeps its timer as it is:
-/// the completion flow decides what becomes of it.
+/// the completion machine decides what becomes of it.
 public struct TimerLifecycle: Sendable {
     public struct Settings: Sendable, Equatable {
         /// How long before a token expires the agent asks for a new one.

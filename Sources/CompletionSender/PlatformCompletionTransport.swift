@@ -5,7 +5,7 @@ import SleepTimerCore
 /// Sends a recorded completion to the platform: the record's request body,
 /// byte for byte, to the origin its token was issued for, and the answer
 /// read as a verdict (docs/platform-contract.md). Which completion goes
-/// when, and what a verdict leads to, is the completion flow's decision.
+/// when, and what a verdict leads to, is the completion machine's decision.
 public final class PlatformCompletionTransport: CompletionTransport {
     private let http: HTTPClient
     private let clock: any WallClock

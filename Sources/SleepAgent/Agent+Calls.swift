@@ -62,38 +62,51 @@ extension Agent {
         return UInt32(clamping: removed.count)
     }
 
-    /// Records the completion durably, then answers; the completion flow
-    /// decides the time recorded, and sends it.
+    /// Complete from the bus: the id read, then as the notification's and
+    /// the panel's Complete.
     public func complete(_ idText: String, completedAtMilliseconds: Int64) throws(ServiceError) -> String {
-        let id = try Self.timerID(idText, field: "timer_id")
-        let now = clock.now()
-        let stored = timers[id]
-        let offset = stored.flatMap { platformClockOffsets[$0.timer.scope.apiOrigin] }
-        for action in flow.handle(.clicked(
-            stored, completedAtMilliseconds: completedAtMilliseconds, now: now, platformClockOffset: offset))
-        {
-            switch action {
-            case .record(let id, let completedAt, let sentAs):
-                try record(id, completedAt: completedAt, sentAs: sentAs, now: now)
-            case .refuse(let refusal):
-                throw ServiceError(refusal)
-            default:
-                perform(action)
-            }
-        }
+        try complete(try Self.timerID(idText, field: "timer_id"), completedAtMilliseconds: completedAtMilliseconds)
         return "queued"
     }
 
-    private func record(_ id: TimerID, completedAt: Instant, sentAs: Instant, now: Instant) throws(ServiceError) {
+    /// Records the completion durably before anything is sent, then
+    /// answers: the completion machine decides the time recorded, and the
+    /// record the store returns goes to it as it is, to be sent at once
+    /// when a place is free.
+    public func complete(_ id: TimerID, completedAtMilliseconds: Int64) throws(ServiceError) {
+        let now = clock.now()
+        let held = timers[id]
+        let offset = held.flatMap { platformClockOffsets[$0.timer.scope.apiOrigin] }
+        switch completions.clicked(held, completedAtMilliseconds: completedAtMilliseconds, now: now, platformClockOffset: offset) {
+        case .refuse(let refusal):
+            throw ServiceError(refusal)
+        case .record(let stored, let completedAt, let sentAs):
+            let record = try record(stored.timer.id, completedAt: completedAt, sentAs: sentAs, now: now)
+            announceChange(StoredTimer(timer: stored.timer, completionState: record.state, completionAttempts: record.attempts))
+            publishProperties()
+            switch completions.recorded(record, now: now) {
+            case .send(let record):
+                send(record)
+            case .readOutbox:
+                lookAtOutbox()
+            }
+            setWake(.completions, at: completions.state.wakeAt)
+        }
+    }
+
+    private func record(_ id: TimerID, completedAt: Instant, sentAs: Instant, now: Instant) throws(ServiceError)
+        -> CompletionRecord
+    {
         if crashPoints.isArmed(.beforeOutboxCommit) {
             store.beforeCommit = { [crashPoints, log] in crashPoints.reach(.beforeOutboxCommit, log: log) }
         }
         defer { store.beforeCommit = nil }
-        _ = try storing { () throws(StoreError) in try store.recordCompletion(of: id, completedAt: completedAt, sentAs: sentAs, now: now) }
+        let record = try storing { () throws(StoreError) in
+            try store.recordCompletion(of: id, completedAt: completedAt, sentAs: sentAs, now: now)
+        }
         log.log(.info, "Recorded the completion of timer \(id).")
         crashPoints.reach(.afterOutboxCommit, log: log)
-        announceChange(of: id)
-        publishProperties()
+        return record
     }
 
     /// Open from the bus: `caller` is the connection that asked, whose

@@ -16,62 +16,145 @@ extension Agent {
     /// than at its backoff time.
     public func networkCameBack() {
         log.log(.info, "The network is back; sending waiting completions now.")
-        runCompletions(.networkBack(now: clock.now()))
+        for action in completions.networkBack(now: clock.now()) {
+            switch action {
+            case .bringPendingForward(let now):
+                do {
+                    try store.bringPendingCompletionsForward(to: now)
+                } catch {
+                    log.log(.error, "Cannot reschedule the waiting completions: \(error)")
+                }
+            case .readOutbox:
+                lookAtOutbox()
+            }
+        }
     }
 
-    /// A completion may have become due: read the outbox.
+    /// A completion may have become due: read the outbox, hand it to the
+    /// completion machine and carry out what it decides.
     func lookAtOutbox() {
         guard transport != nil else { return }
-        runCompletions(.outbox(readOutbox(), now: clock.now()))
+        for action in completions.outbox(readOutbox(), now: clock.now()) {
+            switch action {
+            case .send(let record):
+                send(record)
+            case .fail(let record, let state, let reason, let announcement):
+                fail(record, state, reason: reason, announcing: announcement)
+            case .readOutbox:
+                lookAtOutbox()
+            }
+        }
+        setWake(.completions, at: completions.state.wakeAt)
     }
 
-    /// The first pending entries in sending order, as many as the flow
+    /// The first pending entries in sending order, as many as the machine
     /// needs to decide.
-    func readOutbox() -> [CompletionRecord] {
+    private func readOutbox() -> [CompletionRecord] {
         do {
-            return try store.dueCompletions(at: Instant(millisecondsSince1970: .max), limit: flow.readLimit)
+            return try store.dueCompletions(at: Instant(millisecondsSince1970: .max), limit: completions.readLimit)
         } catch {
             log.log(.error, "Cannot read the completion outbox: \(error)")
             return []
         }
     }
 
-    /// Hands an event to the completion flow and carries out what it
-    /// decides.
-    func runCompletions(_ event: CompletionFlow.Event) {
-        let actions = flow.handle(event)
-        for action in actions { perform(action) }
-        setWake(.completions, at: flow.wakeAt)
+    func send(_ record: CompletionRecord) {
+        guard let transport else { return }
+        log.log(.info, "Sending the completion of timer \(record.timerID) to \(record.scope.apiOrigin) (attempt \(record.attempts + 1)).")
+        transport.send(record) { [weak self] verdict, offset in
+            guard let self else { return }
+            self.crashPoints.reach(.afterReply, log: self.log)
+            if let offset { self.platformClockOffsets[record.scope.apiOrigin] = offset }
+            self.answered(record, verdict, platformClockOffset: offset)
+        }
     }
 
-    func perform(_ action: CompletionFlow.Action) {
-        switch action {
-        case .send(let record):
-            send(record)
-        case .settle(let record, let settlement):
-            do {
-                try settle(record, settlement)
-            } catch {
-                // The store failed (disk full, I/O error): the entry stays
-                // pending and is sent again after a hold; the platform's
-                // replay makes that harmless.
-                log.log(.error, "Could not record the outcome of the completion of timer \(record.timerID); it is sent again in \(flow.storeFailureHold / 1000) s: \(error.message)")
-                runCompletions(.outcomeNotStored(record.timerID, now: clock.now()))
+    /// Hands the platform's answer to the completion machine and carries
+    /// out what it decides.
+    private func answered(_ record: CompletionRecord, _ verdict: CompletionVerdict, platformClockOffset: Int64?) {
+        let actions = completions.answered(
+            record, verdict, now: clock.now(), platformClockOffset: platformClockOffset, timer: timers[record.timerID])
+        for action in actions {
+            switch action {
+            case .finish(let record, let announcement, let removal):
+                finish(record, announcing: announcement, removal: removal)
+            case .fail(let record, let state, let reason, let announcement):
+                fail(record, state, reason: reason, announcing: announcement)
+            case .retry(let record, let attempts, let next, let reason, let showsWaiting):
+                retry(record, attempts: attempts, at: next, reason: reason, showsWaiting: showsWaiting)
+            case .resend(let record, let body, let reason):
+                resend(record, body: body, because: reason)
+            case .readOutbox:
+                lookAtOutbox()
             }
-        case .bringPendingForward(let now):
-            do {
-                try store.bringPendingCompletionsForward(to: now)
-            } catch {
-                log.log(.error, "Cannot reschedule the waiting completions: \(error)")
-            }
-        case .readOutbox:
-            lookAtOutbox()
-        case .resend(let record, let body, let reason):
-            resend(record, body: body, because: reason)
-        case .record, .refuse:
-            // Answers to a click: carried out by Complete itself.
-            break
         }
+        setWake(.completions, at: completions.state.wakeAt)
+    }
+
+    // MARK: Outcomes
+
+    /// The store failed (disk full, I/O error): the entry stays pending and
+    /// is sent again after a hold; the platform's replay makes that
+    /// harmless.
+    private func outcomeNotStored(_ id: TimerID, _ error: ServiceError) {
+        let hold = completions.settings.storeFailureHold.components.seconds
+        log.log(.error, "Could not record the outcome of the completion of timer \(id); it is sent again in \(hold) s: \(error.message)")
+        completions.outcomeNotStored(id, now: clock.now())
+        setWake(.completions, at: completions.state.wakeAt)
+    }
+
+    private func finish(
+        _ record: CompletionRecord, announcing announcement: CompletionAnnouncement, removal: RemovalReason
+    ) {
+        let id = record.timerID
+        do {
+            try storing { () throws(StoreError) in try store.finishCompletion(of: id) }
+        } catch {
+            return outcomeNotStored(id, error)
+        }
+        if announcement.outcome == .created {
+            log.log(.info, "Timer \(id) saved as activity \(announcement.activityID).")
+        } else {
+            log.log(.info, "Timer \(id) was already finished elsewhere; nothing more to send.")
+        }
+        announceCompletion(
+            id, outcome: announcement.outcome, activityID: announcement.activityID,
+            sleptMinutes: announcement.sleptMinutes)
+        // Known only while the timer's row is held: the plan shows the
+        // saved moment with the length it had.
+        if let minutes = announcement.sleptMinutes { runPlan(.saved(id, sleptMinutes: minutes, now: clock.now())) }
+        announceRemoval([id], reason: removal)
+    }
+
+    private func fail(
+        _ record: CompletionRecord, _ state: CompletionState, reason: String, announcing announcement: CompletionAnnouncement
+    ) {
+        let id = record.timerID
+        do {
+            try storing { () throws(StoreError) in try store.failCompletion(of: id, state: state, lastError: reason) }
+        } catch {
+            return outcomeNotStored(id, error)
+        }
+        log.log(.warning, "The completion of timer \(id) failed: \(reason).")
+        announceCompletion(
+            id, outcome: announcement.outcome, activityID: announcement.activityID,
+            sleptMinutes: announcement.sleptMinutes)
+        announceChange(of: id)
+        applyLifecycle()
+        publishProperties()
+    }
+
+    private func retry(_ record: CompletionRecord, attempts: Int, at next: Instant, reason: String, showsWaiting: Bool) {
+        let id = record.timerID
+        do {
+            try storing { () throws(StoreError) in
+                try store.scheduleRetry(of: id, attempts: attempts, nextAttemptAt: next, lastError: reason)
+            }
+        } catch {
+            return outcomeNotStored(id, error)
+        }
+        log.log(.notice, "The completion of timer \(id) will be tried again in \((max(0, next.milliseconds(since: clock.now())) + 500) / 1000) s: \(reason).")
+        if showsWaiting { announceChange(of: id) }
     }
 
     /// Writes the entry's new body, due at once. The reason only chooses
@@ -95,56 +178,8 @@ extension Agent {
             log.log(.notice, notice)
         } catch {
             log.log(.error, "Could not write the new request of the completion of timer \(id): \(error.message)")
-            runCompletions(.outcomeNotStored(id, now: clock.now()))
-        }
-    }
-
-    private func send(_ record: CompletionRecord) {
-        guard let transport else { return }
-        log.log(.info, "Sending the completion of timer \(record.timerID) to \(record.scope.apiOrigin) (attempt \(record.attempts + 1)).")
-        transport.send(record) { [weak self] verdict, offset in
-            guard let self else { return }
-            self.crashPoints.reach(.afterReply, log: self.log)
-            if let offset { self.platformClockOffsets[record.scope.apiOrigin] = offset }
-            self.runCompletions(.answered(
-                record, verdict, now: self.clock.now(), platformClockOffset: offset,
-                currentToken: self.timers[record.timerID]?.timer.token))
-        }
-    }
-
-    // MARK: Outcomes
-
-    private func settle(_ record: CompletionRecord, _ settlement: CompletionSettlement) throws(ServiceError) {
-        let id = record.timerID
-        switch settlement {
-        case .created(let activityID):
-            let startedAt = timers[id]?.timer.startedAt
-            try storing { () throws(StoreError) in try store.finishCompletion(of: id) }
-            log.log(.info, "Timer \(id) saved as activity \(activityID).")
-            let minutes = startedAt.map { max(0, record.completedAt.milliseconds(since: $0)) / Milliseconds.minute }
-            announceCompletion(id, outcome: .created, activityID: activityID, sleptMinutes: minutes)
-            // Known only while the timer's row is held: the plan shows the
-            // saved moment with the length it had.
-            if let minutes { runPlan(.saved(id, sleptMinutes: minutes, now: clock.now())) }
-            announceRemoval([id], reason: .completed)
-        case .alreadyCompleted:
-            try storing { () throws(StoreError) in try store.finishCompletion(of: id) }
-            log.log(.info, "Timer \(id) was already finished elsewhere; nothing more to send.")
-            announceCompletion(id, outcome: .alreadyCompleted, activityID: "", sleptMinutes: nil)
-            announceRemoval([id], reason: .completedElsewhere)
-        case .failed(let state, let reason):
-            try storing { () throws(StoreError) in try store.failCompletion(of: id, state: state, lastError: reason) }
-            log.log(.warning, "The completion of timer \(id) failed: \(reason).")
-            announceCompletion(id, outcome: .failed, activityID: "", sleptMinutes: nil)
-            announceChange(of: id)
-            applyLifecycle()
-            publishProperties()
-        case .retry(let attempts, let next, let reason):
-            try storing { () throws(StoreError) in
-                try store.scheduleRetry(of: id, attempts: attempts, nextAttemptAt: next, lastError: reason)
-            }
-            log.log(.notice, "The completion of timer \(id) will be tried again in \((max(0, next.milliseconds(since: clock.now())) + 500) / 1000) s: \(reason).")
-            if settlement.showsWaiting { announceChange(of: id) }
+            completions.outcomeNotStored(id, now: clock.now())
+            setWake(.completions, at: completions.state.wakeAt)
         }
     }
 }

@@ -70,7 +70,7 @@ extension Agent {
             }
         case .complete(let id):
             do {
-                _ = try complete(id.string, completedAtMilliseconds: 0)
+                try complete(id, completedAtMilliseconds: 0)
             } catch {
                 log.log(.warning, "Complete from the notification of timer \(id) was refused: \(error.message)")
             }

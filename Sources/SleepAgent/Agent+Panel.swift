@@ -22,9 +22,9 @@ public protocol PanelHost: AnyObject {
     /// Read for whether the indicator shows, and where the app opens.
     var configuration: Configuration { get }
     func list() throws(ServiceError) -> [TimerView]
-    /// Recorded in the outbox and sent by the completion flow, exactly
+    /// Recorded in the outbox and sent by the completion machine, exactly
     /// once; 0 for now.
-    func complete(_ idText: String, completedAtMilliseconds: Int64) throws(ServiceError) -> String
+    func complete(_ id: TimerID, completedAtMilliseconds: Int64) throws(ServiceError)
     /// Opens the app at a timer, or at its start, within `caller`'s
     /// allowance of opens.
     func open(_ id: TimerID, activationToken: String?, caller: String)

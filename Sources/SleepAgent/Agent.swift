@@ -39,7 +39,7 @@ extension AgentObserver {
 /// the observers after.
 ///
 /// The decisions are made by the pure workflows (the notification plan, the
-/// completion flow, the timers' lifecycle and the schedule of wake-ups);
+/// completion machine, the timers' lifecycle and the schedule of wake-ups);
 /// the agent carries them out against the store, which is its alone, the
 /// loop, and two ports: the notification surface and the completion
 /// transport.
@@ -70,7 +70,7 @@ public final class Agent {
     /// held (see `readTimeFormatWhenNeeded`).
     var pendingTimeFormat: (() -> TimeFormat)?
     var surface: NotificationSurface?
-    var flow: CompletionFlow
+    var completions: CompletionMachine
     var transport: CompletionTransport?
     weak var panel: PanelSurface?
     /// Each platform's clock minus this desktop's, as last measured (by the
@@ -92,7 +92,7 @@ public final class Agent {
     public init(
         store: SleepTimerStore, configuration: Configuration, timeZones: any TimeZoneResolving,
         timeFormat: TimeFormat, clock: any WallClock, log: any LogSink, alarm: any WakeAlarm, opener: any LinkOpener,
-        crashPoints: CrashPoints = .disarmed, completionFlow: CompletionFlow = CompletionFlow(),
+        crashPoints: CrashPoints = .disarmed, completions: CompletionMachine = CompletionMachine(),
         limits: TimerLimits = TimerLimits()
     ) {
         self.limits = limits
@@ -109,7 +109,7 @@ public final class Agent {
         self.alarm = alarm
         self.opener = opener
         self.crashPoints = crashPoints
-        self.flow = completionFlow
+        self.completions = completions
         plan = NotificationPlan(
             settings: NotificationPlan.Settings(liveElapsed: configuration.liveElapsed, timeFormat: timeFormat),
             timeZones: timeZones, records: Self.notificationRecords(store, log: log))
@@ -173,8 +173,7 @@ public final class Agent {
     // MARK: Announcing
 
     /// Reads a changed timer back from the store and tells everyone who
-    /// acts on it: the observers, the completion flow (a recorded click is
-    /// sent first), and the notification plan.
+    /// acts on it.
     func announceChange(of id: TimerID) {
         invalidateList()
         let stored: StoredTimer?
@@ -188,10 +187,16 @@ public final class Agent {
             timers[id] = nil
             return
         }
-        timers[id] = stored
+        announceChange(stored)
+    }
+
+    /// Tells everyone who acts on a timer of its change, as a write to the
+    /// store just returned it: the observers and the notification plan.
+    func announceChange(_ stored: StoredTimer) {
+        invalidateList()
+        timers[stored.timer.id] = stored
         let view = view(of: stored)
         for observer in observers { observer.timerChanged(view) }
-        runCompletions(.timerChanged(stored))
         runPlan(.timerChanged(stored, now: clock.now()))
     }
 

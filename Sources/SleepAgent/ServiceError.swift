@@ -31,7 +31,7 @@ public struct ServiceError: Error, Sendable, Equatable, CustomStringConvertible 
         message = rejection.message
     }
 
-    /// The completion flow's refusal of a click, in the API's words.
+    /// The completion machine's refusal of a click, in the API's words.
     public init(_ refusal: CompletionRefusal) {
         switch refusal {
         case .unknownTimer:

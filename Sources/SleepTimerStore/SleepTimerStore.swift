@@ -476,10 +476,13 @@ public final class SleepTimerStore {
             guard let stored = try readTimer(id) else {
                 return .failure(StoreError(.unknownTimer, "No Sleep timer with id \(id) is mirrored on this desktop."))
             }
-            if stored.completionState != nil {
+            let token: ActionToken
+            switch stored.completion(at: now) {
+            case .completable(let valid):
+                token = valid
+            case .alreadyRecorded:
                 return .failure(StoreError(.cannotComplete, "This Sleep timer is already being saved or has to be finished in the app."))
-            }
-            guard let token = stored.timer.token, now < stored.timer.tokenExpiresAt else {
+            case .noValidToken:
                 return .failure(StoreError(
                     .cannotComplete, "This Sleep timer can no longer be completed from the desktop; finish it in the app."))
             }

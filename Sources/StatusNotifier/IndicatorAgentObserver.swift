@@ -55,10 +55,10 @@ public final class IndicatorAgentObserver: PanelSurface {
     }
 
     /// As the notification's Complete button: recorded in the outbox, sent
-    /// by the completion flow, exactly once.
+    /// by the completion machine, exactly once.
     private func complete(_ id: TimerID) {
         do {
-            _ = try agent.complete(id.string, completedAtMilliseconds: 0)
+            try agent.complete(id, completedAtMilliseconds: 0)
         } catch {
             log.log(.notice, "Complete from the panel indicator of timer \(id) was refused: \(error.message)")
         }

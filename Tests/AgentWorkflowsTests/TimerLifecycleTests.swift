@@ -106,6 +106,6 @@ import Testing
     }
 
     @Test func theCompletionsAndTheTimersHoldAlike() {
-        #expect(TimerLifecycle.Settings().storeFailureHold == CompletionFlow().storeFailureHold)
+        #expect(TimerLifecycle.Settings().storeFailureHold == CompletionMachine.milliseconds(CompletionMachine.Settings().storeFailureHold))
     }
 }

@@ -13,14 +13,15 @@ enum WorkflowFixtures {
     /// A timer that started 83 minutes and 20 seconds before `now`, in UTC.
     static func timer(
         _ n: Int = 1, name: String = "Maya", startedAt: Instant = now.adding(milliseconds: -(83 * 60 + 20) * 1000),
-        revision: Int64 = 3, token: Bool = true, expiresAt: Instant = now.adding(milliseconds: 12 * Milliseconds.hour),
-        completion: CompletionState? = nil, attempts: Int = 0
+        revision: Int64 = 3, token: Bool = true, tokenValue: String = Fixtures.canary,
+        expiresAt: Instant = now.adding(milliseconds: 12 * Milliseconds.hour), completion: CompletionState? = nil,
+        attempts: Int = 0
     ) -> StoredTimer {
         StoredTimer(
             timer: MirroredTimer(
                 id: id(n), scope: scope, babyID: Fixtures.baby,
                 babyName: try! BabyName(validating: name), startedAt: startedAt, timeZone: TimeZoneName("Etc/UTC")!,
-                revision: revision, token: token ? ActionToken(unvalidated: Fixtures.canary) : nil,
+                revision: revision, token: token ? ActionToken(unvalidated: tokenValue) : nil,
                 tokenExpiresAt: expiresAt),
             completionState: completion, completionAttempts: attempts)
     }

@@ -57,10 +57,13 @@ final class RecordingTransport: CompletionTransport {
 /// What the agent announced, as the D-Bus object hears it.
 final class RecordingObserver: AgentObserver {
     var removed: [(TimerID, RemovalReason)] = []
+    var finished: [(id: TimerID, outcome: CompletionOutcome, activityID: String, sleptMinutes: Int64?)] = []
     var expiring: [(TimerID, Instant)] = []
     func timerChanged(_ view: TimerView) {}
     func timerRemoved(_ id: TimerID, reason: RemovalReason) { removed.append((id, reason)) }
-    func completionFinished(_ id: TimerID, outcome: CompletionOutcome, activityID: String, sleptMinutes: Int64?) {}
+    func completionFinished(_ id: TimerID, outcome: CompletionOutcome, activityID: String, sleptMinutes: Int64?) {
+        finished.append((id, outcome, activityID, sleptMinutes))
+    }
     func propertiesChanged(_ properties: AgentProperties, previous: AgentProperties) {}
     func tokenExpiring(_ id: TimerID, expiresAt: Instant) { expiring.append((id, expiresAt)) }
 }
@@ -96,7 +99,7 @@ final class RecordingOpener: LinkOpener {
         let agent = Agent(
             store: store, configuration: configuration, timeZones: ZoneInfoDirectory(path: "/usr/share/zoneinfo"),
             timeFormat: .twentyFourHour, clock: clock, log: log, alarm: alarm, opener: opener,
-            completionFlow: CompletionFlow(random: .seeded(1)))
+            completions: CompletionMachine(random: .seeded(1)))
         agent.start(surface: surface, transport: transport)
         surface.report?(.serverChanged(Self.xfce))
         return agent
@@ -138,6 +141,52 @@ final class RecordingOpener: LinkOpener {
         #expect(try agent.list().isEmpty)
         #expect(agent.properties.pendingCompletions == 0)
         #expect(transport.sent.count == 1)
+    }
+
+    @Test func completeByIdSendsTheRecordTheStoreReturnedAtOnce() throws {
+        let agent = try agent()
+        try agent.mirror(Fixtures.request())
+        try agent.complete(Self.timer, completedAtMilliseconds: 0)
+        #expect(transport.sent.map(\.timerID) == [Self.timer])
+        #expect(transport.sent.first?.requestBody == NativeCompletion.requestBody(
+            token: ActionToken(unvalidated: Fixtures.canary), completedAt: Fixtures.now))
+        #expect(transport.sent.first?.attempts == 0)
+        #expect(try agent.list().first?.state == .saving)
+        #expect(surface.bodies.last == "Saving…")
+        #expect(agent.properties.pendingCompletions == 1)
+        // A second click finds it being saved.
+        #expect(throws: ServiceError.self) { try agent.complete(Self.timer, completedAtMilliseconds: 0) }
+        #expect(transport.sent.count == 1)
+    }
+
+    @Test func completeOfATimerNotMirroredIsRefusedAndNothingIsSent() throws {
+        let agent = try agent()
+        do {
+            try agent.complete(Self.timer, completedAtMilliseconds: 0)
+            Issue.record("an unknown timer was completed")
+        } catch {
+            #expect(error.code == .unknownTimer)
+        }
+        #expect(transport.sent.isEmpty)
+    }
+
+    @Test func theTimerLeavesTheListForTheReasonTheAnswerGives() throws {
+        let agent = try agent()
+        let observer = RecordingObserver()
+        agent.addObserver(observer)
+        try agent.mirror(Fixtures.request())
+        try agent.complete(Self.timer, completedAtMilliseconds: 0)
+        transport.answer(.alreadyCompleted)
+        #expect(observer.removed.map(\.1) == [.completedElsewhere])
+        #expect(observer.finished.map(\.outcome) == [.alreadyCompleted])
+        #expect(try agent.list().isEmpty)
+        try agent.mirror(Fixtures.request { $0.revision = 4 })
+        try agent.complete(Self.timer, completedAtMilliseconds: 0)
+        transport.answer(.created(activityID: "act-2"))
+        #expect(observer.removed.map(\.1) == [.completedElsewhere, .completed])
+        #expect(observer.finished.map(\.outcome) == [.alreadyCompleted, .created])
+        #expect(observer.finished.last?.activityID == "act-2")
+        #expect(observer.finished.last?.sleptMinutes == 83)
     }
 
     @Test func aRetryWaitsForTheAlarmAndSendsTheSameRecordAgain() throws {

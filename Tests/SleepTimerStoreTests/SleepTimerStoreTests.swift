@@ -156,6 +156,32 @@ import SleepTimerCore
         #expect(try store.pendingCompletionCount() == 1)
     }
 
+    @Test func theStoreRecordsAClickExactlyWhenTheTimerCanBeCompleted() throws {
+        let store = try StoreFixtures.open(directory)
+        _ = try store.upsert(Fixtures.timer(1))
+        _ = try store.upsert(Fixtures.timer(2, token: nil))
+        _ = try store.upsert(Fixtures.timer(3, expiresIn: 1))
+        _ = try store.upsert(Fixtures.timer(4, expiresIn: 0))
+        _ = try store.upsert(Fixtures.timer(5))
+        _ = try store.recordCompletion(of: Fixtures.timerID(5), completedAt: now, now: now)
+        for index in 1...5 {
+            let stored = try #require(try store.timer(Fixtures.timerID(index)))
+            let recorded: Bool
+            do {
+                _ = try store.recordCompletion(of: Fixtures.timerID(index), completedAt: now, now: now)
+                recorded = true
+            } catch {
+                recorded = false
+                #expect(error.code == .cannotComplete)
+                // The caller hears which of the two it is.
+                #expect(error.description.contains(
+                    stored.completion(at: now) == .alreadyRecorded ? "already being saved" : "can no longer be completed"))
+            }
+            #expect(recorded == stored.canComplete(at: now), "timer \(index)")
+        }
+        #expect(try store.pendingCompletionCount() == 3)
+    }
+
     @Test func aRefusedCompletionRollsBackWithoutReachingTheCommit() throws {
         let store = try StoreFixtures.open(directory)
         var commits = 0

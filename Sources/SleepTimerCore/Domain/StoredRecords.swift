@@ -24,10 +24,29 @@ public struct StoredTimer: Sendable, Equatable {
     }
 
     /// Whether the desktop can complete it now: running, with a token that
-    /// is still accepted.
-    public func canComplete(at now: Instant) -> Bool {
-        state == .running && timer.canCompleteNatively(at: now)
+    /// is still accepted. The one definition: List, the notification, the
+    /// panel and the store's recording of a click all ask this.
+    public func completion(at now: Instant) -> Completability {
+        guard completionState == nil else { return .alreadyRecorded }
+        guard let token = timer.token, timer.canCompleteNatively(at: now) else { return .noValidToken }
+        return .completable(token)
     }
+
+    public func canComplete(at now: Instant) -> Bool {
+        if case .completable = completion(at: now) { return true }
+        return false
+    }
+}
+
+/// Whether the desktop can complete a timer now, and if not, why: each
+/// reason is a different answer to the caller.
+public enum Completability: Sendable, Equatable {
+    /// Yes, with this token.
+    case completable(ActionToken)
+    /// A completion is recorded already: being saved, or it failed.
+    case alreadyRecorded
+    /// No token, or it ran out: the app has to finish the timer.
+    case noValidToken
 }
 
 /// A completion recorded in the outbox.

@@ -3,16 +3,6 @@ import DesktopAppCore
 import Glibc
 import SleepTimerCore
 
-/// What the app knows of its configuration when the window opens.
-enum AppSetup {
-    /// The web app's origin, and a private CA to trust for it, if any.
-    case configured(APIOrigin, certificateAuthorities: String?)
-    /// No web-origin: the window explains what to set, and where.
-    case notConfigured(searchPaths: [String])
-    /// A configuration that cannot be used: the window names the mistake.
-    case invalid(String)
-}
-
 /// The one window: a header bar with Back and Reload, a notice bar for
 /// refused links, and the web view showing the web app.
 ///

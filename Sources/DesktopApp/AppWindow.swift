@@ -31,17 +31,10 @@ final class AppWindow {
     var noticeLabel: UnsafeMutablePointer<GtkWidget>!
     var noticeSource: guint = 0
 
-    /// What the window means to show: the web app's start, or a link's
-    /// route. A failed load tries this again.
-    var target: String?
-    var retry = RetrySchedule()
+    /// What the page loads, shows on a failure, and when it tries again
+    /// (PageLoadMachine); the retry's timer is `retrySource`.
+    var page: PageLoadMachine
     var retrySource: guint = 0
-    /// The page shown is one of the app's own (offline, insecure), whose
-    /// loading says nothing about the web app.
-    var showingOwnPage = false
-    var currentLoadFailed = false
-    /// Which hosts' certificates the configured authorities vouched for.
-    var certificates = CertificateAcceptance()
     /// Where the next Tab goes, and which key WebKit hands back.
     var tabFocus = TabFocus()
 
@@ -50,6 +43,7 @@ final class AppWindow {
     {
         self.setup = setup
         self.paths = paths
+        page = PageLoadMachine(setup: setup)
         var certificateAuthorities: String?
         if case .configured(let origin, let authorities) = setup {
             policy = NavigationPolicy(webOrigin: origin)

@@ -3,7 +3,8 @@ import DesktopAppCore
 import Glibc
 import SleepTimerCore
 
-/// What the window loads, what it refuses, and how it recovers.
+/// What the window loads, what it refuses, and how it recovers, carried
+/// out as PageLoadMachine decides.
 extension AppWindow {
     func configureView() {
         let settings = webkit_web_view_get_settings(webView)
@@ -40,41 +41,43 @@ extension AppWindow {
     /// The first page: the web app, or the app's own page saying what is
     /// missing.
     func showStart() {
-        switch setup {
-        case .configured(let origin, _):
-            load(origin.description + "/")
-        case .notConfigured(let searchPaths):
-            webkit_web_view_load_html(webView, AppPages.notConfigured(searchPaths: searchPaths), nil)
-        case .invalid(let description):
-            webkit_web_view_load_html(webView, AppPages.configurationError(description), nil)
+        switch page.started() {
+        case .load(let url):
+            load(url)
+        case .show(let html):
+            webkit_web_view_load_html(webView, html, nil)
         }
     }
 
     /// Opens a link's route in the window.
     func open(_ link: AppDeepLink) {
-        guard case .configured(let origin, _) = setup else {
+        switch page.linkOpened(link) {
+        case .refuse:
             AppLog.log(.notice, AppLogText.refusedLinkNotConfigured)
             showNotice(AppText.linkRefusedNotConfigured)
-            return
+        case .load(let url):
+            load(url)
+            AppLog.log(.info, AppLogText.openedLink(url))
         }
-        let url = link.webURL(origin: origin)
-        load(url)
-        AppLog.log(.info, AppLogText.openedLink(url))
     }
 
+    /// Loads `url` as what the window means to show.
     func load(_ url: String) {
-        target = url
-        cancelRetry()
-        showingOwnPage = false
-        AppLog.log(.info, AppLogText.loading(url))
-        webkit_web_view_load_uri(webView, url)
+        for action in page.loading(url) {
+            switch action {
+            case .cancelRetry:
+                cancelRetry()
+            case .load(let url):
+                AppLog.log(.info, AppLogText.loading(url))
+                webkit_web_view_load_uri(webView, url)
+            }
+        }
     }
 
     func reload() {
-        if showingOwnPage, let target {
-            load(target)
-        } else {
-            webkit_web_view_reload(webView)
+        switch page.reloadAsked() {
+        case .load(let url): load(url)
+        case .reloadPage: webkit_web_view_reload(webView)
         }
     }
 
@@ -202,83 +205,89 @@ extension AppWindow {
     private func loadChanged(_ event: gint) {
         switch WebKitLoadEvent(rawValue: UInt32(event)) {
         case WEBKIT_LOAD_STARTED:
-            currentLoadFailed = false
+            page.loadStarted()
         case WEBKIT_LOAD_FINISHED:
             updateBackButton()
-            if !showingOwnPage && !currentLoadFailed && policy?.isWebApp(currentURI) == true { retry.reset() }
+            page.loadFinished(at: currentURI)
         default:
             break
         }
     }
 
     private func loadFailed(_ uri: String?, _ error: UnsafeMutablePointer<GError>?) -> gboolean {
-        currentLoadFailed = true
-        guard let error, let policy, let uri else { return 0 }
-        let failure: LoadFailure
-        if error.pointee.domain == webkit_network_error_quark() && error.pointee.code == Int32(WEBKIT_NETWORK_ERROR_CANCELLED.rawValue) {
-            failure = .cancelled
-        } else if error.pointee.domain == webkit_policy_error_quark() {
-            failure = .stoppedByPolicy
-        } else {
-            failure = .failed
+        let failure: LoadFailure? = error.map { error in
+            if error.pointee.domain == webkit_network_error_quark() && error.pointee.code == Int32(WEBKIT_NETWORK_ERROR_CANCELLED.rawValue) {
+                .cancelled
+            } else if error.pointee.domain == webkit_policy_error_quark() {
+                .stoppedByPolicy
+            } else {
+                .failed
+            }
         }
-        switch failure.outcome(isWebApp: policy.isWebApp(uri)) {
-        case .none:
+        switch page.loadFailed(at: uri, failure) {
+        case .letWebKitHandle:
             return 0
         case .showNothing:
             return 1
-        case .showOffline:
-            let message = error.pointee.message.map { String(cString: $0) } ?? "unknown error"
+        case .showOffline(let html, let uri, let delay):
+            let message = error?.pointee.message.map { String(cString: $0) } ?? "unknown error"
             AppLog.log(.warning, AppLogText.pageFailed(uri, message))
-            let delay = scheduleRetry()
-            showOwnPage(AppPages.offline(origin: policy.webOrigin.description, retryURL: target ?? uri, retrySeconds: delay), at: uri)
+            showOwnPage(html, at: uri, retryAfter: delay)
             return 1
         }
     }
 
     private func tlsFailed(_ uri: String, _ certificate: UnsafeMutablePointer<GTlsCertificate>?) -> gboolean {
-        currentLoadFailed = true
-        guard let policy, let certificate else { return 0 }
-        switch certificates.step(isWebApp: policy.isWebApp(uri), webApp: policy.webOrigin) {
+        switch page.certificateRefused(at: uri, certificateGiven: certificate != nil) {
+        case .letWebKitHandle:
+            return 0
         case .showNothing:
             return 1
         case .checkConfiguredAuthorities(let host, let port):
+            guard let certificate else { return 0 }
             let trusted = website.acceptWithConfiguredAuthorities(certificate, host: host, port: port)
-            if certificates.checked(host: host, trusted: trusted) == .reload {
-                load(target ?? uri)
-                return 1
+            switch page.authoritiesAnswered(host: host, trusted: trusted, at: uri) {
+            case .load(let url):
+                load(url)
+            case .showInsecure(let html, let uri, let delay):
+                showInsecure(html, at: uri, retryAfter: delay)
             }
-        case .showInsecure:
-            break
+            return 1
+        case .showInsecure(let html, let uri, let delay):
+            showInsecure(html, at: uri, retryAfter: delay)
+            return 1
         }
+    }
+
+    private func showInsecure(_ html: String, at uri: String, retryAfter delay: Duration) {
         AppLog.log(.warning, AppLogText.pageFailed(uri, "certificate not trusted"))
-        let delay = scheduleRetry()
-        showOwnPage(AppPages.insecure(origin: policy.webOrigin.description, retrySeconds: delay), at: uri)
-        return 1
+        showOwnPage(html, at: uri, retryAfter: delay)
     }
 
     private func webProcessEnded(_ reason: gint) {
         AppLog.log(.warning, AppLogText.webProcessEnded(reason == Int32(WEBKIT_WEB_PROCESS_CRASHED.rawValue) ? "crashed" : "ended"))
-        if let target { load(target) } else { showStart() }
+        switch page.webProcessEnded() {
+        case .load(let url): load(url)
+        case .start: showStart()
+        }
     }
 
-    private func showOwnPage(_ html: String, at uri: String) {
-        showingOwnPage = true
-        webkit_web_view_load_alternate_html(webView, html, uri, nil)
-    }
-
-    /// Schedules the next attempt; returns its delay in seconds.
-    private func scheduleRetry() -> Int {
+    /// Shows one of the app's own pages at `uri` and loads the web app
+    /// again after `delay` (the retry waiting before is replaced).
+    private func showOwnPage(_ html: String, at uri: String, retryAfter delay: Duration) {
         cancelRetry()
-        let delay = retry.nextDelay()
-        AppLog.log(.info, AppLogText.retryIn(delay))
-        retrySource = g_timeout_add_seconds(guint(delay), { data in
+        let seconds = delay.components.seconds
+        AppLog.log(.info, AppLogText.retryIn(Int(seconds)))
+        retrySource = g_timeout_add_seconds(guint(seconds), { data in
             let window = from(data, as: AppWindow.self)
             window.retrySource = 0
-            if let target = window.target { window.load(target) }
+            switch window.page.retryDue() {
+            case .load(let url): window.load(url)
+            case nil: break
+            }
             return 0
         }, unretained(self))
-        return delay
+        webkit_web_view_load_alternate_html(webView, html, uri, nil)
     }
 
     private func cancelRetry() {
@@ -288,7 +297,9 @@ extension AppWindow {
 
     /// The network came back while the offline page waited: try now.
     private func retryNowIfWaiting() {
-        guard retrySource != 0, let target else { return }
-        load(target)
+        switch page.networkCameBack() {
+        case .load(let url): load(url)
+        case nil: break
+        }
     }
 }

@@ -3,16 +3,6 @@ import DesktopAppCore
 import Glibc
 import SleepTimerCore
 
-/// What the app knows of its configuration when the window opens.
-enum AppSetup {
-    /// The web app's origin, and a private CA to trust for it, if any.
-    case configured(APIOrigin, certificateAuthorities: String?)
-    /// No web-origin: the window explains what to set, and where.
-    case notConfigured(searchPaths: [String])
-    /// A configuration that cannot be used: the window names the mistake.
-    case invalid(String)
-}
-
 /// The one window: a header bar with Back and Reload, a notice bar for
 /// refused links, and the web view showing the web app.
 ///
@@ -41,17 +31,10 @@ final class AppWindow {
     var noticeLabel: UnsafeMutablePointer<GtkWidget>!
     var noticeSource: guint = 0
 
-    /// What the window means to show: the web app's start, or a link's
-    /// route. A failed load tries this again.
-    var target: String?
-    var retry = RetrySchedule()
+    /// What the page loads, shows on a failure, and when it tries again
+    /// (PageLoadMachine); the retry's timer is `retrySource`.
+    var page: PageLoadMachine
     var retrySource: guint = 0
-    /// The page shown is one of the app's own (offline, insecure), whose
-    /// loading says nothing about the web app.
-    var showingOwnPage = false
-    var currentLoadFailed = false
-    /// Which hosts' certificates the configured authorities vouched for.
-    var certificates = CertificateAcceptance()
     /// Where the next Tab goes, and which key WebKit hands back.
     var tabFocus = TabFocus()
 
@@ -60,6 +43,7 @@ final class AppWindow {
     {
         self.setup = setup
         self.paths = paths
+        page = PageLoadMachine(setup: setup)
         var certificateAuthorities: String?
         if case .configured(let origin, let authorities) = setup {
             policy = NavigationPolicy(webOrigin: origin)

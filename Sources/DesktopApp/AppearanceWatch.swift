@@ -15,7 +15,7 @@ import Glibc
 ///
 /// Each key is read with ReadOne (version 2 of the interface), or with Read
 /// where the portal has no ReadOne (version 1, Debian 12's 1.16), whose
-/// value comes in a second variant.
+/// value comes in a second variant, as PortalReadRule decides.
 ///
 /// Used on the GTK main thread only.
 final class AppearanceWatch {
@@ -49,7 +49,7 @@ final class AppearanceWatch {
                 from(data, as: AppearanceWatch.self).settingChanged(parameters)
             }, unretained(self), nil)
         unanswered = Key.allCases.count
-        for key in Key.allCases { read(key, method: Portal.readOne) }
+        for key in Key.allCases { read(key, method: PortalReadRule.firstMethod) }
     }
 
     deinit {
@@ -69,13 +69,13 @@ final class AppearanceWatch {
 
     // MARK: Reading
 
-    private func read(_ key: Key, method: String) {
+    private func read(_ key: Key, method: PortalReadRule.Method) {
         let children: [OpaquePointer?] = [g_variant_new_string(key.namespace), g_variant_new_string(key.name)]
         let arguments = children.withUnsafeBufferPointer { g_variant_new_tuple($0.baseAddress, 2) }
         // Auto-started: the portal is D-Bus activated in a session without
         // systemd, and answers within the timeout or not at all.
         g_dbus_connection_call(
-            connection, Portal.name, Portal.path, Portal.settingsInterface, method, arguments, nil,
+            connection, Portal.name, Portal.path, Portal.settingsInterface, Self.name(of: method), arguments, nil,
             G_DBUS_CALL_FLAGS_NONE, 10_000, nil, { source, result, data in
                 let request = taken(data, as: ReadRequest.self)
                 var error: UnsafeMutablePointer<GError>?
@@ -87,15 +87,15 @@ final class AppearanceWatch {
     fileprivate final class ReadRequest {
         let watch: AppearanceWatch
         let key: Key
-        let method: String
-        init(watch: AppearanceWatch, key: Key, method: String) {
+        let method: PortalReadRule.Method
+        init(watch: AppearanceWatch, key: Key, method: PortalReadRule.Method) {
             self.watch = watch
             self.key = key
             self.method = method
         }
     }
 
-    private func answered(_ key: Key, method: String, reply: OpaquePointer?, error: UnsafeMutablePointer<GError>?) {
+    private func answered(_ key: Key, method: PortalReadRule.Method, reply: OpaquePointer?, error: UnsafeMutablePointer<GError>?) {
         var value: DesktopAppearance.Value?
         if let reply {
             value = Self.value(of: reply)
@@ -103,13 +103,11 @@ final class AppearanceWatch {
         } else {
             let remote = takeGString(g_dbus_error_get_remote_error(error))
             let message = takeGError(error)
-            if method == Portal.readOne && remote == StandardInterface.Bus.unknownMethodError {
-                return read(key, method: Portal.read)
-            }
-            // NotFound: this portal does not serve the key. Anything else
-            // (no portal, a timeout) is said once.
-            if remote != Portal.notFoundError && unanswered == Key.allCases.count {
-                AppLog.log(.info, AppLogText.appearanceUnread(message))
+            switch PortalReadRule.afterFailure(of: method, Self.failure(remote), firstAnswer: unanswered == Key.allCases.count) {
+            case .askAgain(let method):
+                return read(key, method: method)
+            case .unread(let log):
+                if log { AppLog.log(.info, AppLogText.appearanceUnread(message)) }
             }
         }
         if !heard.contains(key) { appearance.set(key, value) }
@@ -145,6 +143,22 @@ final class AppearanceWatch {
         guard burst.settle(appearance) else { return }
         AppLog.log(.info, AppLogText.appearance(appearance))
         apply()
+    }
+
+    private static func name(of method: PortalReadRule.Method) -> String {
+        switch method {
+        case .readOne: Portal.readOne
+        case .read: Portal.read
+        }
+    }
+
+    /// A failed call's remote error name, as PortalReadRule reads it.
+    private static func failure(_ remoteError: String?) -> PortalReadRule.Failure {
+        switch remoteError {
+        case StandardInterface.Bus.unknownMethodError: .unknownMethod
+        case Portal.notFoundError: .notFound
+        default: .other
+        }
     }
 
     private static func string(_ tuple: OpaquePointer, _ index: Int) -> String {

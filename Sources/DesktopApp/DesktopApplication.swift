@@ -22,9 +22,10 @@ public final class DesktopApplication {
     let environment: [String: String]
     let paths: AppPaths
     let executable: String
-    var setup: AppSetup?
+    /// The configuration as read at startup, and whether WebDriver may
+    /// drive the window (AppSetupMachine).
+    var setup = AppSetupMachine()
     var window: AppWindow?
-    var automation = false
     /// Whether the app stays with its window closed (see BackgroundPolicy).
     var background = BackgroundPolicy()
     /// When a refused link or action is logged (see logRefusal).
@@ -110,15 +111,14 @@ public final class DesktopApplication {
         do {
             let (configuration, file) = try Configuration.load(environment: environment)
             AppLog.log(.info, file.map(AppLogText.configuration) ?? AppLogText.noConfiguration)
-            if let origin = configuration.webOrigin {
-                setup = .configured(origin, certificateAuthorities: configuration.certificateAuthorities)
-            } else {
-                AppLog.log(.warning, AppLogText.webOriginMissing)
-                setup = .notConfigured(searchPaths: Configuration.searchPaths(environment: environment))
+            switch setup.configurationRead(configuration, searchPaths: Configuration.searchPaths(environment: environment)) {
+            case .showWebApp: break
+            case .explainMissingOrigin: AppLog.log(.warning, AppLogText.webOriginMissing)
             }
         } catch {
-            AppLog.log(.error, AppLogText.configurationError(error.description))
-            setup = .invalid(error.description)
+            switch setup.configurationFailed(error.description) {
+            case .explainMistake(let description): AppLog.log(.error, AppLogText.configurationError(description))
+            }
         }
     }
 
@@ -138,6 +138,10 @@ public final class DesktopApplication {
     @discardableResult
     func makeWindow() -> AppWindow {
         if let window { return window }
+        let (windowSetup, automation): (AppSetup, Bool)
+        switch setup.windowWanted() {
+        case .make(let wanted, let automated): (windowSetup, automation) = (wanted, automated)
+        }
         if automation {
             // Before the view exists: WebKit gives a view that automation
             // controls only to a context that allows automation.
@@ -145,7 +149,7 @@ public final class DesktopApplication {
             webkit_web_context_set_automation_allowed(webkit_web_context_get_default(), 1)
         }
         let window = AppWindow(
-            application: application, setup: setup ?? .notConfigured(searchPaths: []), paths: paths,
+            application: application, setup: windowSetup, paths: paths,
             automation: automation,
             bridgeProgram: AppPaths.bridgeProgram(environment: environment, executable: executable))
         self.window = window
@@ -194,10 +198,9 @@ public final class DesktopApplication {
         if parsed.automation {
             // Only the instance that starts with it, before its window
             // exists: a forwarded command line cannot turn it on.
-            if g_application_command_line_get_is_remote(commandLine) == 0 && window == nil {
-                automation = true
-            } else {
-                AppLog.log(.warning, AppLogText.automationIgnored)
+            switch setup.automationAsked(remote: g_application_command_line_get_is_remote(commandLine) != 0) {
+            case .allow: break
+            case .ignore: AppLog.log(.warning, AppLogText.automationIgnored)
             }
         }
         let token = parsed.activationToken

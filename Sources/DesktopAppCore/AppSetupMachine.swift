@@ -1,0 +1,92 @@
+import SleepTimerCore
+
+/// What the app knows of its configuration when the window opens.
+public enum AppSetup: Sendable, Equatable {
+    /// The web app's origin, and a private CA to trust for it, if any.
+    case configured(APIOrigin, certificateAuthorities: String?)
+    /// No web-origin: the window explains what to set, and where.
+    case notConfigured(searchPaths: [String])
+    /// A configuration that cannot be used: the window names the mistake.
+    case invalid(String)
+}
+
+/// The app's setup in the instance that runs the window: its configuration,
+/// read once at startup, and whether WebKitWebDriver may drive the window.
+/// Automation is allowed only by the command line of the instance that
+/// starts, before its window exists: WebKit gives a view to automation only
+/// when its context allowed it before the view was made, and a forwarded
+/// command line (another program's `dreamsforlittles --automation`) must
+/// not hand the running window to a WebDriver client.
+public struct AppSetupMachine: Sendable {
+    public struct State: Sendable, Equatable {
+        /// The configuration as read at startup; nil before it is read.
+        public var setup: AppSetup?
+        /// WebKitWebDriver may drive the window.
+        public var automation = false
+        /// The window exists: automation can no longer be turned on.
+        public var windowMade = false
+    }
+
+    public private(set) var state = State()
+
+    public init() {}
+
+    public enum ConfigurationReadAction: Sendable, Equatable {
+        /// Show the web app of this origin.
+        case showWebApp(APIOrigin)
+        /// No web-origin is set: say so, and the window explains where.
+        case explainMissingOrigin
+    }
+
+    /// The configuration was read; `searchPaths` are the files the app
+    /// reads it from, which the window names when no web-origin is set.
+    public mutating func configurationRead(_ configuration: Configuration, searchPaths: [String]) -> ConfigurationReadAction {
+        guard let origin = configuration.webOrigin else {
+            state.setup = .notConfigured(searchPaths: searchPaths)
+            return .explainMissingOrigin
+        }
+        state.setup = .configured(origin, certificateAuthorities: configuration.certificateAuthorities)
+        return .showWebApp(origin)
+    }
+
+    public enum ConfigurationFailedAction: Sendable, Equatable {
+        /// Say the mistake; the window names it too.
+        case explainMistake(String)
+    }
+
+    /// The configuration could not be read or used.
+    public mutating func configurationFailed(_ description: String) -> ConfigurationFailedAction {
+        state.setup = .invalid(description)
+        return .explainMistake(description)
+    }
+
+    public enum AutomationAskedAction: Sendable, Equatable {
+        /// Turned on: the window will be made for WebKitWebDriver.
+        case allow
+        /// Ignored, and said so: too late, or not this instance's own start.
+        case ignore
+    }
+
+    /// A command line asked for `--automation`; `remote` when the running
+    /// instance received it from another launch.
+    public mutating func automationAsked(remote: Bool) -> AutomationAskedAction {
+        guard !remote, !state.windowMade else { return .ignore }
+        state.automation = true
+        return .allow
+    }
+
+    public enum WindowWantedAction: Sendable, Equatable {
+        /// Make the one window with this setup; with `automation`, allow
+        /// WebKit's automation before the view is made, and let the
+        /// WebDriver session drive it.
+        case make(AppSetup, automation: Bool)
+    }
+
+    /// The window is wanted and does not exist yet. A window wanted before
+    /// the configuration was read (which GApplication does not allow) says
+    /// what is missing rather than showing nothing.
+    public mutating func windowWanted() -> WindowWantedAction {
+        state.windowMade = true
+        return .make(state.setup ?? .notConfigured(searchPaths: []), automation: state.automation)
+    }
+}

@@ -15,9 +15,10 @@ import SleepTimersAPI
 /// Coach view-as never asks for a token: a desktop widget must not become a
 /// reusable proxy for a coach's access to a family.
 ///
-/// Its parts: the calls here; the upsert (`+Upsert`); the agent's methods
-/// and signals (`+Agent`); the renewal of tokens (`+Renewal`, deciding
-/// through `TokenRenewals`).
+/// Its parts: the calls here; the upsert (`+Upsert`), whether it asks for a
+/// token decided by `TokenRequestRule`; the agent's methods and signals
+/// (`+Agent`); the renewal of tokens (`+Renewal`, deciding through
+/// `TokenRenewals`).
 public final class SleepTimerBridge: RPCMethods {
     public static let protocolVersion = 1
 
@@ -228,11 +229,6 @@ public final class SleepTimerBridge: RPCMethods {
         for id in Array(mirroredTimers.keys) { forget(id) }
         renewals.forgetAll()
     }
-}
-
-extension Session {
-    /// Whose timers these are on the desktop.
-    var scope: TimerScope { TimerScope(apiOrigin: apiOrigin, userID: userID, familySubjectID: familySubjectID) }
 }
 
 /// The bridge's parts run on its one loop's thread: the compiler keeps them there.

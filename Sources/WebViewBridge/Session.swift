@@ -32,3 +32,8 @@ struct Session {
     let actorMode: ActorMode
     let familySubjectID: FamilySubjectID
 }
+
+extension Session {
+    /// Whose timers these are on the desktop.
+    var scope: TimerScope { TimerScope(apiOrigin: apiOrigin, userID: userID, familySubjectID: familySubjectID) }
+}

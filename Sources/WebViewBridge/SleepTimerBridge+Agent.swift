@@ -131,8 +131,8 @@ extension SleepTimerBridge {
     }
 
     /// How many timers the agent purged, or nil when it could not be asked.
-    func purge(_ session: Session, done: @escaping (UInt32?) -> Void) {
-        callAgent(SleepTimers1.Purge.self, [.string(session.apiOrigin.description), .string(session.userID.string), .string("")]) { result in
+    func purge(_ scope: BridgeSessionMachine.PurgeScope, done: @escaping (UInt32?) -> Void) {
+        callAgent(SleepTimers1.Purge.self, [.string(scope.apiOrigin.description), .string(scope.userID.string), .string("")]) { result in
             switch result {
             case .success(let values): done(values.first?.uint32Value ?? 0)
             case .failure: done(nil)

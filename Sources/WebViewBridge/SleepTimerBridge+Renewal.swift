@@ -5,7 +5,8 @@ import SleepTimerCore
 /// user and family, in self-mode), the timer is upserted again with a token
 /// request, from the fields the WebView last gave, and the new token goes
 /// to the agent as the first did. The platform revokes the earlier token
-/// then (docs/platform-contract.md). `TokenRenewals` decides when.
+/// then (docs/platform-contract.md). `TokenRenewals` decides when,
+/// `TokenRequestRule` whether the live session may.
 extension SleepTimerBridge {
     func tokenExpiring(_ id: TimerID, expiresAt: Instant) {
         act(on: renewals.expiring(id, expiresAt: expiresAt, now: clock.now()), for: id)
@@ -31,8 +32,7 @@ extension SleepTimerBridge {
 
     private func renew(_ id: TimerID) {
         guard let handed = mirroredTimers[id], let session,
-            TokenRenewals.mayRenew(
-                timerScope: handed.scope, sessionScope: session.scope, selfMode: session.actorMode == .selfMode)
+            TokenRequestRule.stillAsks(for: handed.scope, session: session) == .ask
         else {
             // No live session for the timer's family: the agent keeps
             // showing the sleep, and the app renews when it is opened.
@@ -43,8 +43,7 @@ extension SleepTimerBridge {
             guard let self, self.mirroredTimers[id] != nil else { return }
             switch answer {
             case .stored(let platform):
-                self.handOver(handed.timer, session: session, platform: platform, requested: true,
-                              reason: "token-not-issued") { [weak self] native in
+                self.handOver(handed.timer, session: session, platform: platform, decision: .ask) { [weak self] native in
                     guard let self else { return }
                     if native["mirrored"] == .bool(true) {
                         self.log.log(.info, "Renewed the action token of timer \(id).")

@@ -11,40 +11,35 @@ extension SleepTimerBridge {
     /// and an agent that answers, the platform is asked for a native action
     /// token, which goes on to the agent in a pipe. A 409 scope_conflict
     /// names the canonical timer, which is mirrored instead, and the
-    /// WebView is told which it is.
+    /// WebView is told which it is. `TokenRequestRule` decides whether a
+    /// token is asked for, and why not.
     func upsert(_ params: Parameters, _ reply: @escaping (Result<JSONValue, RPCError>) -> Void) throws(RPCError) {
         guard let session else { throw Self.noSession() }
         let timer = try UpsertTimer(params)
-        let wanted = session.actorMode != .coach && timer.activity == "sleep" && timer.shownName != nil
-        agentVersion(if: wanted) { [weak self] agentVersion in
+        let nameDisplayable = timer.shownName != nil
+        let asksAgent = TokenRequestRule.asksAgent(
+            actorMode: session.actorMode, activity: timer.activity, nameDisplayable: nameDisplayable)
+        agentVersion(if: asksAgent) { [weak self] agentVersion in
             guard let self else { return }
-            let requestToken = wanted && agentVersion != nil
-            let reason = Self.reasonWithoutToken(session: session, timer: timer, agentAnswers: agentVersion != nil)
-            self.putTimer(timer, session: session, requestToken: requestToken) { [weak self] answer in
+            let decision = TokenRequestRule.upsert(actorMode: session.actorMode, activity: timer.activity,
+                                                   nameDisplayable: nameDisplayable, agentAnswers: agentVersion != nil)
+            self.putTimer(timer, session: session, requestToken: decision == .ask) { [weak self] answer in
                 guard let self else { return }
                 switch answer {
                 case .unreachable:
                     reply(.failure(Self.platformUnreachable()))
                 case .refused(409, "scope_conflict", let document?) where document["timer"] != nil:
                     self.adoptCanonical(document["timer"]!, insteadOf: timer, session: session,
-                                        requestToken: requestToken, reason: reason, reply: reply)
+                                        decision: decision, reply: reply)
                 case .refused(let status, let code, _):
                     reply(.failure(Self.platformRefused(status, code: code)))
                 case .stored(let platform):
-                    self.handOver(timer, session: session, platform: platform, requested: requestToken, reason: reason) {
+                    self.handOver(timer, session: session, platform: platform, decision: decision) {
                         reply(.success(.object([("timer", platform.timer), ("native", $0)])))
                     }
                 }
             }
         }
-    }
-
-    /// Why the timer is not mirrored when no token was asked for.
-    static func reasonWithoutToken(session: Session, timer: UpsertTimer, agentAnswers: Bool) -> String {
-        if session.actorMode == .coach { return "coach-view-as" }
-        if timer.activity != "sleep" { return "not-sleep" }
-        if timer.shownName == nil { return "name-not-displayable" }
-        return agentAnswers ? "token-not-issued" : "agent-unavailable"
     }
 
     /// The `native` member of an answer.
@@ -59,13 +54,13 @@ extension SleepTimerBridge {
     /// carries no token) and mirrored; either way the WebView gets the
     /// platform's refusal with the canonical timer beside it.
     private func adoptCanonical(_ canonical: JSONValue, insteadOf timer: UpsertTimer, session: Session,
-                                requestToken: Bool, reason: String,
+                                decision: TokenRequestRule.Decision,
                                 reply: @escaping (Result<JSONValue, RPCError>) -> Void) {
         let tell: (JSONValue, JSONValue) -> Void = { timer, native in
             reply(.failure(Self.platformRefused(409, code: "scope_conflict",
                                                 more: [("canonicalTimer", timer), ("native", native)])))
         }
-        guard requestToken else { return tell(canonical, Self.native(mirrored: false, reason)) }
+        if case .dontAsk(let reason) = decision { return tell(canonical, Self.native(mirrored: false, reason.rawValue)) }
         guard let adopted = UpsertTimer(canonical: canonical, insteadOf: timer) else {
             return tell(canonical, Self.native(mirrored: false, "token-not-issued",
                                                detail: "the platform's canonical timer is not one the desktop can show"))
@@ -74,8 +69,7 @@ extension SleepTimerBridge {
             guard let self else { return }
             switch answer {
             case .stored(let platform):
-                self.handOver(adopted, session: session, platform: platform, requested: true,
-                              reason: "token-not-issued") { tell(platform.timer, $0) }
+                self.handOver(adopted, session: session, platform: platform, decision: .ask) { tell(platform.timer, $0) }
             case .refused(let status, let code, _):
                 tell(canonical, Self.native(mirrored: false, "token-not-issued",
                                             detail: "the platform refused the canonical timer's upsert (\(status) \(code))"))
@@ -88,16 +82,16 @@ extension SleepTimerBridge {
 
     /// Gives the agent the timer with its token, when one was asked for
     /// and issued, and says what became of it on the desktop (`native`).
-    func handOver(_ timer: UpsertTimer, session: Session, platform: PlatformTimer, requested: Bool, reason: String,
+    func handOver(_ timer: UpsertTimer, session: Session, platform: PlatformTimer, decision: TokenRequestRule.Decision,
                   done: @escaping (JSONValue) -> Void) {
-        guard requested else { return done(Self.native(mirrored: false, reason)) }
+        if case .dontAsk(let reason) = decision { return done(Self.native(mirrored: false, reason.rawValue)) }
         guard let data = MirrorData(issuedFor: timer, session: session, platform: platform) else {
             return done(Self.native(mirrored: false, "token-not-issued"))
         }
         // Signed out or switched while the platform answered: the token is
         // not handed over for a session that ended.
-        guard let current = self.session, current.scope == session.scope, current.actorMode == .selfMode else {
-            return done(Self.native(mirrored: false, "session-changed"))
+        if case .dontAsk(let reason) = TokenRequestRule.stillAsks(for: session.scope, session: self.session) {
+            return done(Self.native(mirrored: false, reason.rawValue))
         }
         // Remembered before the call: the agent may say the token expires
         // soon before it answers.

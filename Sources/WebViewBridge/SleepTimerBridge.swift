@@ -15,9 +15,11 @@ import SleepTimersAPI
 /// Coach view-as never asks for a token: a desktop widget must not become a
 /// reusable proxy for a coach's access to a family.
 ///
-/// Its parts: the calls here; the upsert (`+Upsert`); the agent's methods
-/// and signals (`+Agent`); the renewal of tokens (`+Renewal`, deciding
-/// through `TokenRenewals`).
+/// Its parts: the calls here, the session's changes decided by
+/// `BridgeSessionMachine`; the upsert (`+Upsert`), whether it asks for a
+/// token decided by `TokenRequestRule`; the agent's methods and signals
+/// (`+Agent`); the renewal of tokens (`+Renewal`, deciding through
+/// `TokenRenewals`).
 public final class SleepTimerBridge: RPCMethods {
     public static let protocolVersion = 1
 
@@ -27,7 +29,10 @@ public final class SleepTimerBridge: RPCMethods {
     let clock: any WallClock
     let allowedOrigins: AllowedOrigins
     let log: any LogSink
-    var session: Session?
+    /// Who the WebView is, and what a change of that clears: decided by
+    /// `BridgeSessionMachine`, carried out here.
+    var sessions = BridgeSessionMachine()
+    var session: Session? { sessions.session }
     /// The timers of this run whose token the bridge handed to the agent,
     /// as the WebView (or the platform, for a canonical timer) last gave
     /// them, in memory only: only their native completions are passed to
@@ -133,10 +138,7 @@ public final class SleepTimerBridge: RPCMethods {
             throw .invalidParams("apiOrigin", "apiOrigin is not one of the allowed API origins in the configuration")
         }
         let user = try params.identifier(UserID.self, "userId")
-        let token = try params.string("accessToken")
-        guard !token.isEmpty, token.utf8.count <= BearerToken.maximumLength,
-            !token.utf8.contains(where: { $0 < 0x21 || $0 == 0x7F })
-        else {
+        guard let bearer = BridgeSessionMachine.bearer(try params.string("accessToken")) else {
             throw .invalidParams("accessToken", "accessToken must be a non-empty token without spaces or control characters")
         }
         let actor = try params.object("actor")
@@ -145,29 +147,30 @@ public final class SleepTimerBridge: RPCMethods {
             throw .invalidParams("actor.mode", "actor.mode must be \"self\" or \"coach\"")
         }
         let family = try actor.identifier(FamilySubjectID.self, "familySubjectId")
-        let new = Session(apiOrigin: origin, userID: user, accessToken: BearerToken(token), actorMode: mode, familySubjectID: family)
-        let previous = session
-        session = new
-        if let previous, previous.apiOrigin != origin || previous.userID != user {
-            // Another user or platform: the previous one's timers and
-            // tokens go from the desktop.
-            forgetAllTimers()
-            purge(previous) { purged in reply(.success(.object(purged == nil ? [("agentUnavailable", .bool(true))] : []))) }
-        } else {
-            reply(.success(.object([])))
+        let new = Session(apiOrigin: origin, userID: user, accessToken: bearer, actorMode: mode, familySubjectID: family)
+        var purging: BridgeSessionMachine.PurgeScope?
+        for action in sessions.sessionSet(new) {
+            switch action {
+            case .forgetAllTimers: forgetAllTimers()
+            case .purge(let scope): purging = scope
+            }
         }
+        guard let purging else { return reply(.success(.object([]))) }
+        purge(purging) { purged in reply(.success(.object(purged == nil ? [("agentUnavailable", .bool(true))] : []))) }
     }
 
     /// Sign-out: the session (and its bearer token) is forgotten whatever
     /// the agent says; an agent that could not purge is reported.
     private func clearSession(_ reply: @escaping (Result<JSONValue, RPCError>) -> Void) {
-        guard let current = session else {
-            reply(.success(.object([("purged", .number("0"))])))
-            return
+        var purging: BridgeSessionMachine.PurgeScope?
+        for action in sessions.sessionCleared() {
+            switch action {
+            case .forgetAllTimers: forgetAllTimers()
+            case .purge(let scope): purging = scope
+            }
         }
-        session = nil
-        forgetAllTimers()
-        purge(current) { count in
+        guard let purging else { return reply(.success(.object([("purged", .number("0"))]))) }
+        purge(purging) { count in
             var members: [(String, JSONValue)] = [("purged", .number(String(count ?? 0)))]
             if count == nil { members.append(("agentUnavailable", .bool(true))) }
             reply(.success(.object(members)))
@@ -196,8 +199,11 @@ public final class SleepTimerBridge: RPCMethods {
             }
             ids.append(id)
         }
-        let running = Set(ids)
-        for id in mirroredTimers.keys where !running.contains(id) { forget(id) }
+        for action in sessions.reconciled(running: ids, mirrored: mirroredTimers.keys) {
+            switch action {
+            case .forget(let id): forget(id)
+            }
+        }
         callAgent(SleepTimers1.Reconcile.self, [
             .string(session.apiOrigin.description), .string(session.userID.string),
             .string(session.familySubjectID.string), .strings(ids.map(\.string)),
@@ -228,11 +234,6 @@ public final class SleepTimerBridge: RPCMethods {
         for id in Array(mirroredTimers.keys) { forget(id) }
         renewals.forgetAll()
     }
-}
-
-extension Session {
-    /// Whose timers these are on the desktop.
-    var scope: TimerScope { TimerScope(apiOrigin: apiOrigin, userID: userID, familySubjectID: familySubjectID) }
 }
 
 /// The bridge's parts run on its one loop's thread: the compiler keeps them there.

@@ -27,13 +27,6 @@ struct TokenRenewals {
         case lasting
     }
 
-    /// Whether a renewal can be tried for a timer handed over in
-    /// `timerScope`: only the live session of the same user and family, in
-    /// self-mode, can upsert it.
-    static func mayRenew(timerScope: TimerScope, sessionScope: TimerScope, selfMode: Bool) -> Bool {
-        selfMode && sessionScope == timerScope
-    }
-
     /// How a renewal the platform refused with `status` failed, by the
     /// rule the completion reads the same answers with.
     static func failure(refusedWith status: Int) -> Failure {

@@ -113,25 +113,7 @@ import Testing
         #expect(plan.expiring(timer, expiresAt: firstExpiry, now: at(seconds: 40)) == .nothing)
     }
 
-    // MARK: Who may renew, and which refusals pass
-
-    private func scope(user: String = "7d4c8c1e-2a55-4bb3-9e21-5f0d6a9b1c01", family: String = "0b9f4a7e-6c1d-4e2a-8f3b-2d5c7e9a1b02")
-        -> TimerScope
-    {
-        TimerScope(
-            apiOrigin: try! APIOrigin(parsing: "https://api.example.com"), userID: UserID(user)!,
-            familySubjectID: FamilySubjectID(family)!)
-    }
-
-    @Test func onlyTheSameFamilysSessionInSelfModeRenews() {
-        let own = scope()
-        #expect(TokenRenewals.mayRenew(timerScope: own, sessionScope: own, selfMode: true))
-        #expect(!TokenRenewals.mayRenew(timerScope: own, sessionScope: own, selfMode: false))
-        let otherFamily = scope(family: "0b9f4a7e-6c1d-4e2a-8f3b-2d5c7e9a1b03")
-        #expect(!TokenRenewals.mayRenew(timerScope: own, sessionScope: otherFamily, selfMode: true))
-        let otherUser = scope(user: "7d4c8c1e-2a55-4bb3-9e21-5f0d6a9b1c09")
-        #expect(!TokenRenewals.mayRenew(timerScope: own, sessionScope: otherUser, selfMode: true))
-    }
+    // MARK: Which refusals pass
 
     @Test func aRefusalPassesExactlyWhenACompletionWouldBeRetried() {
         for status in [300, 307, 400, 401, 404, 409, 410, 422, 429, 500, 503, 599, 600] {

@@ -37,6 +37,7 @@ extension Agent {
             case .completions: lookAtOutbox()
             case .panel: wakePanel(now: now)
             case .background: carryOut(backgroundLaunch.woke(now: now))
+            case .notificationServer: surface?.wake(now: now)
             }
         }
     }

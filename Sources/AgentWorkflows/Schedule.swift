@@ -71,4 +71,7 @@ public enum AgentWake: Hashable, Sendable, CaseIterable {
     /// A renewal asked for did not come within its bound: the app is
     /// started in the background.
     case background
+    /// The notification server answered with errors: its capabilities are
+    /// asked for again, after ServerDiscovery's back-off.
+    case notificationServer
 }

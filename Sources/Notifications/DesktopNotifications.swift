@@ -27,7 +27,7 @@ public final class DesktopNotifications: NotificationSurface {
     private var lastEpoch: UInt64 = 0
 
     public init(connection: BusConnection, loop: MainLoop, clock: any WallClock, log: any LogSink) {
-        watch = NotificationServerWatch(connection: connection, loop: loop, clock: clock, log: log)
+        watch = NotificationServerWatch(connection: connection, clock: clock, log: log)
         self.loop = loop
         self.log = log
     }
@@ -43,7 +43,12 @@ public final class DesktopNotifications: NotificationSurface {
             return
         }
         watch.onChange = { server in report(.serverChanged(server)) }
+        watch.onWakeAt = { moment in report(.wakeAt(moment)) }
         watch.start()
+    }
+
+    public func wake(now: Instant) {
+        watch.wake(now: now)
     }
 
     public func show(_ id: TimerID, _ content: NotificationContent, replacing: UInt32) {

@@ -1,6 +1,5 @@
 import AgentWorkflows
 import DFLDBus
-import EventLoop
 import SleepTimerCore
 
 /// Follows who owns org.freedesktop.Notifications on the session bus, and
@@ -9,7 +8,9 @@ import SleepTimerCore
 /// capabilities are asked for without blocking the loop. What the answers
 /// mean, and when to ask again after an error, is ServerDiscovery's
 /// decision. xfce4-notifyd's Do Not Disturb is followed in its settings,
-/// xfconf, where alone it is announced.
+/// xfconf, where alone it is announced. It owns no timer: when
+/// ServerDiscovery wants to ask again, the moment goes to the agent's one
+/// schedule (`onWakeAt`), which calls `wake(now:)` then.
 final class NotificationServerWatch {
     static let name = ExternalInterface.Notifications.name
     static let path = ExternalInterface.Notifications.path
@@ -29,23 +30,20 @@ final class NotificationServerWatch {
     }
 
     private let connection: BusConnection
-    private let loop: MainLoop
     private let clock: any WallClock
     private let log: any LogSink
     private var discovery = ServerDiscovery()
-    private var retry: MainLoop.Source?
     /// Called with the new server (nil when there is none) after every change.
     var onChange: ((NotificationServer?) -> Void)?
+    /// Called after every event with the moment the watch next needs the
+    /// loop, nil when it needs none.
+    var onWakeAt: ((Instant?) -> Void)?
 
-    init(connection: BusConnection, loop: MainLoop, clock: any WallClock, log: any LogSink) {
+    init(connection: BusConnection, clock: any WallClock, log: any LogSink) {
         self.connection = connection
-        self.loop = loop
         self.clock = clock
         self.log = log
     }
-
-    /// A pending retry goes with the watch: the loop may outlive it.
-    deinit { retry?.cancel() }
 
     func start() {
         do {
@@ -88,24 +86,34 @@ final class NotificationServerWatch {
         }
     }
 
+    /// The moment the watch asked for has come.
+    func wake(now: Instant) {
+        run(.wake(now: now))
+    }
+
+    /// What the watch does with one event, in order.
+    enum Step: Sendable, Equatable {
+        case discovery(ServerDiscovery.Action)
+        /// Tell the agent's schedule when to wake the watch (nil: never).
+        case wakeAt(Instant?)
+    }
+
+    /// ServerDiscovery's actions, then, after every event, the moment it
+    /// waits for: the schedule forgets a wake once it has come, and an early
+    /// one leaves the moment as it was, to be set again.
+    static func steps(after event: ServerDiscovery.Event, in discovery: inout ServerDiscovery) -> [Step] {
+        discovery.handle(event).map(Step.discovery) + [.wakeAt(discovery.wakeAt)]
+    }
+
     private func run(_ event: ServerDiscovery.Event) {
-        for action in discovery.handle(event) {
-            switch action {
-            case .ask(let owner): ask(owner)
-            case .askDoNotDisturb: askDoNotDisturb()
-            case .report(let server): onChange?(server)
-            case .log(let priority, let message): log.log(priority, message)
+        for step in Self.steps(after: event, in: &discovery) {
+            switch step {
+            case .discovery(.ask(let owner)): ask(owner)
+            case .discovery(.askDoNotDisturb): askDoNotDisturb()
+            case .discovery(.report(let server)): onChange?(server)
+            case .discovery(.log(let priority, let message)): log.log(priority, message)
+            case .wakeAt(let moment): onWakeAt?(moment)
             }
-        }
-        retry?.cancel()
-        retry = nil
-        guard let wakeAt = discovery.wakeAt else { return }
-        let wait = UInt32(clamping: max(0, wakeAt.milliseconds(since: clock.now())))
-        retry = loop.after(milliseconds: wait) { [weak self] in
-            guard let self else { return .remove }
-            self.retry = nil
-            self.run(.wake(now: self.clock.now()))
-            return .remove
         }
     }
 

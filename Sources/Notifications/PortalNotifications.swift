@@ -103,6 +103,9 @@ public final class PortalNotifications: NotificationSurface {
         current.removeAll()
     }
 
+    /// The portal is asked nothing again: it never asks for a wake.
+    public func wake(now: Instant) {}
+
     /// The portal's Notification version, at its well-known name: an
     /// answer makes the replier the server; an error (no such interface,
     /// no portal) leaves none.

@@ -99,6 +99,25 @@ public struct PanelIndicator: Sendable {
 
     // MARK: Events
 
+    /// What the shell does at its start.
+    public enum StartedAction: Sendable, Equatable {
+        /// Export the item's and the menu's objects and follow the watcher,
+        /// then carry these out (with `show=always` the item is published
+        /// at once, watcher or not).
+        case export(then: [Action])
+        /// `show=never`: the item can never be shown, so nothing of it goes
+        /// on the bus, no watcher is followed, and every later event
+        /// settles to nothing.
+        case stayOffTheBus
+    }
+
+    /// The shell starts: the one place `show=never` keeps the item off the
+    /// bus (`shouldPublish` keeps it unpublished after that).
+    public mutating func started(now: Instant) -> StartedAction {
+        guard visibility != .never else { return .stayOffTheBus }
+        return .export(then: settle(now: now))
+    }
+
     /// The agent's timers, all of them, as they are now.
     public mutating func timersChanged(_ timers: [IndicatorTimer], now: Instant) -> [Action] {
         self.timers = timers.sorted { ($0.startedAt, $0.id.string) < ($1.startedAt, $1.id.string) }

@@ -15,6 +15,9 @@ public protocol NotificationSurface: AnyObject {
     /// Forgets the notification of `id` without closing it.
     func drop(_ id: TimerID)
     func dropAll()
+    /// The moment the surface last asked for (`.wakeAt`) has come, on the
+    /// agent's one schedule.
+    func wake(now: Instant)
 }
 
 /// What the notification server did.
@@ -25,6 +28,10 @@ public enum NotificationSurfaceEvent: Sendable, Equatable {
     /// The server closed it; the surface has already forgotten it.
     case closed(TimerID, reason: UInt32)
     case actionInvoked(TimerID, NotificationAction, activationToken: String?)
+    /// When the surface next needs the loop (to ask the server again after
+    /// an error); nil: no longer. The agent's schedule wakes it then, so the
+    /// process keeps one timer.
+    case wakeAt(Instant?)
 }
 
 extension Agent {
@@ -42,6 +49,8 @@ extension Agent {
             runPlan(.closed(id, reason: reason, now: now))
         case .actionInvoked(let id, let action, let activationToken):
             runPlan(.actionInvoked(id, action, activationToken: activationToken))
+        case .wakeAt(let moment):
+            setWake(.notificationServer, at: moment)
         }
     }
 

@@ -36,7 +36,8 @@ extension Agent {
             case .notifications: runPlan(.wake(now: now))
             case .completions: lookAtOutbox()
             case .panel: wakePanel(now: now)
-            case .background: carryOut(backgroundLaunch.check(now: now))
+            case .background: carryOut(backgroundLaunch.woke(now: now))
+            case .notificationServer: surface?.wake(now: now)
             }
         }
     }
@@ -64,25 +65,35 @@ extension Agent {
     }
 
     /// At the start: the timers brought back from the store may need the
-    /// app (after a reboot, nothing else starts it); BackgroundLaunch says
-    /// which.
+    /// app (after a reboot, nothing else starts it); BackgroundLaunchMachine
+    /// says which.
     func launchForRestoredTimers() {
-        carryOut(backgroundLaunch.restored(timers: Array(timers.values), now: clock.now()))
+        for action in backgroundLaunch.restored(timers: Array(timers.values), now: clock.now()) {
+            switch action {
+            case .launch(let ids): launchInBackground(for: ids)
+            }
+        }
+        setWake(.background, at: backgroundLaunch.wakeAt)
     }
 
-    /// Starts the app in the background, for the timers that need it.
-    func carryOut(_ actions: [BackgroundLaunch.Action]) {
+    /// Starts the app in the background, for the timers whose renewal did
+    /// not come.
+    func carryOut(_ actions: [BackgroundLaunchMachine.WokeAction]) {
         for action in actions {
             switch action {
             case .launch(let ids):
-                guard let launchAppInBackground else { continue }
-                log.log(.info, "Starting the app in the background for \(ids.count) timer(s): \(ids.map(\.string).joined(separator: ", ")).")
-                launchAppInBackground()
+                launchInBackground(for: ids)
             case .heldBack(let ids):
                 log.log(.notice, "No renewal came for \(ids.map(\.string).joined(separator: ", ")), and the app was started for it less than an hour ago; it is not started again yet (is the web app signed in?).")
             }
         }
         setWake(.background, at: backgroundLaunch.wakeAt)
+    }
+
+    private func launchInBackground(for ids: [TimerID]) {
+        guard let launchAppInBackground else { return }
+        log.log(.info, "Starting the app in the background for \(ids.count) timer(s): \(ids.map(\.string).joined(separator: ", ")).")
+        launchAppInBackground()
     }
 
     /// Drops timers no sleep could still be running for.

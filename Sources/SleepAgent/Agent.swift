@@ -80,7 +80,7 @@ public final class Agent {
     var schedule = Schedule<AgentWake>()
     var lifecycle: TimerLifecycle
     let limits: TimerLimits
-    var backgroundLaunch: BackgroundLaunch
+    var backgroundLaunch: BackgroundLaunchMachine
     /// Opens allowed to each caller (see Agent+Opens).
     var openLimit = CallerRateLimit.opens
     /// When a caller's refused call is logged (see Agent+Opens).
@@ -96,7 +96,7 @@ public final class Agent {
         limits: TimerLimits = TimerLimits()
     ) {
         self.limits = limits
-        backgroundLaunch = BackgroundLaunch(settings: BackgroundLaunch.Settings(enabled: configuration.appInBackground))
+        backgroundLaunch = BackgroundLaunchMachine(settings: BackgroundLaunchMachine.Settings(enabled: configuration.appInBackground))
         lifecycle = TimerLifecycle(settings: TimerLifecycle.Settings(
             renewalLead: configuration.renewalLead, longestSleep: MirrorPolicy.longestSleep))
         self.store = store

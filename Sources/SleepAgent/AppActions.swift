@@ -1,16 +1,14 @@
+import AgentWorkflows
 import DFLDBus
 import SleepTimerCore
 
 /// The desktop app's GApplication actions, through
-/// org.freedesktop.Application.ActivateAction on com.dreamsforlittles.App:
-/// `quit` (the panel's Quit item) reaches a running app only; `background`
-/// (a token due for renewal with no bridge to renew it) may start the app
-/// by D-Bus activation, and no window shows.
+/// org.freedesktop.Application.ActivateAction on com.dreamsforlittles.App,
+/// sent as AppActionRule says: `quit` (the panel's Quit item) to a running
+/// app only; `background` (a token due for renewal with no bridge to renew
+/// it) may start the app by D-Bus activation, and no window shows.
 public final class AppActions {
-    public enum Action: String, Sendable {
-        case quit
-        case background
-    }
+    public typealias Action = AppActionRule.AppAction
 
     public static var busName: String { AppService.name }
 
@@ -27,10 +25,13 @@ public final class AppActions {
             destination: AppService.name, path: AppService.path, interface: AppService.interface,
             member: AppService.activateAction)
             .append(.string(action.rawValue), .array(elementSignature: "v", []), .vardict([]))
-        if action == .quit { call = call.withoutAutoStart() }
+        switch AppActionRule.delivery(of: action) {
+        case .runningAppOnly: call = call.withoutAutoStart()
+        case .startingTheApp: break
+        }
         connection.call(call) { [log] result in
             switch result {
-            case .success: log.log(.info, "Asked the app to \(action.rawValue == "quit" ? "quit" : "run in the background") through \(AppService.name).")
+            case .success: log.log(.info, "Asked the app to \(action == .quit ? "quit" : "run in the background") through \(AppService.name).")
             case .failure(let error): log.log(.notice, "The app's \(action.rawValue) action failed: \(error.message)")
             }
         }

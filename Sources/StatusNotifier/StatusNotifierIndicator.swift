@@ -57,10 +57,10 @@ public final class StatusNotifierIndicator {
         watch = WatcherWatch(connection: connection, log: log)
     }
 
-    /// Exports the objects and follows the watcher; with `show=never`,
-    /// does nothing at all.
+    /// Exports the objects and follows the watcher, unless PanelIndicator
+    /// says the item stays off the bus (`show=never`).
     public func start() {
-        guard model.visibility != .never else { return }
+        guard case .export(let settled) = model.started(now: clock.now()) else { return }
         let item = makeItem()
         let menu = makeMenu()
         item.register()
@@ -72,22 +72,18 @@ public final class StatusNotifierIndicator {
             self.apply(self.model.watcherChanged(watcher, newInstance: newInstance, now: self.clock.now()))
         }
         watch.start()
-        // Settles the starting state: with show=always the item is
-        // published at once, watcher or not.
-        apply(model.minuteBoundary(now: clock.now()))
+        apply(settled)
     }
 
     // MARK: The agent's side
 
     /// Every timer the agent has, as it is now.
     public func timersChanged(_ timers: [IndicatorTimer]) {
-        guard model.visibility != .never else { return }
         apply(model.timersChanged(timers, now: clock.now()))
     }
 
     /// The app came onto the bus or left it.
     public func appRunningChanged(_ running: Bool) {
-        guard model.visibility != .never else { return }
         apply(model.appRunningChanged(running, now: clock.now()))
     }
 

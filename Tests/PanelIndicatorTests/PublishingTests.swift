@@ -76,6 +76,29 @@ import SleepTimerCore
         #expect(!indicator.wantsMinuteRefreshes)
     }
 
+    /// `show=never` is decided here alone: the shell asks at its start and
+    /// carries out whatever the events return.
+    @Test func neverStaysOffTheBusFromTheStart() {
+        var indicator = PanelIndicator(visibility: .never)
+        #expect(indicator.started(now: now) == .stayOffTheBus)
+        #expect(indicator.timersChanged([Fixtures.timer()], now: now) == [])
+        #expect(indicator.appRunningChanged(true, now: now) == [])
+        #expect(indicator.watcherChanged(.present(hostRegistered: true), newInstance: true, now: now) == [])
+        #expect(!indicator.isPublished)
+    }
+
+    @Test func autoStartsOnTheBusAndPublishesNothingYet() {
+        var indicator = PanelIndicator(visibility: .auto)
+        #expect(indicator.started(now: now) == .export(then: []))
+        #expect(!indicator.isPublished)
+    }
+
+    @Test func alwaysStartsOnTheBusPublished() {
+        var indicator = PanelIndicator(visibility: .always)
+        #expect(indicator.started(now: now) == .export(then: [.publish]))
+        #expect(indicator.isPublished)
+    }
+
     @Test func alwaysPublishesWithoutAWatcherAndRegistersWhenOneComes() {
         var indicator = PanelIndicator(visibility: .always)
         #expect(indicator.minuteBoundary(now: now) == [.publish])

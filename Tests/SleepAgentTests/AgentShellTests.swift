@@ -26,6 +26,8 @@ final class RecordingSurface: NotificationSurface {
     func close(_ id: TimerID) { closed.append(id) }
     func drop(_ id: TimerID) {}
     func dropAll() {}
+    var woken: [Instant] = []
+    func wake(now: Instant) { woken.append(now) }
 
     var bodies: [String] { shown.map(\.1.body) }
 }
@@ -103,6 +105,31 @@ final class RecordingOpener: LinkOpener {
         agent.start(surface: surface, transport: transport)
         surface.report?(.serverChanged(Self.xfce))
         return agent
+    }
+
+    /// The notification server's watch owns no timer: the moment it asks
+    /// for is on the agent's one alarm, and the alarm wakes it.
+    @Test func theSurfacesWakeIsOnTheAgentsOneAlarm() throws {
+        let agent = try agent()
+        withExtendedLifetime(agent) {
+            #expect(alarm.moment == nil)
+            let moment = clock.now().adding(milliseconds: 250)
+            surface.report?(.wakeAt(moment))
+            #expect(alarm.moment == moment)
+            #expect(alarm.fire(advancing: clock))
+            #expect(surface.woken == [moment])
+            #expect(alarm.moment == nil)
+        }
+    }
+
+    @Test func aWakeTheSurfaceNoLongerWantsIsCancelled() throws {
+        let agent = try agent()
+        withExtendedLifetime(agent) {
+            surface.report?(.wakeAt(clock.now().adding(milliseconds: 500)))
+            surface.report?(.wakeAt(nil))
+            #expect(alarm.moment == nil)
+            #expect(surface.woken == [])
+        }
     }
 
     @Test func aMirroredTimerIsShownWithComplete() throws {

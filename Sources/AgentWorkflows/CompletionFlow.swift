@@ -250,33 +250,3 @@ public struct CompletionFlow: Sendable {
         }
     }
 }
-
-/// Random numbers for the backoff's jitter: the system's in the agent, a
-/// fixed sequence in tests.
-public struct RandomSource: RandomNumberGenerator, Sendable {
-    private var state: UInt64
-    private let seeded: Bool
-
-    /// The system's generator.
-    public static var system: RandomSource { RandomSource(state: 0, seeded: false) }
-
-    /// A repeatable sequence (SplitMix64), for tests.
-    public static func seeded(_ seed: UInt64) -> RandomSource { RandomSource(state: seed, seeded: true) }
-
-    private init(state: UInt64, seeded: Bool) {
-        self.state = state
-        self.seeded = seeded
-    }
-
-    public mutating func next() -> UInt64 {
-        guard seeded else {
-            var system = SystemRandomNumberGenerator()
-            return system.next()
-        }
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}

@@ -222,16 +222,11 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
 @_silgen_name("LLVMFuzzerMutate")
 func mutateBytes(_ data: UnsafeMutablePointer<UInt8>?, _ size: Int, _ maxSize: Int) -> Int
 
-/// SplitMix64, seeded by libFuzzer, so that a run can be repeated.
-struct Random {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+/// The project's seeded generator, seeded by libFuzzer, so that a run can
+/// be repeated.
+typealias Random = SplitMix64
+
+extension SplitMix64 {
     mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(max(bound, 1))) }
     mutating func pick<T>(_ choices: [T]) -> T { choices[below(choices.count)] }
     mutating func chance(_ percent: Int) -> Bool { below(100) < percent }
@@ -375,7 +370,7 @@ func containsDescriptor(_ value: BusValue) -> Bool {
 
 @_cdecl("LLVMFuzzerCustomMutator")
 public func customMutator(_ data: UnsafeMutablePointer<UInt8>, _ size: Int, _ maxSize: Int, _ seed: UInt32) -> Int {
-    var random = Random(state: UInt64(seed) | 0x5EED_0000_0000)
+    var random = Random(seed: UInt64(seed) | 0x5EED_0000_0000)
     byteLevel: do {
         guard random.chance(80), size <= Int(Int32.max) else { break byteLevel }
         var error = DBusError()

@@ -92,7 +92,7 @@ import Testing
         }
         #expect(attempts == 3)
         #expect(reason == "500")
-        #expect(at >= now && at <= now.adding(milliseconds: RetryPolicy().backoffCeiling(afterAttempt: 3)))
+        #expect(at >= now && at <= now.adding(RetryPolicy().backoffCeiling(afterAttempt: 3)))
     }
 
     @Test func retryAfterIsHonoured() {

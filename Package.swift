@@ -68,8 +68,9 @@ let package = Package(
 
         // MARK: Swift
 
-        /// The domain model and its rules; pure Swift, no C module.
-        .target(name: "SleepTimerCore"),
+        /// The domain model and its rules; pure Swift, no C module. Mirror's
+        /// rules name the fields and refusals in the D-Bus API's words.
+        .target(name: "SleepTimerCore", dependencies: ["SleepTimersAPI"]),
 
         /// The programs' language and clock: glibc's gettext catalogs as the
         /// core's translator, and the locale's time format.

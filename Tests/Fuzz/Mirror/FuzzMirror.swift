@@ -182,7 +182,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     } catch {
         checkRefusal(error.message, token: request.actionToken)
         checkRefusal(ServiceError(error).message, token: request.actionToken)
-        guard ruleBroken(Key(error.field), request) else {
+        guard ruleBroken(error.field, request) else {
             violation("refused for \(error.field.name), whose rule holds: \(error.message)")
         }
         return 0

@@ -79,19 +79,19 @@ public struct MirrorPolicy: Sendable {
     public var allowedOrigins: AllowedOrigins
     public var timeZones: any TimeZoneResolving
     /// How far ahead of the agent's clock a start may be (clock skew).
-    public var maximumStartInFuture: Int64 = 5 * Milliseconds.minute
+    public var maximumStartInFuture: Duration = .seconds(5 * 60)
     /// How long the longest sleep lasts: a timer started longer ago is a
     /// forgotten one, finished in the app.
-    public static let longestSleep: Int64 = 48 * Milliseconds.hour
+    public static let longestSleep: Duration = .seconds(48 * 3600)
     /// The largest platform clock offset taken into account.
-    public static let largestClockOffset: Int64 = Milliseconds.day
+    public static let largestClockOffset: Duration = .seconds(24 * 3600)
     /// How old a running Sleep timer may be before it is taken for a
     /// forgotten one.
-    public var maximumStartAge: Int64 = MirrorPolicy.longestSleep
+    public var maximumStartAge: Duration = MirrorPolicy.longestSleep
     /// How far away a token's expiry may be; the platform issues tokens for
     /// hours, so anything longer is not one of its tokens, or one a leak
     /// would keep useful for too long.
-    public var maximumTokenLifetime: Int64 = 24 * Milliseconds.hour
+    public var maximumTokenLifetime: Duration = .seconds(24 * 3600)
 
     public init(allowedOrigins: AllowedOrigins, timeZones: any TimeZoneResolving) {
         self.allowedOrigins = allowedOrigins
@@ -122,7 +122,7 @@ public struct MirrorPolicy: Sendable {
                 .invalidArgument, field: .timeZone,
                 "\(Key.timeZone.name) must be an IANA time zone name known to this system, such as Europe/Berlin.")
         }
-        if let offset = request.platformClockOffsetMilliseconds, offset.magnitude > Self.largestClockOffset.magnitude {
+        if let offset = request.platformClockOffsetMilliseconds, offset.magnitude > Self.largestClockOffset.wholeMilliseconds.magnitude {
             throw MirrorRejection(
                 .invalidArgument, field: .platformClockOffset,
                 "\(Key.platformClockOffset.name) is more than a day; a clock that far off cannot be corrected for.")
@@ -201,10 +201,10 @@ public struct MirrorPolicy: Sendable {
                 .tokenExpired, field: .tokenExpiresAt,
                 "The action token has already expired; the app has to issue a new one.")
         }
-        guard expiresAt.milliseconds(since: now) <= maximumTokenLifetime else {
+        guard expiresAt.duration(since: now) <= maximumTokenLifetime else {
             throw MirrorRejection(
                 .invalidArgument, field: .tokenExpiresAt,
-                "\(Key.tokenExpiresAt.name) is more than \(maximumTokenLifetime / Milliseconds.hour) hours away, longer than the platform's action tokens last."
+                "\(Key.tokenExpiresAt.name) is more than \(maximumTokenLifetime.components.seconds / 3600) hours away, longer than the platform's action tokens last."
             )
         }
         return expiresAt
@@ -212,16 +212,16 @@ public struct MirrorPolicy: Sendable {
 
     private func start(_ milliseconds: Int64, now: Instant) throws(MirrorRejection) -> Instant {
         let startedAt = Instant(millisecondsSince1970: milliseconds)
-        guard startedAt.milliseconds(since: now) <= maximumStartInFuture else {
+        guard startedAt.duration(since: now) <= maximumStartInFuture else {
             throw MirrorRejection(
                 .invalidArgument, field: .startedAt,
-                "\(Key.startedAt.name) is more than \(maximumStartInFuture / Milliseconds.minute) minutes in the future; check the device clock."
+                "\(Key.startedAt.name) is more than \(maximumStartInFuture.components.seconds / 60) minutes in the future; check the device clock."
             )
         }
-        guard now.milliseconds(since: startedAt) <= maximumStartAge else {
+        guard now.duration(since: startedAt) <= maximumStartAge else {
             throw MirrorRejection(
                 .invalidArgument, field: .startedAt,
-                "\(Key.startedAt.name) is more than \(maximumStartAge / Milliseconds.hour) hours ago; such an old timer is finished in the app."
+                "\(Key.startedAt.name) is more than \(maximumStartAge.components.seconds / 3600) hours ago; such an old timer is finished in the app."
             )
         }
         return startedAt

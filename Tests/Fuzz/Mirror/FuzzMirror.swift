@@ -113,14 +113,14 @@ func ruleBroken(_ field: Key, _ request: MirrorRequest) -> Bool {
     case .familySubjectID: return !isUUID(request.familySubjectID)
     case .babyID: return !isUUID(request.babyID)
     case .apiOrigin: return request.apiOrigin != allowedOrigin
-    case .tokenExpiresAt: return expires <= nowMilliseconds || expires - nowMilliseconds > policy.maximumTokenLifetime
+    case .tokenExpiresAt: return expires <= nowMilliseconds || expires - nowMilliseconds > policy.maximumTokenLifetime.wholeMilliseconds
     case .babyName: return !babyNameHolds(request.babyName)
     case .startedAt:
         return startedAt > nowMilliseconds + 5 * Milliseconds.minute || startedAt < nowMilliseconds - 48 * Milliseconds.hour
     case .timeZone: return TimeZoneName(request.timeZone).flatMap(zoneInfo.rules(for:)) == nil
     case .revision: return request.revision < 0
     case .platformClockOffset:
-        return (request.platformClockOffsetMilliseconds?.magnitude ?? 0) > MirrorPolicy.largestClockOffset.magnitude
+        return (request.platformClockOffsetMilliseconds?.magnitude ?? 0) > MirrorPolicy.largestClockOffset.wholeMilliseconds.magnitude
     case .actionTokenFD: violation("a refusal names \(field.name), which validation never sees")
     }
 }

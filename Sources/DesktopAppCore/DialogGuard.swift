@@ -26,7 +26,7 @@ public enum PageDialog: String, Sendable, CaseIterable {
 /// - While the window is hidden, every dialog is refused.
 /// - A frame of another origin is refused, where WebKit names it.
 /// - A print or a file chooser comes only after a person's click in the web
-///   app's top frame, within `personLifetimeMilliseconds`; one click, one dialog.
+///   app's top frame, within `personLifetime`; one click, one dialog.
 /// - A script dialog in the shown window is WebKit's own, drawn over the page.
 /// - Without a web app (the app's own pages), every dialog is refused.
 public struct DialogGuard: Sendable {

@@ -24,7 +24,7 @@ public struct BackgroundStatusPlan: Sendable {
         _ timers: [StoredTimer], timeZones: any TimeZoneResolving, timeFormat: TimeFormat
     ) -> [BackgroundStatusText.Sleeper] {
         timers.filter { $0.state == .running }
-            .sorted(by: TimerOrder.precedes)
+            .sorted(by: TimerOrderRule.precedes)
             .map { stored in
                 let since = timeZones.rules(for: stored.timer.timeZone).map {
                     DisplayText.timeOfDay(stored.timer.startedAt, rules: $0, timeFormat: timeFormat)

@@ -101,7 +101,9 @@ public struct PanelIndicator: Sendable {
 
     /// The agent's timers, all of them, as they are now.
     public mutating func timersChanged(_ timers: [IndicatorTimer], now: Instant) -> [Action] {
-        self.timers = timers.sorted { TimerOrder.precedes(startedAt: $0.startedAt, id: $0.id, before: $1.startedAt, $1.id) }
+        self.timers = timers.sorted {
+            TimerOrderRule.precedes(startedAt: $0.startedAt, id: $0.id, before: $1.startedAt, $1.id)
+        }
         return settle(now: now)
     }
 

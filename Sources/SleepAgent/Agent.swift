@@ -148,7 +148,7 @@ public final class Agent {
 
     public func list() throws(ServiceError) -> [TimerView] {
         if let cachedList { return cachedList }
-        let views = timers.values.sorted(by: TimerOrder.precedes).map(view(of:))
+        let views = timers.values.sorted(by: TimerOrderRule.precedes).map(view(of:))
         cachedList = views
         return views
     }

@@ -3,7 +3,7 @@
 /// Background Apps): the earliest started first, so the baby asleep longest
 /// leads; two started at the same moment by id, so that the order never
 /// changes between two looks.
-public enum TimerOrder {
+public enum TimerOrderRule {
     /// Whether the timer started at `startedAt` with id `id` comes before
     /// the other.
     public static func precedes(

@@ -68,8 +68,9 @@ let package = Package(
 
         // MARK: Swift
 
-        /// The domain model and its rules; pure Swift, no C module.
-        .target(name: "SleepTimerCore"),
+        /// The domain model and its rules; pure Swift, no C module. Mirror's
+        /// rules name the fields and refusals in the D-Bus API's words.
+        .target(name: "SleepTimerCore", dependencies: ["SleepTimersAPI"]),
 
         /// The programs' language and clock: glibc's gettext catalogs as the
         /// core's translator, and the locale's time format.
@@ -79,7 +80,7 @@ let package = Package(
         /// client; pure Swift, checked against the introspection file. The
         /// app's id, under which the agent's second name lives, it takes
         /// from the core's AppIdentity.
-        .target(name: "SleepTimersAPI", dependencies: ["SleepTimerCore"]),
+        .target(name: "SleepTimersAPI"),
 
         /// The agent's decisions as values: the completion machine, the
         /// notification plan and the schedule of wake-ups, each a state
@@ -130,7 +131,7 @@ let package = Package(
 
         /// The panel indicator's decisions as values: what the item and its
         /// menu show, which signals say so, what a click does. Pure Swift.
-        .target(name: "PanelIndicator", dependencies: ["SleepTimerCore"]),
+        .target(name: "PanelIndicator", dependencies: ["SleepTimerCore", "SleepTimersAPI"]),
 
         /// The panel indicator on the bus: an org.kde.StatusNotifierItem
         /// with a com.canonical.dbusmenu menu, registered with the panel's
@@ -149,7 +150,7 @@ let package = Package(
         .target(
             name: "Notifications",
             dependencies: [
-                "SleepAgent", "AgentWorkflows", "SleepTimerCore", "DFLDBus", "EventLoop", "CDFLNotify", "CDFLGLib", "CDFLLinux",
+                "SleepAgent", "AgentWorkflows", "SleepTimerCore", "SleepTimersAPI", "DFLDBus", "EventLoop", "CDFLNotify", "CDFLGLib", "CDFLLinux",
             ]
         ),
 

@@ -28,7 +28,7 @@ command -v dpkg-buildpackage >/dev/null || { echo "build-deb: dpkg-buildpackage 
 version=$(dpkg-parsechangelog -l "$repo/packaging/debian/changelog" -S Version)
 upstream=${version%-*}
 # The version's one source is AppIdentity.version; the changelog must agree.
-identity=$(sed -n 's/^ *public static let version = "\(.*\)"$/\1/p' "$repo/Sources/SleepTimerCore/Support/AppIdentity.swift")
+identity=$(sed -n 's/^ *public static let version = "\(.*\)"$/\1/p' "$repo/Sources/SleepTimersAPI/AppIdentity.swift")
 if [[ $upstream != "$identity" ]]; then
     echo "build-deb: packaging/debian/changelog is at $upstream, AppIdentity.version at $identity: add a changelog entry" >&2
     exit 1

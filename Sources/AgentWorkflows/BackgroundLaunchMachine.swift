@@ -96,7 +96,7 @@ public struct BackgroundLaunchMachine: Sendable {
     /// The agent asked for a new token of this timer (TokenExpiring).
     public mutating func renewalAsked(_ id: TimerID, expiresAt: Instant, now: Instant) {
         guard settings.enabled else { return }
-        state.awaiting[id] = Awaited(expiresAt: expiresAt, deadline: now.adding(milliseconds: milliseconds(settings.renewalBound)))
+        state.awaiting[id] = Awaited(expiresAt: expiresAt, deadline: now.adding(settings.renewalBound))
     }
 
     /// A Mirror brought the timer a token expiring at `expiresAt`: a
@@ -118,10 +118,10 @@ public struct BackgroundLaunchMachine: Sendable {
         let due = state.awaiting.filter { $0.value.deadline <= now }.map(\.key)
         for id in due { state.awaiting[id] = nil }
         guard settings.enabled else { return [] }
-        let interval = milliseconds(settings.perTimerInterval)
+        let interval = settings.perTimerInterval
         let allowed = due.filter { id in
             guard let last = state.lastLaunch[id] else { return true }
-            return now.milliseconds(since: last) >= interval
+            return now.duration(since: last) >= interval
         }.sorted()
         let held = Set(due).subtracting(allowed).sorted()
         for id in allowed { state.lastLaunch[id] = now }
@@ -129,8 +129,3 @@ public struct BackgroundLaunchMachine: Sendable {
     }
 }
 
-/// Whole milliseconds of `duration`, the unit `Instant` counts in.
-private func milliseconds(_ duration: Duration) -> Int64 {
-    let (seconds, attoseconds) = duration.components
-    return seconds &* 1000 &+ attoseconds / 1_000_000_000_000_000
-}

@@ -24,7 +24,7 @@ public struct BackgroundStatusPlan: Sendable {
         _ timers: [StoredTimer], timeZones: any TimeZoneResolving, timeFormat: TimeFormat
     ) -> [BackgroundStatusText.Sleeper] {
         timers.filter { $0.state == .running }
-            .sorted { ($0.timer.startedAt, $0.timer.id.string) < ($1.timer.startedAt, $1.timer.id.string) }
+            .sorted(by: TimerOrderRule.precedes)
             .map { stored in
                 let since = timeZones.rules(for: stored.timer.timeZone).map {
                     DisplayText.timeOfDay(stored.timer.startedAt, rules: $0, timeFormat: timeFormat)

@@ -127,7 +127,7 @@ public struct CompletionMachine: Sendable {
         guard let stored else { return .refuse(.unknownTimer) }
         guard completedAtMilliseconds >= 0 else { return .refuse(.invalidTime) }
         let completedAt = completedAtMilliseconds == 0 ? now : Instant(millisecondsSince1970: completedAtMilliseconds)
-        guard completedAt.milliseconds(since: now) <= Self.milliseconds(settings.clockSkew) else {
+        guard completedAt.duration(since: now) <= settings.clockSkew else {
             return .refuse(.inFuture)
         }
         var sentAs = completedAt.adding(milliseconds: platformClockOffset ?? 0)
@@ -299,7 +299,7 @@ public struct CompletionMachine: Sendable {
     /// The store could not take the outcome of an entry (or its new body);
     /// it is still pending there, and is left alone for the hold.
     public mutating func outcomeNotStored(_ id: TimerID, now: Instant) {
-        let until = now.adding(milliseconds: Self.milliseconds(settings.storeFailureHold))
+        let until = now.adding(settings.storeFailureHold)
         state.heldUntil[id] = until
         state.wakeAt = min(state.wakeAt ?? until, until)
     }
@@ -315,41 +315,5 @@ public struct CompletionMachine: Sendable {
     /// The network came back: waiting out a backoff would only delay.
     public func networkBack(now: Instant) -> [NetworkBackAction] {
         [.bringPendingForward(to: now), .readOutbox]
-    }
-
-    /// A duration as the milliseconds `Instant` counts in.
-    public static func milliseconds(_ duration: Duration) -> Int64 {
-        let (seconds, attoseconds) = duration.components
-        return seconds * Milliseconds.second + attoseconds / 1_000_000_000_000_000
-    }
-}
-
-/// Random numbers for the backoff's jitter: the system's in the agent, a
-/// fixed sequence in tests.
-public struct RandomSource: RandomNumberGenerator, Sendable {
-    private var state: UInt64
-    private let seeded: Bool
-
-    /// The system's generator.
-    public static var system: RandomSource { RandomSource(state: 0, seeded: false) }
-
-    /// A repeatable sequence (SplitMix64), for tests.
-    public static func seeded(_ seed: UInt64) -> RandomSource { RandomSource(state: seed, seeded: true) }
-
-    private init(state: UInt64, seeded: Bool) {
-        self.state = state
-        self.seeded = seeded
-    }
-
-    public mutating func next() -> UInt64 {
-        guard seeded else {
-            var system = SystemRandomNumberGenerator()
-            return system.next()
-        }
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

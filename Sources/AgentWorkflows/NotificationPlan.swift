@@ -119,14 +119,14 @@ public struct NotificationPlan: Sendable {
 
     /// How long after a server failed to take a notification it is offered
     /// again: a passing stall must not hide a sleep until it next changes.
-    public static let retryAfterFailure: Int64 = 30 * Milliseconds.second
+    public static let retryAfterFailure: Duration = .seconds(30)
 
     /// How long the same summary and body are not sent again for a timer:
     /// Plasma refuses a notification identical to one it took less than a
     /// second before (ExcessNotificationGeneration), by the moments the two
     /// reached it; the second more is for the way there (the notifications'
     /// thread, the bus), which can be longer for the first than the second.
-    public static let repeatInterval: Int64 = 2 * Milliseconds.second
+    public static let repeatInterval: Duration = .seconds(2)
 
     public private(set) var settings: Settings
     private let timeZones: any TimeZoneResolving
@@ -318,7 +318,7 @@ public struct NotificationPlan: Sendable {
         _ id: TimerID, _ content: NotificationContent, replacing: UInt32, now: Instant, into actions: inout [Action]
     ) {
         if let last = lastSent[id], last.summary == content.summary, last.body == content.body {
-            let free = last.at.adding(milliseconds: Self.repeatInterval)
+            let free = last.at + Self.repeatInterval
             if now < free {
                 held[id] = (content, replacing, free)
                 return
@@ -347,7 +347,7 @@ public struct NotificationPlan: Sendable {
     private mutating func showFailed(_ id: TimerID, reason: String, now: Instant, into actions: inout [Action]) {
         held[id] = nil
         if let entry = entries.removeValue(forKey: id) {
-            retries[id] = (entry.timer, now.adding(milliseconds: Self.retryAfterFailure))
+            retries[id] = (entry.timer, now + Self.retryAfterFailure)
             actions += [
                 .drop(id), .log(.warning, "Could not show the notification of timer \(id): \(reason)"), .statusChanged(id),
             ]

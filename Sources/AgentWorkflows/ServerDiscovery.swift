@@ -41,9 +41,8 @@ public struct ServerDiscovery: Sendable {
         case log(LogPriority, String)
     }
 
-    /// The first wait before asking again, doubled each time up to `longestWait`.
-    public let firstWait: Int64
-    public let longestWait: Int64
+    /// The wait before asking again, from the first failed answer on.
+    public let backoff: Backoff
 
     private var owner: String?
     private var capabilities: [String]??
@@ -70,9 +69,8 @@ public struct ServerDiscovery: Sendable {
         return !numbers.lexicographicallyPrecedes(firstHidingVersion)
     }
 
-    public init(firstWait: Int64 = 250, longestWait: Int64 = 10 * Milliseconds.second) {
-        self.firstWait = firstWait
-        self.longestWait = longestWait
+    public init(backoff: Backoff = Backoff(first: .milliseconds(250), longest: .seconds(10))) {
+        self.backoff = backoff
     }
 
     public mutating func handle(_ event: Event) -> [Action] {
@@ -125,11 +123,11 @@ public struct ServerDiscovery: Sendable {
             return []
         }
         guard let capabilities, let information else {
-            let wait = min(longestWait, firstWait << min(failures, 20))
             failures += 1
-            wakeAt = now.adding(milliseconds: wait)
+            let wait = backoff.wait(afterFailures: failures)
+            wakeAt = now + wait
             return [.log(failures == 1 ? .notice : .debug,
-                         "The notification server \(owner) could not say yet what it can do; asking again in \(wait) ms.")]
+                         "The notification server \(owner) could not say yet what it can do; asking again in \(wait.wholeMilliseconds) ms.")]
         }
         var traits = NotificationServerTraits(
             capabilities: capabilities, serverName: information.name, version: information.version)

@@ -12,17 +12,17 @@ import SleepTimerCore
 public struct TimerLifecycle: Sendable {
     public struct Settings: Sendable, Equatable {
         /// How long before a token expires the agent asks for a new one.
-        public var renewalLead: Int64
+        public var renewalLead: Duration
         /// How long after its start a timer is dropped: no sleep lasts so
         /// long, so the app must have finished it without telling us.
-        public var longestSleep: Int64
+        public var longestSleep: Duration
         /// How long after the store failed to drop timers they are tried
         /// again.
-        public var storeFailureHold: Int64
+        public var storeFailureHold: Duration
 
         public init(
-            renewalLead: Int64 = 30 * Milliseconds.minute, longestSleep: Int64 = 48 * Milliseconds.hour,
-            storeFailureHold: Int64 = StoreFailure.hold
+            renewalLead: Duration = .seconds(30 * 60), longestSleep: Duration = .seconds(48 * 3600),
+            storeFailureHold: Duration = .milliseconds(StoreFailure.hold)
         ) {
             self.renewalLead = renewalLead
             self.longestSleep = longestSleep
@@ -60,7 +60,7 @@ public struct TimerLifecycle: Sendable {
         func later(_ moment: Instant) { next = min(next ?? moment, moment) }
         for stored in timers where stored.completionState != .pending {
             let id = stored.timer.id
-            let endsAt = stored.timer.startedAt.adding(milliseconds: settings.longestSleep)
+            let endsAt = stored.timer.startedAt + settings.longestSleep
             if endsAt <= now {
                 ended.append(id)
                 continue
@@ -68,7 +68,7 @@ public struct TimerLifecycle: Sendable {
             later(endsAt)
             guard stored.state == .running, stored.timer.token != nil else { continue }
             let expiresAt = stored.timer.tokenExpiresAt
-            let renewAt = expiresAt.adding(milliseconds: -settings.renewalLead)
+            let renewAt = expiresAt - settings.renewalLead
             if expiresAt <= now {
                 if ranOut[id] != expiresAt { actions.append(.tokenExpired(id)) }
                 ranOut[id] = expiresAt
@@ -96,7 +96,7 @@ public struct TimerLifecycle: Sendable {
     /// The store could not drop the timers of `.remove` at `now`: they are
     /// still there, and the next look, after the hold, asks again.
     public mutating func removalNotStored(now: Instant) {
-        let retry = now.adding(milliseconds: settings.storeFailureHold)
+        let retry = now + settings.storeFailureHold
         wakeAt = min(wakeAt ?? retry, retry)
     }
 

@@ -2,6 +2,7 @@ import CDFLWebKitGTK
 import DesktopAppCore
 import Glibc
 import SleepTimerCore
+import SleepTimersAPI
 
 /// The one window: a header bar with Back and Reload, a notice bar for
 /// refused links, and the web view showing the web app.

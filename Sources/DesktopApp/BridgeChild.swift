@@ -35,7 +35,7 @@ final class BridgeChild {
         var error: UnsafeMutablePointer<GError>?
         guard let process = dfl_subprocess_spawn(launcher, program, &error) else {
             AppLog.log(.error, AppLogText.bridgeCouldNotStart(program, takeGError(error)))
-            scheduleRestart(afterRunOf: 0, how: "not started")
+            scheduleRestart(afterRunOf: .zero, how: "not started")
             return
         }
         let run = Run(owner: self, process: process)
@@ -64,13 +64,13 @@ final class BridgeChild {
     fileprivate func ended(_ ended: Run) {
         guard ended === run else { return }
         run = nil
-        let lasted = (g_get_monotonic_time() - ended.startedAt) / 1000
-        scheduleRestart(afterRunOf: Int64(lasted), how: ended.howItEnded)
+        let lasted = Duration.microseconds(g_get_monotonic_time() - ended.startedAt)
+        scheduleRestart(afterRunOf: lasted, how: ended.howItEnded)
         onEnded()
     }
 
-    private func scheduleRestart(afterRunOf milliseconds: Int64, how: String) {
-        let delay = restart.delayAfterRun(ofMilliseconds: milliseconds)
+    private func scheduleRestart(afterRunOf lasted: Duration, how: String) {
+        let delay = Int(restart.delayAfterRun(lasting: lasted).wholeMilliseconds)
         AppLog.log(.warning, AppLogText.bridgeEnded(how, delay))
         restartSource = g_timeout_add(guint(delay), { data in
             from(data, as: BridgeChild.self).start()

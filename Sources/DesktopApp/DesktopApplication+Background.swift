@@ -67,7 +67,8 @@ extension DesktopApplication {
                 sendNotification(id: "background", body: text)
                 g_mkdir_with_parents(paths.state, 0o700)
                 g_file_set_contents(paths.backgroundNoticeGiven, "", 0, nil)
-            case .startGrace(let seconds):
+            case .startGrace(let grace):
+                let seconds = Int(grace.roundedSeconds)
                 AppLog.log(.info, AppLogText.graceStarted(seconds))
                 if graceSource != 0 { g_source_remove(graceSource) }
                 graceSource = g_timeout_add_seconds(guint(seconds), { data in

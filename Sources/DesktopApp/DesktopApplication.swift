@@ -2,6 +2,7 @@ import CDFLWebKitGTK
 import DesktopAppCore
 import Glibc
 import SleepTimerCore
+import SleepTimersAPI
 
 /// The dreamsforlittles process: one GtkApplication, com.dreamsforlittles.App,
 /// unique on the session bus. A second launch (a link from `xdg-open`, the

@@ -107,16 +107,17 @@ public enum AppPages {
 /// load: soon at first, then less and less often, never more than a minute.
 /// A change of the network state tries again at once.
 public struct RetrySchedule: Sendable, Equatable {
-    static let delays = [2, 4, 8, 15, 30, 60]
+    /// Halved five times from a minute, so that the waits, in the whole
+    /// seconds the offline page shows, are 2, 4, 8, 15, 30 and 60.
+    static let backoff = Backoff(first: .seconds(60) / 32, longest: .seconds(60))
     private var failures = 0
 
     public init() {}
 
     /// The delay in seconds after one more failure.
     public mutating func nextDelay() -> Int {
-        let delay = Self.delays[min(failures, Self.delays.count - 1)]
         failures += 1
-        return delay
+        return Int(Self.backoff.wait(afterFailures: failures).roundedSeconds)
     }
 
     /// After a successful load.

@@ -1,4 +1,5 @@
 import SleepTimerCore
+import SleepTimersAPI
 
 /// Every word the desktop app shows, in one place, in the reader's
 /// language.

@@ -13,7 +13,7 @@
 /// the window's and the agent's news and carries the actions out.
 public struct BackgroundPolicy: Sendable, Equatable {
     /// How long a hidden app with no timer left waits before it quits.
-    public static let graceSeconds = 10
+    public static let grace: Duration = .seconds(10)
 
     public enum Event: Sendable, Equatable {
         /// The window's close button, the window manager, Ctrl+W.
@@ -41,7 +41,7 @@ public struct BackgroundPolicy: Sendable, Equatable {
         case release
         /// Say once, ever, that the app keeps running and how to quit it.
         case notice(String)
-        case startGrace(seconds: Int)
+        case startGrace(Duration)
         case cancelGrace
         /// Quit for real. `sayWhatStops`: timers are still mirrored, and the
         /// parent is told in one line what no longer happens.
@@ -109,7 +109,7 @@ public struct BackgroundPolicy: Sendable, Equatable {
         if keepingTheAppRunning.isEmpty {
             if !graceRunning {
                 graceRunning = true
-                actions.append(.startGrace(seconds: Self.graceSeconds))
+                actions.append(.startGrace(Self.grace))
             }
         } else {
             cancelGrace(into: &actions)

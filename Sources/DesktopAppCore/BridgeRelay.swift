@@ -1,3 +1,5 @@
+import SleepTimerCore
+
 /// The rules of the relay between the page and `dfl-webview-bridge`, which
 /// the app starts as its child and speaks to in newline-delimited JSON-RPC:
 /// each text from the page becomes one line on the bridge's stdin, each line
@@ -82,22 +84,22 @@ public struct BridgeRelay: Sendable {
 /// run does not spin.
 public struct BridgeRestartPolicy: Sendable, Equatable {
     /// A run at least this long counts as healthy.
-    public static let healthyRunMilliseconds: Int64 = 30_000
-    public static let firstDelayMilliseconds = 250
-    public static let maximumDelayMilliseconds = 30_000
+    public static let healthyRun: Duration = .seconds(30)
+    /// The waits after the second ending in a row, and on.
+    public static let backoff = Backoff(first: .milliseconds(250), longest: .seconds(30))
 
-    private var nextDelay = 0
+    /// Endings in a row since the last healthy run (which counts as one).
+    private var endings = 0
 
     public init() {}
 
     /// The delay before the next start, given how long the run that just
     /// ended lasted.
-    public mutating func delayAfterRun(ofMilliseconds run: Int64) -> Int {
-        if run >= Self.healthyRunMilliseconds {
-            nextDelay = 0
+    public mutating func delayAfterRun(lasting run: Duration) -> Duration {
+        if run >= Self.healthyRun {
+            endings = 0
         }
-        let delay = nextDelay
-        nextDelay = delay == 0 ? Self.firstDelayMilliseconds : min(delay * 2, Self.maximumDelayMilliseconds)
-        return delay
+        endings += 1
+        return endings == 1 ? .zero : Self.backoff.wait(afterFailures: endings - 1)
     }
 }

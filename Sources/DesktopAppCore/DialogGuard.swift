@@ -1,3 +1,5 @@
+import SleepTimerCore
+
 /// What a page may open beyond its own pixels: WebKit's print dialog, its
 /// file chooser and its authentication dialog are windows of their own (or
 /// prompts in the window), and a frame of another origin, or any page of
@@ -24,7 +26,7 @@ public enum PageDialog: String, Sendable, CaseIterable {
 /// - While the window is hidden, every dialog is refused.
 /// - A frame of another origin is refused, where WebKit names it.
 /// - A print or a file chooser comes only after a person's click in the web
-///   app's top frame, within `personLifetimeMilliseconds`; one click, one dialog.
+///   app's top frame, within `personLifetime`; one click, one dialog.
 /// - A script dialog in the shown window is WebKit's own, drawn over the page.
 /// - Without a web app (the app's own pages), every dialog is refused.
 public struct DialogGuard: Sendable {
@@ -32,7 +34,7 @@ public struct DialogGuard: Sendable {
     /// How long a person's click in the top frame vouches for a dialog:
     /// WebKit asks at once, so this only bounds a click whose page asked
     /// for nothing.
-    public static let personLifetimeMilliseconds: Int64 = 2_000
+    public static let personLifetime: Duration = .seconds(2)
 
     private var personActed: Int64?
     private var logged = RefusalLog()
@@ -74,7 +76,7 @@ public struct DialogGuard: Sendable {
             } else if origin != nil && !policy.isWebApp(origin) {
                 refusal = .otherOrigin
             } else if dialog == .print || dialog == .fileChooser {
-                if let acted = personActed, now - acted >= 0, now - acted <= Self.personLifetimeMilliseconds {
+                if let acted = personActed, now - acted >= 0, now - acted <= Self.personLifetime.wholeMilliseconds {
                     personActed = nil
                     refusal = nil
                 } else {

@@ -1,3 +1,5 @@
+import SleepTimerCore
+
 /// The window's navigation decisions with what they remember: the clicks
 /// the top frame reported, each good for one launch, and which refusals were
 /// logged lately, so that a page that tries again and again (a frame
@@ -8,11 +10,11 @@ public struct LaunchGuard: Sendable {
     /// How long a reported click waits for its navigation: WebKit asks about
     /// it at once, so this only bounds a click whose navigation the page
     /// cancelled.
-    public static let clickLifetimeMilliseconds: Int64 = 2_000
+    public static let clickLifetime: Duration = .seconds(2)
     /// Clicks kept at most: a person does not click faster.
     static let maximumClicks = 8
     /// How long a refusal of one origin (or scheme) is not logged again.
-    public static let quietMilliseconds = RefusalLog.quietMilliseconds
+    public static let quiet = RefusalLog.quiet
 
     private var clicks: [(link: String, at: Int64)] = []
     private var logged = RefusalLog()
@@ -29,7 +31,7 @@ public struct LaunchGuard: Sendable {
 
     /// The app's script in the top frame saw a person click a link to `url`.
     public mutating func clickedInTopFrame(_ url: String, at now: Int64) {
-        clicks.removeAll { now - $0.at > Self.clickLifetimeMilliseconds }
+        clicks.removeAll { now - $0.at > Self.clickLifetime.wholeMilliseconds }
         if clicks.count >= Self.maximumClicks { clicks.removeFirst() }
         clicks.append((Self.withoutFragment(url), now))
     }
@@ -38,7 +40,7 @@ public struct LaunchGuard: Sendable {
     /// click that led to it: one click, one launch.
     public mutating func decide(_ url: String, at moment: NavigationMoment, now: Int64) -> Verdict {
         let link = Self.withoutFragment(url)
-        let click = clicks.firstIndex { $0.link == link && now - $0.at <= Self.clickLifetimeMilliseconds }
+        let click = clicks.firstIndex { $0.link == link && now - $0.at <= Self.clickLifetime.wholeMilliseconds }
         let decision = policy.decide(url, at: moment, clickedInTopFrame: click != nil)
         switch decision {
         case .openOutside:

@@ -1,5 +1,6 @@
 import CDFLNotify
 import SleepTimerCore
+import SleepTimersAPI
 
 /// One libnotify notification. Action clicks and closes come back through
 /// libnotify's GDBus proxy, which passes on only the signals of the current

@@ -1,4 +1,5 @@
 import SleepTimerCore
+import SleepTimersAPI
 
 /// The panel indicator's decisions, as values: from the timers, the panel
 /// (a StatusNotifierWatcher and whether a host shows items) and the
@@ -120,7 +121,9 @@ public struct PanelIndicator: Sendable {
 
     /// The agent's timers, all of them, as they are now.
     public mutating func timersChanged(_ timers: [IndicatorTimer], now: Instant) -> [Action] {
-        self.timers = timers.sorted { ($0.startedAt, $0.id.string) < ($1.startedAt, $1.id.string) }
+        self.timers = timers.sorted {
+            TimerOrderRule.precedes(startedAt: $0.startedAt, id: $0.id, before: $1.startedAt, $1.id)
+        }
         return settle(now: now)
     }
 

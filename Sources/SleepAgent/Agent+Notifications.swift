@@ -39,7 +39,7 @@ extension Agent {
         let now = clock.now()
         switch event {
         case .serverChanged(let server):
-            runPlan(.serverChanged(server, timers: timers.values.sorted(by: Self.listOrder), now: now))
+            runPlan(.serverChanged(server, timers: timers.values.sorted(by: TimerOrderRule.precedes), now: now))
             publishProperties()
         case .shown(let id, let notificationID):
             runPlan(.shown(id, notificationID: notificationID, now: now))

@@ -148,7 +148,7 @@ public final class Agent {
 
     public func list() throws(ServiceError) -> [TimerView] {
         if let cachedList { return cachedList }
-        let views = timers.values.sorted(by: Self.listOrder).map(view(of:))
+        let views = timers.values.sorted(by: TimerOrderRule.precedes).map(view(of:))
         cachedList = views
         return views
     }
@@ -156,11 +156,6 @@ public final class Agent {
     private func invalidateList() {
         cachedList = nil
         listGeneration &+= 1
-    }
-
-    /// Oldest start first, then by id, as the store orders them.
-    static func listOrder(_ a: StoredTimer, _ b: StoredTimer) -> Bool {
-        (a.timer.startedAt, a.timer.id) < (b.timer.startedAt, b.timer.id)
     }
 
     public var properties: AgentProperties {

@@ -1,5 +1,6 @@
 import DFLDBus
 import SleepTimerCore
+import SleepTimersAPI
 
 /// The desktop app, dreamsforlittles, on the bus through GApplication's
 /// org.freedesktop.Application: what the link opener and the app's actions

@@ -20,14 +20,7 @@ public struct ServiceError: Error, Sendable, Equatable, CustomStringConvertible 
     }
 
     public init(_ rejection: MirrorRejection) {
-        switch rejection.code {
-        case .invalidArgument: code = .invalidArgument
-        case .notSleep: code = .notSleep
-        case .notSelfMode: code = .notSelfMode
-        case .bearerTokenRefused: code = .bearerTokenRefused
-        case .originNotAllowed: code = .originNotAllowed
-        case .tokenExpired: code = .tokenExpired
-        }
+        code = rejection.code
         message = rejection.message
     }
 

@@ -1,5 +1,3 @@
-import SleepTimerCore
-
 /// The D-Bus API of dfl-sleep-agent, named once for both ends: the agent
 /// serves it, and dfl-sleepctl, the WebView bridge, the benchmark and the
 /// fuzzers call it through these names. A unit test holds every name and

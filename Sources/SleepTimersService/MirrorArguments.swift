@@ -114,12 +114,3 @@ enum MirrorArguments {
             platformClockOffsetMilliseconds: numbers[.platformClockOffset])
     }
 }
-
-extension SleepTimers1.MirrorKey {
-    /// The key of the Mirror dictionary that carries a field the core
-    /// names in a refusal.
-    init(_ field: MirrorRequest.Field) {
-        // Each field has its key's name; MirrorKeyTests holds the two lists together.
-        self.init(rawValue: field.name)!
-    }
-}

@@ -33,9 +33,9 @@ struct TokenRenewals {
         CompletionReply.isWorthRetrying(status: status) ? .passing : .lasting
     }
 
-    static let minimumInterval: Int64 = 30 * Milliseconds.second
-    static let firstRetry: Int64 = 30 * Milliseconds.second
-    static let longestRetry: Int64 = 5 * Milliseconds.minute
+    static let minimumInterval: Duration = .seconds(30)
+    /// The pause after a failed renewal: half a minute, doubling up to five.
+    static let retryBackoff = Backoff(first: .seconds(30), longest: .seconds(5 * 60))
 
     private struct Timer {
         var issuedAt: Instant
@@ -87,7 +87,7 @@ struct TokenRenewals {
             timers[id] = timer
             return .nothing
         }
-        let earliest = timer.issuedAt.adding(milliseconds: Self.minimumInterval)
+        let earliest = timer.issuedAt + Self.minimumInterval
         if now < earliest {
             timer.plannedAt = earliest
             timers[id] = timer
@@ -129,8 +129,7 @@ struct TokenRenewals {
         timer.inFlight = false
         timer.expiringMeanwhile = false
         timer.failures += 1
-        let pause = min(Self.firstRetry << min(Int64(timer.failures - 1), 10), Self.longestRetry)
-        let next = now.adding(milliseconds: pause)
+        let next = now + Self.retryBackoff.wait(afterFailures: timer.failures)
         guard next < timer.expiresAt else {
             timers[id] = timer
             return .nothing

@@ -152,7 +152,7 @@ import Testing
         var plan = plan()
         _ = plan.handle(.serverChanged(F.xfce, timers: [F.timer()], now: now))
         _ = plan.handle(.showFailed(F.id(1), reason: "no reply", now: now))
-        let again = now.adding(milliseconds: NotificationPlan.retryAfterFailure)
+        let again = now + NotificationPlan.retryAfterFailure
         #expect(plan.wakeAt == again)
         let actions = plan.handle(.wake(now: again))
         #expect(shows(actions).map(\.summary) == ["Maya is asleep"])
@@ -412,14 +412,14 @@ import Testing
         // A click, then the server closes it (xfce4-notifyd ignores resident):
         // shown again, with the text it had a moment before.
         _ = plan.handle(.actionInvoked(F.id(1), .open, activationToken: nil))
-        #expect(NotificationPlan.repeatInterval > 1000)
+        #expect(NotificationPlan.repeatInterval > .milliseconds(1000))
         let soon = now.adding(milliseconds: 300)
         let actions = plan.handle(.closed(F.id(1), reason: NotificationCloseReason.dismissedByUser, now: soon))
         #expect(shows(actions).isEmpty)
         #expect(actions.last == .statusChanged(F.id(1)))
-        let free = now.adding(milliseconds: NotificationPlan.repeatInterval)
+        let free = now + NotificationPlan.repeatInterval
         #expect(plan.wakeAt == free)
-        #expect(plan.handle(.wake(now: now.adding(milliseconds: NotificationPlan.repeatInterval - 1))).isEmpty)
+        #expect(plan.handle(.wake(now: now + (NotificationPlan.repeatInterval - .milliseconds(1)))).isEmpty)
         #expect(shows(plan.handle(.wake(now: free))).map(\.summary) == ["Maya is asleep"])
         #expect(plan.wakeAt == now.plus(seconds: 40))
     }
@@ -455,7 +455,7 @@ import Testing
         let actions = plan.handle(.serverChanged(replacement, timers: [F.timer()], now: now.adding(milliseconds: 200)))
         #expect(shows(actions).isEmpty)
         #expect(plan.status(of: F.id(1)) == .shown)
-        #expect(shows(plan.handle(.wake(now: now.adding(milliseconds: NotificationPlan.repeatInterval)))).count == 1)
+        #expect(shows(plan.handle(.wake(now: (now + NotificationPlan.repeatInterval)))).count == 1)
     }
 
     // MARK: Do Not Disturb

@@ -33,7 +33,7 @@ import Testing
     }
 
     @Test func anErrorIsNotKnownYetAndIsAskedAgainAfterAShortWait() {
-        var discovery = ServerDiscovery(firstWait: 250, longestWait: 10_000)
+        var discovery = ServerDiscovery(backoff: Backoff(first: .milliseconds(250), longest: .milliseconds(10_000)))
         _ = discovery.handle(.ownerChanged(":1.5", now: now))
         #expect(reports(answered(&discovery, capabilities: nil)).isEmpty)
         #expect(discovery.wakeAt == now.adding(milliseconds: 250))
@@ -42,7 +42,7 @@ import Testing
     }
 
     @Test func theWaitDoublesUpToItsLongest() {
-        var discovery = ServerDiscovery(firstWait: 250, longestWait: 1_000)
+        var discovery = ServerDiscovery(backoff: Backoff(first: .milliseconds(250), longest: .milliseconds(1_000)))
         _ = discovery.handle(.ownerChanged(":1.5", now: now))
         var waits: [Int64] = []
         var at = now
@@ -79,7 +79,7 @@ import Testing
     }
 
     @Test func anEarlyWakeAsksNothing() {
-        var discovery = ServerDiscovery(firstWait: 250, longestWait: 1_000)
+        var discovery = ServerDiscovery(backoff: Backoff(first: .milliseconds(250), longest: .milliseconds(1_000)))
         _ = discovery.handle(.ownerChanged(":1.5", now: now))
         _ = answered(&discovery, capabilities: nil)
         #expect(discovery.handle(.wake(now: now.adding(milliseconds: 100))).isEmpty)

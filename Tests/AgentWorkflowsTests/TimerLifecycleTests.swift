@@ -5,15 +5,15 @@ import Testing
 @Suite struct TimerLifecycleTests {
     typealias F = WorkflowFixtures
     let now = F.now
-    let lead = 30 * Milliseconds.minute
+    let lead: Duration = .seconds(30 * 60)
 
-    func lifecycle() -> TimerLifecycle { TimerLifecycle(settings: .init(renewalLead: lead, longestSleep: 48 * Milliseconds.hour)) }
+    func lifecycle() -> TimerLifecycle { TimerLifecycle(settings: .init(renewalLead: lead, longestSleep: .seconds(48 * 3600))) }
 
     @Test func aFreshTokenWakesTheAgentForItsRenewal() {
         var lifecycle = lifecycle()
         let expiresAt = now.adding(milliseconds: 12 * Milliseconds.hour)
         #expect(lifecycle.check([F.timer(expiresAt: expiresAt)], now: now).isEmpty)
-        #expect(lifecycle.wakeAt == expiresAt.adding(milliseconds: -lead))
+        #expect(lifecycle.wakeAt == expiresAt - lead)
     }
 
     @Test func renewalIsAskedForOncePerToken() {
@@ -29,8 +29,8 @@ import Testing
         _ = lifecycle.check([F.timer(expiresAt: now.plus(seconds: 600))], now: now)
         let renewed = now.adding(milliseconds: 12 * Milliseconds.hour)
         #expect(lifecycle.check([F.timer(revision: 4, expiresAt: renewed)], now: now).isEmpty)
-        #expect(lifecycle.wakeAt == renewed.adding(milliseconds: -lead))
-        #expect(lifecycle.check([F.timer(revision: 4, expiresAt: renewed)], now: renewed.adding(milliseconds: -lead))
+        #expect(lifecycle.wakeAt == renewed - lead)
+        #expect(lifecycle.check([F.timer(revision: 4, expiresAt: renewed)], now: renewed - lead)
             == [.renewalDue(F.id(1), expiresAt: renewed)])
     }
 
@@ -100,12 +100,12 @@ import Testing
     @Test func theHoldNeverPutsAnEarlierWakeUpOff() {
         var lifecycle = lifecycle()
         let soon = now.plus(seconds: 10)
-        _ = lifecycle.check([F.timer(expiresAt: soon.adding(milliseconds: lead))], now: now)
+        _ = lifecycle.check([F.timer(expiresAt: soon + lead)], now: now)
         lifecycle.removalNotStored(now: now)
         #expect(lifecycle.wakeAt == soon)
     }
 
     @Test func theCompletionsAndTheTimersHoldAlike() {
-        #expect(TimerLifecycle.Settings().storeFailureHold == CompletionMachine.milliseconds(CompletionMachine.Settings().storeFailureHold))
+        #expect(TimerLifecycle.Settings().storeFailureHold == CompletionMachine.Settings().storeFailureHold)
     }
 }

@@ -38,7 +38,7 @@ import Testing
 
     @Test func aHiddenAppListedOnlyRefusedTimersGoesOnItsWay() {
         var policy = BackgroundPolicy()
-        #expect(policy.handle(.startedHidden) == [.startGrace(seconds: BackgroundPolicy.graceSeconds)])
+        #expect(policy.handle(.startedHidden) == [.startGrace(BackgroundPolicy.grace)])
         let accepted = AgentListEntry.accepted([(timerID: id, babyName: String(repeating: "\u{1}", count: 4096), state: "running")])
         #expect(policy.handle(.timers(accepted.map(\.timer))) == [])
         #expect(policy.handle(.graceElapsed) == [.quit(sayWhatStops: false)])

@@ -56,7 +56,7 @@ import Testing
     @Test func theLastTimerEndingStartsTheGraceAndItsEndQuits() {
         var policy = hidden(with: [maya, leo])
         #expect(policy.handle(.timers([leo])) == [])
-        #expect(policy.handle(.timers([])) == [.startGrace(seconds: BackgroundPolicy.graceSeconds)])
+        #expect(policy.handle(.timers([])) == [.startGrace(BackgroundPolicy.grace)])
         #expect(policy.handle(.timers([])) == [])
         #expect(policy.handle(.graceElapsed) == [.release, .quit(sayWhatStops: false)])
         #expect(policy.handle(.shown) == [])
@@ -94,11 +94,17 @@ import Testing
         #expect(hiddenApp.handle(.quitRequested) == [])
     }
 
+    /// Tests/Integration/test_background.py waits these ten seconds for a
+    /// hidden app with no timer to quit.
+    @Test func theGraceIsTenSeconds() {
+        #expect(BackgroundPolicy.grace == .seconds(10))
+    }
+
     @Test func startedInTheBackgroundItWaitsForTimersThenHolds() {
         var policy = BackgroundPolicy(visible: false)
-        #expect(policy.handle(.startedHidden) == [.startGrace(seconds: BackgroundPolicy.graceSeconds)])
+        #expect(policy.handle(.startedHidden) == [.startGrace(BackgroundPolicy.grace)])
         #expect(policy.handle(.timers([maya])) == [.cancelGrace, .hold])
-        #expect(policy.handle(.timers([])) == [.startGrace(seconds: BackgroundPolicy.graceSeconds)])
+        #expect(policy.handle(.timers([])) == [.startGrace(BackgroundPolicy.grace)])
         #expect(policy.handle(.graceElapsed) == [.release, .quit(sayWhatStops: false)])
     }
 

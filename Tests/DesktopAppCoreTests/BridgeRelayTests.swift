@@ -67,14 +67,14 @@ import Testing
 @Suite struct BridgeRestartPolicyTests {
     @Test func aBridgeThatRanAWhileStartsAgainAtOnce() {
         var policy = BridgeRestartPolicy()
-        #expect(policy.delayAfterRun(ofMilliseconds: 60_000) == 0)
-        #expect(policy.delayAfterRun(ofMilliseconds: 45_000) == 0)
+        #expect(policy.delayAfterRun(lasting: .milliseconds(60_000)) == .zero)
+        #expect(policy.delayAfterRun(lasting: .milliseconds(45_000)) == .zero)
     }
 
     @Test func aBridgeThatKeepsEndingWaitsLongerEachTimeUpToHalfAMinute() {
         var policy = BridgeRestartPolicy()
-        let delays = (0..<10).map { _ in policy.delayAfterRun(ofMilliseconds: 100) }
+        let delays = (0..<10).map { _ in policy.delayAfterRun(lasting: .milliseconds(100)).wholeMilliseconds }
         #expect(delays == [0, 250, 500, 1000, 2000, 4000, 8000, 16_000, 30_000, 30_000])
-        #expect(policy.delayAfterRun(ofMilliseconds: 31_000) == 0)
+        #expect(policy.delayAfterRun(lasting: .milliseconds(31_000)) == .zero)
     }
 }

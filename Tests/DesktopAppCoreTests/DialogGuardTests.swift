@@ -39,7 +39,7 @@ import Testing
         #expect(dialogs.decide(.print, origin: nil, windowShown: true, now: 10_500).allowed)
         #expect(dialogs.decide(.print, origin: nil, windowShown: true, now: 10_600).refusal == .noPerson, "one click, one dialog")
         dialogs.personClickedInTopFrame(at: 20_000)
-        let late = 20_000 + DialogGuard.personLifetimeMilliseconds + 1
+        let late = 20_000 + DialogGuard.personLifetime.wholeMilliseconds + 1
         #expect(dialogs.decide(.fileChooser, origin: nil, windowShown: true, now: late).refusal == .noPerson)
         dialogs.personClickedInTopFrame(at: 30_000)
         #expect(dialogs.decide(.fileChooser, origin: nil, windowShown: true, now: 30_001).allowed)

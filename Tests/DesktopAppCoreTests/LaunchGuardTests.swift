@@ -24,7 +24,7 @@ import Testing
         launchGuard.clickedInTopFrame("https://elsewhere.example/other", at: 1_000)
         #expect(launchGuard.decide(Self.elsewhere, at: Self.gesture, now: 1_010).decision == .load)
         launchGuard.clickedInTopFrame(Self.elsewhere, at: 2_000)
-        let late = 2_000 + LaunchGuard.clickLifetimeMilliseconds + 1
+        let late = 2_000 + LaunchGuard.clickLifetime.wholeMilliseconds + 1
         #expect(launchGuard.decide(Self.elsewhere, at: Self.gesture, now: late).decision == .load)
     }
 

@@ -14,12 +14,12 @@ import Testing
     }
 
     @Test func aNewOwnerIsAskedAndNoWakeIsWanted() {
-        var discovery = ServerDiscovery(firstWait: 250, longestWait: 10_000)
+        var discovery = ServerDiscovery(backoff: Backoff(first: .milliseconds(250), longest: .seconds(10)))
         #expect(steps(.ownerChanged(":1.5", now: now), &discovery) == [.discovery(.ask(owner: ":1.5")), .wakeAt(nil)])
     }
 
     @Test func anErrorAsksForAWakeAfterTheFirstWait() {
-        var discovery = ServerDiscovery(firstWait: 250, longestWait: 10_000)
+        var discovery = ServerDiscovery(backoff: Backoff(first: .milliseconds(250), longest: .seconds(10)))
         _ = steps(.ownerChanged(":1.5", now: now), &discovery)
         #expect(steps(.capabilities(owner: ":1.5", nil, now: now), &discovery) == [.wakeAt(nil)])
         let answered = steps(.information(owner: ":1.5", name: "gnome-shell", version: "43.9", now: now), &discovery)
@@ -28,7 +28,7 @@ import Testing
     }
 
     @Test func theWakeAsksAgainAndWantsNoOtherUntilTheNextError() {
-        var discovery = ServerDiscovery(firstWait: 250, longestWait: 10_000)
+        var discovery = ServerDiscovery(backoff: Backoff(first: .milliseconds(250), longest: .seconds(10)))
         _ = steps(.ownerChanged(":1.5", now: now), &discovery)
         _ = steps(.capabilities(owner: ":1.5", nil, now: now), &discovery)
         _ = steps(.information(owner: ":1.5", name: "gnome-shell", version: "43.9", now: now), &discovery)
@@ -39,7 +39,7 @@ import Testing
     /// The schedule forgot the moment when it woke the watch: an early wake
     /// names it again.
     @Test func anEarlyWakeNamesTheSameMomentAgain() {
-        var discovery = ServerDiscovery(firstWait: 250, longestWait: 10_000)
+        var discovery = ServerDiscovery(backoff: Backoff(first: .milliseconds(250), longest: .seconds(10)))
         _ = steps(.ownerChanged(":1.5", now: now), &discovery)
         _ = steps(.capabilities(owner: ":1.5", nil, now: now), &discovery)
         _ = steps(.information(owner: ":1.5", name: "gnome-shell", version: "43.9", now: now), &discovery)
@@ -47,7 +47,7 @@ import Testing
     }
 
     @Test func theServerLeavingWhileAWakeWaitsCancelsIt() {
-        var discovery = ServerDiscovery(firstWait: 250, longestWait: 10_000)
+        var discovery = ServerDiscovery(backoff: Backoff(first: .milliseconds(250), longest: .seconds(10)))
         _ = steps(.ownerChanged(":1.5", now: now), &discovery)
         _ = steps(.capabilities(owner: ":1.5", nil, now: now), &discovery)
         _ = steps(.information(owner: ":1.5", name: "gnome-shell", version: "43.9", now: now), &discovery)

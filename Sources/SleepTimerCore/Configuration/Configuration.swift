@@ -75,10 +75,10 @@ public struct Configuration: Sendable, Equatable {
     public var appInBackground = true
     /// How long before a mirrored token expires the agent asks the app for
     /// a new one ([timers] renew-before-expiry-minutes).
-    public var renewalLead: Int64 = 30 * Milliseconds.minute
+    public var renewalLead: Duration = .seconds(30 * 60)
     /// The longest token lifetime a Mirror may bring ([timers]
     /// max-token-lifetime-hours): the platform issues tokens for hours.
-    public var maximumTokenLifetime: Int64 = 24 * Milliseconds.hour
+    public var maximumTokenLifetime: Duration = .seconds(24 * 3600)
 
     /// The file's name inside each configuration directory.
     public static let relativePath = "dreamsforlittles/sleep-agent.conf"
@@ -123,7 +123,7 @@ public struct Configuration: Sendable, Equatable {
         let entry = keyFile.groups.first { $0.name == "timers" }?.entries.last { $0.key == key }
         throw ConfigurationError(
             file: fileName, line: entry?.line, group: "timers", key: key,
-            message: "renew-before-expiry-minutes (\(renewalLead / Milliseconds.minute)) must be shorter than max-token-lifetime-hours (\(maximumTokenLifetime / Milliseconds.hour) h)")
+            message: "renew-before-expiry-minutes (\(renewalLead.components.seconds / 60)) must be shorter than max-token-lifetime-hours (\(maximumTokenLifetime.components.seconds / 3600) h)")
     }
 
     private static let knownKeys: [String: [String]] = [
@@ -207,9 +207,9 @@ public struct Configuration: Sendable, Equatable {
             }
             indicator = visibility
         case "renew-before-expiry-minutes":
-            renewalLead = try value.wholeNumber(in: Self.renewalLeadMinutes, of: "minutes") * Milliseconds.minute
+            renewalLead = .seconds(try value.wholeNumber(in: Self.renewalLeadMinutes, of: "minutes") * 60)
         case "max-token-lifetime-hours":
-            maximumTokenLifetime = try value.wholeNumber(in: Self.maximumTokenLifetimeHours, of: "hours") * Milliseconds.hour
+            maximumTokenLifetime = .seconds(try value.wholeNumber(in: Self.maximumTokenLifetimeHours, of: "hours") * 3600)
         default:
             throw value.fail("unknown key")
         }

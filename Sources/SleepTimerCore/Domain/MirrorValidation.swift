@@ -1,3 +1,8 @@
+import SleepTimersAPI
+
+/// The keys the refusals below name.
+private typealias Key = SleepTimers1.MirrorKey
+
 /// A Mirror call as it arrives from another process, before any rule is
 /// applied. The token is wrapped on arrival so that it never travels as a
 /// plain string, even when the call is refused.
@@ -40,41 +45,20 @@ public struct MirrorRequest: Sendable {
         self.platformClockOffsetMilliseconds = platformClockOffsetMilliseconds
     }
 
-    /// A field of the request, as a refusal names it. The name is the one a
-    /// caller knows it by; the bus object maps each field to its key of the
-    /// D-Bus contract, so the core need not know the contract.
-    public enum Field: String, Sendable, CaseIterable {
-        case timerID = "timer_id"
-        case apiOrigin = "api_origin"
-        case userID = "user_id"
-        case familySubjectID = "family_subject_id"
-        case babyID = "baby_id"
-        case babyName = "baby_name"
-        case activityType = "activity_type"
-        case actorMode = "actor_mode"
-        case startedAt = "started_at_ms"
-        case timeZone = "timezone"
-        case actionToken = "action_token"
-        case tokenExpiresAt = "token_expires_at_ms"
-        case revision = "revision"
-        case platformClockOffset = "platform_clock_offset_ms"
-
-        public var name: String { rawValue }
-    }
+    /// A field of the request, as a refusal names it: the key of Mirror's
+    /// dictionary that carries it, named once in the D-Bus API, so that a
+    /// refusal's text and the caller's key are the same word.
+    public typealias Field = SleepTimers1.MirrorKey
 }
 
 /// Why a timer was refused. The message is written for a person and never
 /// contains the token or any other value the caller sent, only the name of
 /// the field and the rule it broke.
 public struct MirrorRejection: Error, Sendable, Equatable, CustomStringConvertible {
-    public enum Code: String, Sendable, CaseIterable {
-        case invalidArgument = "InvalidArgument"
-        case notSleep = "NotSleep"
-        case notSelfMode = "NotSelfMode"
-        case bearerTokenRefused = "BearerTokenRefused"
-        case originNotAllowed = "OriginNotAllowed"
-        case tokenExpired = "TokenExpired"
-    }
+    /// The API's error name the refusal answers with (those a Mirror can
+    /// meet: invalidArgument, notSleep, notSelfMode, bearerTokenRefused,
+    /// originNotAllowed, tokenExpired).
+    public typealias Code = SleepTimers1.ErrorName
 
     public let code: Code
     /// The field at fault.
@@ -95,19 +79,19 @@ public struct MirrorPolicy: Sendable {
     public var allowedOrigins: AllowedOrigins
     public var timeZones: any TimeZoneResolving
     /// How far ahead of the agent's clock a start may be (clock skew).
-    public var maximumStartInFuture: Int64 = 5 * Milliseconds.minute
+    public var maximumStartInFuture: Duration = .seconds(5 * 60)
     /// How long the longest sleep lasts: a timer started longer ago is a
     /// forgotten one, finished in the app.
-    public static let longestSleep: Int64 = 48 * Milliseconds.hour
+    public static let longestSleep: Duration = .seconds(48 * 3600)
     /// The largest platform clock offset taken into account.
-    public static let largestClockOffset: Int64 = Milliseconds.day
+    public static let largestClockOffset: Duration = .seconds(24 * 3600)
     /// How old a running Sleep timer may be before it is taken for a
     /// forgotten one.
-    public var maximumStartAge: Int64 = MirrorPolicy.longestSleep
+    public var maximumStartAge: Duration = MirrorPolicy.longestSleep
     /// How far away a token's expiry may be; the platform issues tokens for
     /// hours, so anything longer is not one of its tokens, or one a leak
     /// would keep useful for too long.
-    public var maximumTokenLifetime: Int64 = 24 * Milliseconds.hour
+    public var maximumTokenLifetime: Duration = .seconds(24 * 3600)
 
     public init(allowedOrigins: AllowedOrigins, timeZones: any TimeZoneResolving) {
         self.allowedOrigins = allowedOrigins
@@ -130,21 +114,21 @@ public struct MirrorPolicy: Sendable {
         do {
             babyName = try BabyName(validating: request.babyName)
         } catch {
-            throw MirrorRejection(.invalidArgument, field: .babyName, "baby_name \(error.explanation).")
+            throw MirrorRejection(.invalidArgument, field: .babyName, "\(Key.babyName.name) \(error.explanation).")
         }
         let startedAt = try start(request.startedAtMilliseconds, now: now)
         guard let zone = TimeZoneName(request.timeZone), timeZones.rules(for: zone) != nil else {
             throw MirrorRejection(
                 .invalidArgument, field: .timeZone,
-                "timezone must be an IANA time zone name known to this system, such as Europe/Berlin.")
+                "\(Key.timeZone.name) must be an IANA time zone name known to this system, such as Europe/Berlin.")
         }
-        if let offset = request.platformClockOffsetMilliseconds, offset.magnitude > Self.largestClockOffset.magnitude {
+        if let offset = request.platformClockOffsetMilliseconds, offset.magnitude > Self.largestClockOffset.wholeMilliseconds.magnitude {
             throw MirrorRejection(
                 .invalidArgument, field: .platformClockOffset,
-                "platform_clock_offset_ms is more than a day; a clock that far off cannot be corrected for.")
+                "\(Key.platformClockOffset.name) is more than a day; a clock that far off cannot be corrected for.")
         }
         guard request.revision >= 0 else {
-            throw MirrorRejection(.invalidArgument, field: .revision, "revision must not be negative.")
+            throw MirrorRejection(.invalidArgument, field: .revision, "\(Key.revision.name) must not be negative.")
         }
         return MirroredTimer(
             id: timerID,
@@ -161,7 +145,7 @@ public struct MirrorPolicy: Sendable {
                 .notSleep, field: .activityType,
                 known
                     ? "Only Sleep timers are mirrored to the desktop; this is a \(request.activityType) timer."
-                    : "Only Sleep timers are mirrored to the desktop; activity_type must be \"sleep\".")
+                    : "Only Sleep timers are mirrored to the desktop; \(Key.activityType.name) must be \"sleep\".")
         }
         guard request.actorMode == "self" else {
             throw MirrorRejection(
@@ -177,19 +161,19 @@ public struct MirrorPolicy: Sendable {
         case .looksLikeBearerToken:
             throw MirrorRejection(
                 .bearerTokenRefused, field: .actionToken,
-                "action_token looks like a sign-in (bearer) token; the desktop agent only accepts the native action token issued for the timer."
+                "\(Key.actionToken.name) looks like a sign-in (bearer) token; the desktop agent only accepts the native action token issued for the timer."
             )
         case .empty:
-            throw MirrorRejection(.invalidArgument, field: .actionToken, "action_token is empty.")
+            throw MirrorRejection(.invalidArgument, field: .actionToken, "\(Key.actionToken.name) is empty.")
         case .wrongLength:
             throw MirrorRejection(
                 .invalidArgument, field: .actionToken,
-                "action_token must be \(ActionToken.lengthRange.lowerBound) to \(ActionToken.lengthRange.upperBound) characters long."
+                "\(Key.actionToken.name) must be \(ActionToken.lengthRange.lowerBound) to \(ActionToken.lengthRange.upperBound) characters long."
             )
         case .forbiddenCharacters:
             throw MirrorRejection(
                 .invalidArgument, field: .actionToken,
-                "action_token may contain only letters, digits and the characters - _ . ~ + / =.")
+                "\(Key.actionToken.name) may contain only letters, digits and the characters - _ . ~ + / =.")
         }
     }
 
@@ -198,14 +182,14 @@ public struct MirrorPolicy: Sendable {
         do {
             origin = try APIOrigin(parsing: text)
         } catch {
-            throw MirrorRejection(.originNotAllowed, field: .apiOrigin, "api_origin \(error.explanation).")
+            throw MirrorRejection(.originNotAllowed, field: .apiOrigin, "\(Key.apiOrigin.name) \(error.explanation).")
         }
         guard allowedOrigins.contains(origin) else {
             throw MirrorRejection(
                 .originNotAllowed, field: .apiOrigin,
                 allowedOrigins.origins.isEmpty
                     ? "No API origin is allowed yet: add the app's API origin to allowed-origins in the configuration."
-                    : "api_origin is not one of the allowed API origins in the configuration.")
+                    : "\(Key.apiOrigin.name) is not one of the allowed API origins in the configuration.")
         }
         return origin
     }
@@ -217,10 +201,10 @@ public struct MirrorPolicy: Sendable {
                 .tokenExpired, field: .tokenExpiresAt,
                 "The action token has already expired; the app has to issue a new one.")
         }
-        guard expiresAt.milliseconds(since: now) <= maximumTokenLifetime else {
+        guard expiresAt.duration(since: now) <= maximumTokenLifetime else {
             throw MirrorRejection(
                 .invalidArgument, field: .tokenExpiresAt,
-                "token_expires_at_ms is more than \(maximumTokenLifetime / Milliseconds.hour) hours away, longer than the platform's action tokens last."
+                "\(Key.tokenExpiresAt.name) is more than \(maximumTokenLifetime.components.seconds / 3600) hours away, longer than the platform's action tokens last."
             )
         }
         return expiresAt
@@ -228,16 +212,16 @@ public struct MirrorPolicy: Sendable {
 
     private func start(_ milliseconds: Int64, now: Instant) throws(MirrorRejection) -> Instant {
         let startedAt = Instant(millisecondsSince1970: milliseconds)
-        guard startedAt.milliseconds(since: now) <= maximumStartInFuture else {
+        guard startedAt.duration(since: now) <= maximumStartInFuture else {
             throw MirrorRejection(
                 .invalidArgument, field: .startedAt,
-                "started_at_ms is more than \(maximumStartInFuture / Milliseconds.minute) minutes in the future; check the device clock."
+                "\(Key.startedAt.name) is more than \(maximumStartInFuture.components.seconds / 60) minutes in the future; check the device clock."
             )
         }
-        guard now.milliseconds(since: startedAt) <= maximumStartAge else {
+        guard now.duration(since: startedAt) <= maximumStartAge else {
             throw MirrorRejection(
                 .invalidArgument, field: .startedAt,
-                "started_at_ms is more than \(maximumStartAge / Milliseconds.hour) hours ago; such an old timer is finished in the app."
+                "\(Key.startedAt.name) is more than \(maximumStartAge.components.seconds / 3600) hours ago; such an old timer is finished in the app."
             )
         }
         return startedAt

@@ -8,7 +8,7 @@
 /// whose period has ended and who has nothing held back is forgotten, and
 /// callers beyond the bound share one budget.
 public struct LogBudget: Equatable, Sendable {
-    public let periodMilliseconds: Int64
+    public let period: Duration
     public let maximumCallers: Int
     private var callers: [String: Entry] = [:]
     private var overflow = Entry()
@@ -19,14 +19,14 @@ public struct LogBudget: Equatable, Sendable {
     }
 
     /// One line per caller and minute.
-    public static let refusals = LogBudget(periodMilliseconds: 60_000, maximumCallers: 64)
+    public static let refusals = LogBudget(period: .seconds(60), maximumCallers: 64)
 
     /// The name the callers beyond the bound are logged under.
     public static let otherCallers = "other callers"
 
-    public init(periodMilliseconds: Int64, maximumCallers: Int) {
-        precondition(periodMilliseconds > 0 && maximumCallers > 0, "A budget has a period and a caller.")
-        self.periodMilliseconds = periodMilliseconds
+    public init(period: Duration, maximumCallers: Int) {
+        precondition(period > .zero && maximumCallers > 0, "A budget has a period and a caller.")
+        self.period = period
         self.maximumCallers = maximumCallers
     }
 
@@ -45,10 +45,10 @@ public struct LogBudget: Equatable, Sendable {
             callers = callers.filter { !isSpent($0.value, now: now) }
         }
         if callers[caller] == nil, callers.count >= maximumCallers {
-            return Self.answer(&overflow, count, now: now, period: periodMilliseconds)
+            return Self.answer(&overflow, count, now: now, period: period)
         }
         var entry = callers[caller] ?? Entry()
-        let answer = Self.answer(&entry, count, now: now, period: periodMilliseconds)
+        let answer = Self.answer(&entry, count, now: now, period: period)
         callers[caller] = entry
         return answer
     }
@@ -58,17 +58,17 @@ public struct LogBudget: Equatable, Sendable {
 
     private func isSpent(_ entry: Entry, now: Instant) -> Bool {
         guard let lineAt = entry.lineAt else { return true }
-        let elapsed = now.milliseconds(since: lineAt)
-        return entry.heldBack == 0 && (elapsed >= periodMilliseconds || elapsed < 0)
+        let elapsed = now.duration(since: lineAt)
+        return entry.heldBack == 0 && (elapsed >= period || elapsed < .zero)
     }
 
-    private static func answer(_ entry: inout Entry, _ count: Int, now: Instant, period: Int64) -> Answer {
+    private static func answer(_ entry: inout Entry, _ count: Int, now: Instant, period: Duration) -> Answer {
         let (total, overflowed) = entry.heldBack.addingReportingOverflow(count)
         let sum = overflowed ? Int.max : total
         if let lineAt = entry.lineAt {
-            let elapsed = now.milliseconds(since: lineAt)
+            let elapsed = now.duration(since: lineAt)
             // A clock that went back starts a new period rather than silencing the caller.
-            if elapsed >= 0, elapsed < period {
+            if elapsed >= .zero, elapsed < period {
                 entry.heldBack = sum
                 return .holdBack
             }

@@ -1,5 +1,5 @@
 /// How often something a caller asks for may happen: `burst` at once, then
-/// one more each `refillMilliseconds`. Opening the app starts processes, so
+/// one more each `refill`. Opening the app starts processes, so
 /// one message, or a thousand, must not start a thousand; a person clicks
 /// far slower than the refill.
 ///
@@ -7,14 +7,14 @@
 /// (and restarts the count from there) rather than trapping or refilling.
 public struct TokenBucket: Equatable, Sendable {
     public let burst: Int
-    public let refillMilliseconds: Int64
+    public let refill: Duration
     public private(set) var tokens: Int
     private var refilledAt: Instant?
 
-    public init(burst: Int, refillMilliseconds: Int64) {
-        precondition(burst > 0 && refillMilliseconds > 0, "A bucket holds at least one token and refills.")
+    public init(burst: Int, refill: Duration) {
+        precondition(burst > 0 && refill.wholeMilliseconds > 0, "A bucket holds at least one token and refills.")
         self.burst = burst
-        self.refillMilliseconds = refillMilliseconds
+        self.refill = refill
         tokens = burst
     }
 
@@ -49,14 +49,15 @@ public struct TokenBucket: Equatable, Sendable {
             refilledAt = now
             return
         }
-        let gained = elapsed / refillMilliseconds
+        let step = refill.wholeMilliseconds
+        let gained = elapsed / step
         guard gained > 0 else { return }
         if gained >= Int64(burst - tokens) {
             tokens = burst
             refilledAt = now
         } else {
             tokens += Int(gained)
-            refilledAt = since.adding(milliseconds: gained * refillMilliseconds)
+            refilledAt = since.adding(milliseconds: gained * step)
         }
     }
 }
@@ -68,19 +69,19 @@ public struct TokenBucket: Equatable, Sendable {
 /// bucket is in use share one bucket.
 public struct CallerRateLimit: Equatable, Sendable {
     public let burst: Int
-    public let refillMilliseconds: Int64
+    public let refill: Duration
     public let maximumCallers: Int
     private var buckets: [String: TokenBucket] = [:]
     private var overflow: TokenBucket
 
     /// Opens: a burst of three, then one a second.
-    public static let opens = CallerRateLimit(burst: 3, refillMilliseconds: 1_000, maximumCallers: 64)
+    public static let opens = CallerRateLimit(burst: 3, refill: .seconds(1), maximumCallers: 64)
 
-    public init(burst: Int, refillMilliseconds: Int64, maximumCallers: Int) {
+    public init(burst: Int, refill: Duration, maximumCallers: Int) {
         self.burst = burst
-        self.refillMilliseconds = refillMilliseconds
+        self.refill = refill
         self.maximumCallers = maximumCallers
-        overflow = TokenBucket(burst: burst, refillMilliseconds: refillMilliseconds)
+        overflow = TokenBucket(burst: burst, refill: refill)
     }
 
     /// The callers with a bucket of their own now.
@@ -91,7 +92,7 @@ public struct CallerRateLimit: Equatable, Sendable {
             buckets = buckets.filter { !$0.value.isFull(at: now) }
         }
         guard buckets[caller] != nil || buckets.count < maximumCallers else { return overflow.take(now: now) }
-        var bucket = buckets[caller] ?? TokenBucket(burst: burst, refillMilliseconds: refillMilliseconds)
+        var bucket = buckets[caller] ?? TokenBucket(burst: burst, refill: refill)
         let answer = bucket.take(now: now)
         buckets[caller] = bucket
         return answer

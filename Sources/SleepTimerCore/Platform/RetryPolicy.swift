@@ -6,21 +6,17 @@
 /// within a bound; and nothing is retried once the token has expired, since
 /// the platform would refuse it anyway.
 public struct RetryPolicy: Sendable, Equatable {
-    /// Ceiling of the first backoff.
-    public var baseDelay: Int64
-    /// Ceiling no backoff exceeds.
-    public var maximumDelay: Int64
+    /// The ceilings of the jittered waits.
+    public var backoff: Backoff
     /// Longest Retry-After honoured; a longer one is cut to this.
-    public var maximumRetryAfter: Int64
+    public var maximumRetryAfter: Duration
 
     public init(
-        baseDelay: Int64 = 2 * Milliseconds.second,
-        maximumDelay: Int64 = 5 * Milliseconds.minute,
-        maximumRetryAfter: Int64 = 15 * Milliseconds.minute
+        backoff: Backoff = Backoff(first: .seconds(2), longest: .seconds(5 * 60)),
+        maximumRetryAfter: Duration = .seconds(15 * 60)
     ) {
-        precondition(baseDelay > 0 && maximumDelay >= baseDelay && maximumRetryAfter >= 0)
-        self.baseDelay = baseDelay
-        self.maximumDelay = maximumDelay
+        precondition(maximumRetryAfter >= .zero)
+        self.backoff = backoff
         self.maximumRetryAfter = maximumRetryAfter
     }
 
@@ -32,16 +28,15 @@ public struct RetryPolicy: Sendable, Equatable {
 
     /// The ceiling of the backoff after `attempt` failed attempts (1 for
     /// the first failure).
-    public func backoffCeiling(afterAttempt attempt: Int) -> Int64 {
-        let exponent = max(0, min(attempt - 1, 40))
-        let (scaled, overflow) = baseDelay.multipliedReportingOverflow(by: Int64(1) << exponent)
-        return overflow ? maximumDelay : min(scaled, maximumDelay)
+    public func backoffCeiling(afterAttempt attempt: Int) -> Duration {
+        backoff.wait(afterFailures: attempt)
     }
 
     /// What to do after `attempt` failed attempts.
     ///
     /// - Parameters:
-    ///   - retryAfter: the server's Retry-After, already parsed, if any.
+    ///   - retryAfter: the server's Retry-After in milliseconds, already
+    ///     parsed (`RetryAfter.parse`), if any.
     ///   - random: the source of the jitter.
     public func decide<Random: RandomNumberGenerator>(
         afterAttempt attempt: Int,
@@ -50,13 +45,13 @@ public struct RetryPolicy: Sendable, Equatable {
         tokenExpiresAt: Instant,
         random: inout Random
     ) -> Decision {
-        let delay: Int64
+        let delay: Duration
         if let retryAfter {
-            delay = min(max(0, retryAfter), maximumRetryAfter)
+            delay = min(.milliseconds(max(0, retryAfter)), maximumRetryAfter)
         } else {
-            delay = Int64.random(in: 0...backoffCeiling(afterAttempt: attempt), using: &random)
+            delay = backoff.jitteredWait(afterFailures: attempt, using: &random)
         }
-        let next = now.adding(milliseconds: delay)
+        let next = now + delay
         return next < tokenExpiresAt ? .retry(at: next) : .giveUpTokenExpires
     }
 }

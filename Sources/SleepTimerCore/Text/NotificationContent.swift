@@ -1,3 +1,5 @@
+import SleepTimersAPI
+
 /// What a notification server can do, from its GetCapabilities and
 /// GetServerInformation answers.
 public struct NotificationServerTraits: Sendable, Equatable {

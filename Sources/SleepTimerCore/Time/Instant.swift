@@ -55,3 +55,49 @@ public enum Milliseconds {
     public static let hour: Int64 = 60 * minute
     public static let day: Int64 = 24 * hour
 }
+
+/// Lengths of time as `Duration`, the unit-free type the rules and the
+/// configuration are written in, against instants, which count whole
+/// milliseconds.
+extension Instant {
+    /// `self` moved by `duration` (to the millisecond, toward zero),
+    /// saturating as `adding(milliseconds:)` does.
+    public func adding(_ duration: Duration) -> Instant {
+        adding(milliseconds: duration.wholeMilliseconds)
+    }
+
+    public static func + (instant: Instant, duration: Duration) -> Instant {
+        instant.adding(duration)
+    }
+
+    public static func - (instant: Instant, duration: Duration) -> Instant {
+        instant.adding(.zero - duration)
+    }
+
+    /// The time from `earlier` to `self`; negative when `self` is before.
+    public func duration(since earlier: Instant) -> Duration {
+        .milliseconds(milliseconds(since: earlier))
+    }
+}
+
+extension Duration {
+    /// The duration in whole milliseconds, rounded toward zero, saturating
+    /// at `Int64`'s bounds: the unit of instants, the store and the bus.
+    public var wholeMilliseconds: Int64 {
+        let (seconds, attoseconds) = components
+        let (scaled, overflow) = seconds.multipliedReportingOverflow(by: 1000)
+        if overflow { return seconds > 0 ? .max : .min }
+        let (sum, overflowAgain) = scaled.addingReportingOverflow(attoseconds / 1_000_000_000_000_000)
+        if overflowAgain { return scaled > 0 ? .max : .min }
+        return sum
+    }
+
+    /// The duration in whole seconds, the nearest (a half away from zero):
+    /// for what a person reads, and for timers that count seconds.
+    public var roundedSeconds: Int64 {
+        let milliseconds = wholeMilliseconds
+        let half: Int64 = milliseconds < 0 ? -500 : 500
+        let (sum, overflow) = milliseconds.addingReportingOverflow(half)
+        return (overflow ? milliseconds : sum) / 1000
+    }
+}

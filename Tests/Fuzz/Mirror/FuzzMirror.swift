@@ -113,14 +113,14 @@ func ruleBroken(_ field: Key, _ request: MirrorRequest) -> Bool {
     case .familySubjectID: return !isUUID(request.familySubjectID)
     case .babyID: return !isUUID(request.babyID)
     case .apiOrigin: return request.apiOrigin != allowedOrigin
-    case .tokenExpiresAt: return expires <= nowMilliseconds || expires - nowMilliseconds > policy.maximumTokenLifetime
+    case .tokenExpiresAt: return expires <= nowMilliseconds || expires - nowMilliseconds > policy.maximumTokenLifetime.wholeMilliseconds
     case .babyName: return !babyNameHolds(request.babyName)
     case .startedAt:
         return startedAt > nowMilliseconds + 5 * Milliseconds.minute || startedAt < nowMilliseconds - 48 * Milliseconds.hour
     case .timeZone: return TimeZoneName(request.timeZone).flatMap(zoneInfo.rules(for:)) == nil
     case .revision: return request.revision < 0
     case .platformClockOffset:
-        return (request.platformClockOffsetMilliseconds?.magnitude ?? 0) > MirrorPolicy.largestClockOffset.magnitude
+        return (request.platformClockOffsetMilliseconds?.magnitude ?? 0) > MirrorPolicy.largestClockOffset.wholeMilliseconds.magnitude
     case .actionTokenFD: violation("a refusal names \(field.name), which validation never sees")
     }
 }
@@ -182,7 +182,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     } catch {
         checkRefusal(error.message, token: request.actionToken)
         checkRefusal(ServiceError(error).message, token: request.actionToken)
-        guard ruleBroken(Key(error.field), request) else {
+        guard ruleBroken(error.field, request) else {
             violation("refused for \(error.field.name), whose rule holds: \(error.message)")
         }
         return 0
@@ -222,16 +222,11 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
 @_silgen_name("LLVMFuzzerMutate")
 func mutateBytes(_ data: UnsafeMutablePointer<UInt8>?, _ size: Int, _ maxSize: Int) -> Int
 
-/// SplitMix64, seeded by libFuzzer, so that a run can be repeated.
-struct Random {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+/// The project's seeded generator, seeded by libFuzzer, so that a run can
+/// be repeated.
+typealias Random = SplitMix64
+
+extension SplitMix64 {
     mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(max(bound, 1))) }
     mutating func pick<T>(_ choices: [T]) -> T { choices[below(choices.count)] }
     mutating func chance(_ percent: Int) -> Bool { below(100) < percent }
@@ -375,7 +370,7 @@ func containsDescriptor(_ value: BusValue) -> Bool {
 
 @_cdecl("LLVMFuzzerCustomMutator")
 public func customMutator(_ data: UnsafeMutablePointer<UInt8>, _ size: Int, _ maxSize: Int, _ seed: UInt32) -> Int {
-    var random = Random(state: UInt64(seed) | 0x5EED_0000_0000)
+    var random = Random(seed: UInt64(seed) | 0x5EED_0000_0000)
     byteLevel: do {
         guard random.chance(80), size <= Int(Int32.max) else { break byteLevel }
         var error = DBusError()

@@ -9,7 +9,7 @@ import Testing
     @Test func runTimeSettingsApplyAndTheRestWaitsForARestart() {
         var new = Configuration()
         new.liveElapsed = .on
-        new.renewalLead = 10 * Milliseconds.minute
+        new.renewalLead = .seconds(10 * 60)
         new.certificateAuthorities = "/etc/ssl/ca.pem"
         new.indicator = .never
         new.proxy = try! APIOrigin(parsing: "https://proxy.example:3128")

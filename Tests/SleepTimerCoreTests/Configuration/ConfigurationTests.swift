@@ -51,20 +51,20 @@ import SleepTimerCore
         #expect(configuration.liveElapsed == .off)
         #expect(configuration.urlOpener == "/usr/local/bin/open-in-app")
         #expect(configuration.indicator == .never)
-        #expect(configuration.renewalLead == 20 * Milliseconds.minute)
-        #expect(configuration.maximumTokenLifetime == 12 * Milliseconds.hour)
+        #expect(configuration.renewalLead == .seconds(20 * 60))
+        #expect(configuration.maximumTokenLifetime == .seconds(12 * 3600))
     }
 
     @Test func theTimersGroupSetsTheRenewalLeadAndTheLongestTokenLifetime() throws {
         let configuration = try parse("[timers]\nrenew-before-expiry-minutes = 45\nmax-token-lifetime-hours=13\n")
-        #expect(configuration.renewalLead == 45 * Milliseconds.minute)
-        #expect(configuration.maximumTokenLifetime == 13 * Milliseconds.hour)
+        #expect(configuration.renewalLead == .seconds(45 * 60))
+        #expect(configuration.maximumTokenLifetime == .seconds(13 * 3600))
     }
 
     @Test func withoutTheTimersGroupTokensAreRenewedHalfAnHourAheadAndLastADayAtMost() throws {
         let configuration = try parse("[notifications]\nlive-elapsed=on\n")
-        #expect(configuration.renewalLead == 30 * Milliseconds.minute)
-        #expect(configuration.maximumTokenLifetime == 24 * Milliseconds.hour)
+        #expect(configuration.renewalLead == .seconds(30 * 60))
+        #expect(configuration.maximumTokenLifetime == .seconds(24 * 3600))
     }
 
     @Test(arguments: [
@@ -96,7 +96,7 @@ import SleepTimerCore
         let error = try #require(failure("[timers]\n# tokens of a quarter hour\nmax-token-lifetime-hours=1\nrenew-before-expiry-minutes=60\n"))
         #expect(error.line == 4)
         let fine = try parse("[timers]\nmax-token-lifetime-hours=1\nrenew-before-expiry-minutes=59\n")
-        #expect(fine.renewalLead == 59 * Milliseconds.minute)
+        #expect(fine.renewalLead == .seconds(59 * 60))
     }
 
     @Test func theShippedFileWithEverySettingUncommentedParses() throws {
@@ -107,8 +107,8 @@ import SleepTimerCore
             line.hasPrefix("#") && line.contains("=") && !line.hasPrefix("# ") ? String(line.dropFirst()) : String(line)
         }
         let configuration = try parse(settings.joined(separator: "\n"))
-        #expect(configuration.renewalLead == 30 * Milliseconds.minute)
-        #expect(configuration.maximumTokenLifetime == 24 * Milliseconds.hour)
+        #expect(configuration.renewalLead == .seconds(30 * 60))
+        #expect(configuration.maximumTokenLifetime == .seconds(24 * 3600))
         #expect(configuration.liveElapsed == .auto)
         #expect(!configuration.allowedOrigins.origins.isEmpty)
         #expect(configuration.proxy?.description == "http://proxy.example.com:3128")

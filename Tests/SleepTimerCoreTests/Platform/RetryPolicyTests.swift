@@ -2,38 +2,26 @@ import DFLTestSupport
 import Testing
 import SleepTimerCore
 
-/// SplitMix64: a seeded generator, so that a failing run can be repeated.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 @Suite struct RetryPolicyTests {
-    let policy = RetryPolicy(baseDelay: 1000, maximumDelay: 60_000, maximumRetryAfter: 600_000)
+    let policy = RetryPolicy(backoff: Backoff(first: .milliseconds(1000), longest: .milliseconds(60_000)),
+                             maximumRetryAfter: .milliseconds(600_000))
     let now = Fixtures.now
     let farExpiry = Fixtures.now.adding(milliseconds: 24 * Milliseconds.hour)
 
     @Test func theCeilingDoublesAndIsCapped() {
-        #expect(policy.backoffCeiling(afterAttempt: 1) == 1000)
-        #expect(policy.backoffCeiling(afterAttempt: 2) == 2000)
-        #expect(policy.backoffCeiling(afterAttempt: 6) == 32_000)
-        #expect(policy.backoffCeiling(afterAttempt: 7) == 60_000)
-        #expect(policy.backoffCeiling(afterAttempt: 10_000) == 60_000)
-        #expect(policy.backoffCeiling(afterAttempt: 0) == 1000)
+        #expect(policy.backoffCeiling(afterAttempt: 1) == .milliseconds(1000))
+        #expect(policy.backoffCeiling(afterAttempt: 2) == .milliseconds(2000))
+        #expect(policy.backoffCeiling(afterAttempt: 6) == .milliseconds(32_000))
+        #expect(policy.backoffCeiling(afterAttempt: 7) == .milliseconds(60_000))
+        #expect(policy.backoffCeiling(afterAttempt: 10_000) == .milliseconds(60_000))
+        #expect(policy.backoffCeiling(afterAttempt: 0) == .milliseconds(1000))
     }
 
     /// Full jitter: every wait lies between zero and the ceiling, and the
     /// waits spread over the whole of that range.
     @Test func fullJitterSpansZeroToTheCeiling() {
-        var random = SeededGenerator(state: 42)
-        let ceiling = policy.backoffCeiling(afterAttempt: 4)
+        var random = SplitMix64(seed: 42)
+        let ceiling = policy.backoffCeiling(afterAttempt: 4).wholeMilliseconds
         var delays: [Int64] = []
         for _ in 0..<2000 {
             guard case .retry(let at) = policy.decide(
@@ -50,7 +38,7 @@ struct SeededGenerator: RandomNumberGenerator {
     }
 
     @Test func retryAfterWinsWithinItsBound() {
-        var random = SeededGenerator(state: 1)
+        var random = SplitMix64(seed: 1)
         #expect(policy.decide(afterAttempt: 1, now: now, retryAfter: 120_000, tokenExpiresAt: farExpiry, random: &random)
             == .retry(at: now.adding(milliseconds: 120_000)))
         #expect(policy.decide(afterAttempt: 1, now: now, retryAfter: 86_400_000, tokenExpiresAt: farExpiry, random: &random)
@@ -60,7 +48,7 @@ struct SeededGenerator: RandomNumberGenerator {
     }
 
     @Test func neverRetriesPastTheTokensExpiry() {
-        var random = SeededGenerator(state: 7)
+        var random = SplitMix64(seed: 7)
         #expect(policy.decide(afterAttempt: 3, now: now, retryAfter: nil, tokenExpiresAt: now, random: &random)
             == .giveUpTokenExpires)
         #expect(policy.decide(afterAttempt: 1, now: now, retryAfter: 5000, tokenExpiresAt: now.adding(milliseconds: 5000),

@@ -1,12 +1,12 @@
 import Foundation
-import SleepTimerCore
+import SleepTimersAPI
 import Testing
 
 /// AppIdentity is the one source of the programs' ids and version; the
 /// packaging states them too, and these tests fail when it says otherwise.
 @Suite struct AppIdentityTests {
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
 
     static func shipped(_ path: String) throws -> String {
         try String(contentsOf: repository.appending(path: path), encoding: .utf8)

@@ -2,6 +2,7 @@ import CDFLWebKitGTK
 import DesktopAppCore
 import Glibc
 import SleepTimerCore
+import SleepTimersAPI
 
 /// What the window loads, what it refuses, and how it recovers, carried
 /// out as PageLoadMachine decides.
@@ -10,7 +11,7 @@ extension AppWindow {
         let settings = webkit_web_view_get_settings(webView)
         webkit_settings_set_enable_developer_extras(settings, 0)
         webkit_settings_set_javascript_can_open_windows_automatically(settings, 0)
-        webkit_settings_set_user_agent_with_application_details(settings, "DreamsForLittlesDesktop", "0.1.0")
+        webkit_settings_set_user_agent_with_application_details(settings, "DreamsForLittlesDesktop", AppIdentity.version)
         dfl_connect_policy(webView, "decide-policy", { _, decision, type, data in
             from(data, as: AppWindow.self).decide(decision!, type: type)
         }, unretained(self), nil)

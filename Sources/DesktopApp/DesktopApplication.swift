@@ -230,7 +230,8 @@ public final class DesktopApplication {
         dfl_connect_pointer(raw(webkit_web_context_get_default()), "automation-started", { _, session, data in
             let info = webkit_application_info_new()
             webkit_application_info_set_name(info, "dreamsforlittles")
-            webkit_application_info_set_version(info, 0, 1, 0)
+            let version = (AppIdentity.versionNumbers + [0, 0, 0]).map { guint64($0) }
+            webkit_application_info_set_version(info, version[0], version[1], version[2])
             webkit_automation_session_set_application_info(OpaquePointer(session), info)
             webkit_application_info_unref(info)
             dfl_connect_create_view(session, "create-web-view", { _, data in

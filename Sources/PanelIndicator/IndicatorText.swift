@@ -1,11 +1,12 @@
 import SleepTimerCore
+import SleepTimersAPI
 
 /// Every sentence the panel indicator shows, in one place: whole sentences
 /// with named placeholders, translated before they are filled, so that word
 /// order stays the translator's.
 public enum IndicatorText {
     /// The app's name, a brand: the same in every language.
-    public static let appName = "Dreams for Littles"
+    public static let appName = AppIdentity.name
 
     // TRANSLATORS: The entry of the panel icon's menu after the timers.
     public static var openApp: String { tr("Open Dreams for Littles") }

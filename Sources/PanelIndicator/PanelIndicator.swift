@@ -8,7 +8,7 @@ import SleepTimersAPI
 /// and what a click asks the agent to do. The shell performs the actions on
 /// the bus; nothing here does I/O, reads a clock or owns a timer.
 public struct PanelIndicator: Sendable {
-    public static let itemID = "com.dreamsforlittles.SleepAgent"
+    public static let itemID = AppIdentity.agentID
     public static let category = "ApplicationStatus"
     /// The app's icon; hosts that prefer symbolic icons take the
     /// `-symbolic` variant of the same name from the icon theme.

@@ -66,7 +66,7 @@ import Testing
         #expect(lifecycle.wakeAt == failed.timer.startedAt.adding(milliseconds: 48 * Milliseconds.hour))
     }
 
-    @Test func aPendingCompletionIsLeftToTheCompletionFlow() {
+    @Test func aPendingCompletionIsLeftToTheCompletionMachine() {
         var lifecycle = lifecycle()
         let pending = F.timer(startedAt: now.adding(milliseconds: -49 * Milliseconds.hour), expiresAt: now, completion: .pending)
         #expect(lifecycle.check([pending], now: now).isEmpty)

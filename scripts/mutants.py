@@ -302,16 +302,50 @@ def left_start(tokens, i, level):
     return 0
 
 
+def _trailing_closures(tokens, i):
+    """Whether a `{` after tokens[i] can be a trailing closure: not in the
+    condition of an `if`, `guard`, `while`, `for` or `switch`, where it
+    opens the body."""
+    j = i - 1
+    while j >= 0:
+        t = tokens[j]
+        if t.kind == "punct" and t.text in CLOSERS:
+            j = _match_back(tokens, j) - 1
+            continue
+        if t.kind == "punct" and t.text in ("(", "["):
+            return True
+        if t.kind == "punct" and t.text in ("{", "}", ";"):
+            return True
+        if t.kind == "ident" and t.text in ("if", "guard", "while", "for", "switch", "where"):
+            return False
+        if t.nl_before and not (is_binary(tokens, j) or t.kind == "dot" or (j > 0 and is_binary(tokens, j - 1))):
+            return True  # the statement's first line
+        j -= 1
+    return True
+
+
 def right_end(tokens, i, level):
     """The index of the last token of the right operand of tokens[i]."""
     n = len(tokens)
     j = i + 1
     last = i
+    trailing = None
     while j < n:
         t = tokens[j]
         if j > i + 1 and t.nl_before and not (is_binary(tokens, j) or t.kind == "dot" or is_binary(tokens, j - 1)):
             return last
         if t.kind == "punct":
+            if t.text == "{" and j > i + 1 and not t.nl_before and tokens[j - 1].kind in ("ident", "punct") \
+                    and tokens[j - 1].text not in ("{", "(", "[", ",", ":"):
+                if trailing is None:
+                    trailing = _trailing_closures(tokens, i)
+                if trailing:
+                    j = _match_forward(tokens, j)
+                    if j < 0:
+                        return last
+                    last = j
+                    j += 1
+                    continue
             if t.text in ("(", "["):
                 j = _match_forward(tokens, j)
                 if j < 0:
@@ -945,7 +979,7 @@ def run_tests(binary, mutant, timeout):
         process.communicate()
         return "timeout", "no end after %d s" % timeout, time.time() - started
     seconds = time.time() - started
-    output = output.decode(errors="replace")
+    output = re.sub(r"\x1b\[[0-9;]*m", "", output.decode(errors="replace"))
     if process.returncode == 0:
         return "survived", "", seconds
     found = FAIL_RE.search(output)

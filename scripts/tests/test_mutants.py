@@ -49,6 +49,19 @@ class RelationalTests(unittest.TestCase):
         text, _ = rendered("let x = a + 1 < b * 2 && c\n")
         self.assertIn("(__dflMutant(2) ? (a + 1 <= b * 2) : (a + 1 < b * 2))", text)
 
+    def test_a_trailing_closure_belongs_to_its_operand(self):
+        text, _ = rendered("let due = xs.filter { all || $0.at.map { $0 <= now } == true }\n")
+        self.assertIn("(all && (__dflMutant(2) ? ($0.at.map", text)
+        self.assertIn("} != (__dflMutant(4) ? (false) : (true)))", text)
+
+    def test_a_trailing_closure_after_a_condition_on_an_earlier_line(self):
+        text, _ = rendered("guard ok else { return }\nlet plain = n <= 64 && xs.allSatisfy {\n    $0 > 1\n}\n")
+        self.assertIn("(n <= 64)) || xs.allSatisfy {\n", text)
+
+    def test_a_condition_ends_at_its_body(self):
+        text, _ = rendered("if a == b.count { go() }\n")
+        self.assertEqual(text, "if (__dflMutant(1) ? (a != b.count) : (a == b.count)) { go() }\n")
+
     def test_a_multi_line_condition_keeps_its_operands(self):
         src = "let ok = count > 0\n    && name.isEmpty\nfoo()\n"
         text, ms = rendered(src)

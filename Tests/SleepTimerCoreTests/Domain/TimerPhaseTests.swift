@@ -22,6 +22,13 @@ import SleepTimerCore
         #expect(TimerPhase(of: stored(token: nil), at: now) == .running(canComplete: false))
     }
 
+    @Test func onlyARunningTimerShowsItsTokenRanOut() {
+        #expect(stored().state(at: now) == .running)
+        #expect(stored(expiresIn: 0).state(at: now) == .tokenExpired)
+        #expect(stored(.pending, expiresIn: 0).state(at: now) == .saving)
+        #expect(stored(.failed, expiresIn: 0).state(at: now) == .saveFailed)
+    }
+
     @Test func aRecordedCompletionIsSavingAndWaitsForTheNetworkOnceAnAttemptFailed() {
         #expect(TimerPhase(of: stored(.pending), at: now) == .saving(waitingForNetwork: false))
         #expect(TimerPhase(of: stored(.pending, attempts: 2), at: now) == .saving(waitingForNetwork: true))

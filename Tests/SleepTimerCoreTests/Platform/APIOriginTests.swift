@@ -64,6 +64,11 @@ import SleepTimerCore
         ("https://api.example.com:65535", "https://api.example.com:65535"),
         ("https://[1:2:3::4:5:6:7]", "https://[1:2:3:0:4:5:6:7]"),
         ("https://\(longestHost)", "https://\(longestHost)"),
+        // RFC 5952: the first of two equal runs of zeros is compressed, a
+        // run of two is, and a run may end the address.
+        ("https://[1:0:0:2:0:0:3:4]", "https://[1::2:0:0:3:4]"),
+        ("https://[1:0:0:2:3:4:5:6]", "https://[1::2:3:4:5:6]"),
+        ("https://[1::]", "https://[1::]"),
     ])
     func acceptsOriginsAtTheEdgeOfEachRule(_ input: String, _ expected: String) throws {
         #expect(try APIOrigin(parsing: input).description == expected)

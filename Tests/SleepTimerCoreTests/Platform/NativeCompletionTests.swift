@@ -40,6 +40,9 @@ import Testing
         "2026-12-06T05:30:00+24:00",
         "2026-12-06T05:30:00+00:60",
         "2026-12-06T05:30:00Zjunk",
+        "2026-12-06T05:30:00",
+        "202;-12-06T05:30:00Z",
+        "2026-12-06T05:30:00+02:0",
     ])
     func refusesAnyOtherForm(_ text: String) {
         #expect(ISO8601.parse(text) == nil)

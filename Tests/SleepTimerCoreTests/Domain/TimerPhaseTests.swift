@@ -71,6 +71,14 @@ import SleepTimerCore
             == started.adding(milliseconds: 60_000))
     }
 
+    /// A clock set back by more than a minute before the start: still the
+    /// first minute, not the start itself.
+    @Test func aClockFarBeforeTheStartWaitsForTheFirstMinute() {
+        let started = Instant(millisecondsSince1970: 1_000_000_017_250)
+        #expect(TimerPhase.nextMinuteBoundary(after: started.adding(milliseconds: -90_000), startedAt: started)
+            == started.adding(milliseconds: 60_000))
+    }
+
     @Test func theBoundaryOfALongSleepIsAWholeNumberOfMinutesFromItsStart() {
         let started = Instant(millisecondsSince1970: 1_000_000_017_250)
         let later = started.adding(milliseconds: 9 * Milliseconds.hour + 30_001)

@@ -15,7 +15,7 @@ SYSTEM_PYTHON ?= /usr/bin/python3
 
 .PHONY: deps toolchain test-toolchain build check unit-tests contract-tests integration-tests js-tests bench-quick sanitizers \
 	fuzz-short fuzz soak package package-test trixie-tests trixie-root-drop bench-gnome demo bench clean locale pot translation-tests \
-	flatpak flatpak-test flatpak-standin-drop
+	flatpak flatpak-test flatpak-standin-drop mutants
 
 deps:
 	@scripts/install-deps.sh
@@ -88,6 +88,14 @@ js-tests:
 sanitizers:
 	Tests/Sanitizers/run.sh address
 	Tests/Sanitizers/run.sh thread
+
+# Mutation testing of the decision targets (docs/TESTING.md): each mutant of
+# their rules built into a copy of the package in build/mutants and the
+# target's unit tests run against it; not part of `make check`. Pass
+# MUTANTS_ARGS="--target PanelIndicator", "--file LinkRoute.swift" or "--list".
+MUTANTS_ARGS ?=
+mutants: deps test-toolchain locale
+	$(PYTHON) scripts/mutants.py $(MUTANTS_ARGS)
 
 # libFuzzer with AddressSanitizer on the JSON-RPC and Mirror inputs: a short
 # run in the tests, a long one on its own (Tests/Fuzz/README.md).

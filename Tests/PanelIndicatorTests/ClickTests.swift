@@ -108,6 +108,13 @@ import SleepTimerCore
         #expect(indicator.activate() == [.open(Fixtures.maya, activationToken: nil)])
     }
 
+    @Test func anActivationTokenOfTheLongestLengthKeptIsKept() {
+        var indicator = Fixtures.shown()
+        let longest = String(repeating: "x", count: PanelIndicator.maximumActivationTokenLength)
+        indicator.provideActivationToken(longest)
+        #expect(indicator.activate() == [.open(Fixtures.maya, activationToken: longest)])
+    }
+
     @Test func completeGoesNowhereButTheAgent() {
         // A Complete is an action for the agent, which records it in its
         // outbox: the indicator never marks anything saved by itself.

@@ -30,6 +30,15 @@ import SleepTimerCore
         #expect(call.admit([.openApp(activationToken: nil)]) == [.openApp(activationToken: nil)])
     }
 
+    /// Only opening, Complete and Quit are held to once a call: what the
+    /// item itself does on the bus passes every time.
+    @Test func theItemsOwnActionsAlwaysPass() {
+        var call = OneCall()
+        let own: [PanelIndicator.Action] = [.publish, .register, .withdraw, .emit(.newTitle)]
+        #expect(call.admit(own) == own)
+        #expect(call.admit(own) == own)
+    }
+
     @Test func aNewCallOpensAgain() {
         var first = OneCall()
         _ = first.admit([.openApp(activationToken: nil)])

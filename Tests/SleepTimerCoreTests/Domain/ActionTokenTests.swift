@@ -50,6 +50,16 @@ import SleepTimerCore
         #expect(ActionToken(unvalidated: padded + "nature").shapeProblem == .looksLikeBearerToken)
     }
 
+    @Test func aJWTWithoutASignatureIsABearerTokenAndOneWithoutAPayloadIsNot() {
+        // An unsecured JWT ("alg": "none") ends with an empty signature.
+        #expect(ActionToken(unvalidated: "eyJhbGciOiJub25lIn0.e30.").shapeProblem == .looksLikeBearerToken)
+        #expect(ActionToken(unvalidated: "eyJhbGciOiJub25lIn0..signature").shapeProblem == nil)
+    }
+
+    @Test func threeSegmentsWhoseHeaderIsNoBase64AreNotABearerToken() {
+        #expect(ActionToken(unvalidated: "a.e30.signature-x").shapeProblem == nil)
+    }
+
     @Test func threeSegmentsWhoseHeaderIsNotJSONAreNotABearerToken() {
         // "aGVsbG8" is base64url for "hello": three segments, but no JSON header.
         #expect(ActionToken(unvalidated: "aGVsbG8.d29ybGQ.c2lnbmF0dXJl").shapeProblem == nil)

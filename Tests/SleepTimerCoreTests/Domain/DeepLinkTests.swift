@@ -38,6 +38,11 @@ import SleepTimerCore
         #expect(throws: problem) { try DeepLinkBase(parsing: text) }
     }
 
+    @Test func aSchemeMayStartWithAnyLetterAndHoldDigits() throws {
+        #expect(try DeepLinkBase(parsing: "a0z9://").description == "a0z9://")
+        #expect(try DeepLinkBase(parsing: "z9.a+0-://").description == "z9.a+0-://")
+    }
+
     @Test func aLinkNeverStartsWithADash() throws {
         for base in [DeepLinkBase.default, try DeepLinkBase(parsing: "x://"), try DeepLinkBase(parsing: "https://a.example")] {
             let link = DeepLink(base: base, familySubjectID: family, babyID: baby, timerID: timer)

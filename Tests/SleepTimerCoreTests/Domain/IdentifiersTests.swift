@@ -20,4 +20,13 @@ import SleepTimerCore
     func refusesAnythingButEightFourFourFourTwelveHexDigits(_ text: String) {
         #expect(TimerID(text) == nil)
     }
+
+    @Test func anIdIsNotBeforeItself() throws {
+        let id = try #require(TimerID("3f2504e0-4f89-41d3-9a0c-0305e82c3301"))
+        let later = try #require(TimerID("3f2504e0-4f89-41d3-9a0c-0305e82c3302"))
+        #expect(!(id < id))
+        #expect(!(id.uuid < id.uuid))
+        #expect(id < later)
+        #expect(!(later < id))
+    }
 }

@@ -53,6 +53,12 @@ import SleepTimersAPI
         #expect(rejection { $0.tokenExpiresAtMilliseconds = now.millisecondsSince1970 + 1 } == nil)
     }
 
+    @Test func acceptsATokenExpiringAtTheLongestLifetime() {
+        #expect(rejection { $0.tokenExpiresAtMilliseconds = now.millisecondsSince1970 + Fixtures.policy.maximumTokenLifetime } == nil)
+        #expect(rejection { $0.tokenExpiresAtMilliseconds = now.millisecondsSince1970 + Fixtures.policy.maximumTokenLifetime + 1 }?
+            .field == .tokenExpiresAt)
+    }
+
     @Test func refusesATokenExpiringImplausiblyLate() {
         #expect(rejection { $0.tokenExpiresAtMilliseconds = now.millisecondsSince1970 + 31 * Milliseconds.day }?.field
             == .tokenExpiresAt)

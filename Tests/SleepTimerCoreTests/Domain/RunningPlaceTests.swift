@@ -25,6 +25,10 @@ struct RunningPlaceTests {
         #expect(RunningPlace.appID(inFlatpakInfo: "[Application]\nname=\n") == nil)
     }
 
+    @Test func aNameBeforeAnyGroupIsNotTheApplications() {
+        #expect(RunningPlace.appID(inFlatpakInfo: "name=com.example.Stray\n[Instance]\nname=x\n") == nil)
+    }
+
     @Test func onlyTheFlatpakIsSandboxed() {
         #expect(!RunningPlace.host.isSandboxed)
         #expect(RunningPlace.flatpak(appID: "com.dreamsforlittles.App").isSandboxed)

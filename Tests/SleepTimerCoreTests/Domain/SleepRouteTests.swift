@@ -35,6 +35,16 @@ import Testing
         #expect(throws: problem) { try SleepRoute(parsing: text) }
     }
 
+    @Test(arguments: [
+        "family/\(family)/babies/\(baby)/track/sleep?timer=\(timer)",
+        "families/\(family)/baby/\(baby)/track/sleep?timer=\(timer)",
+        "families/\(family)/babies/\(baby)/tracks/sleep?timer=\(timer)",
+        "families/\(family)/babies/\(baby)/track/sleep/more?timer=\(timer)",
+    ])
+    func eachFixedSegmentAndTheirNumberAreChecked(_ text: String) {
+        #expect(throws: SleepRoute.Problem.otherShape) { try SleepRoute(parsing: text) }
+    }
+
     @Test func theStartPageHasNoRoute() {
         #expect(DeepLink(appHomeAt: .default).sleep == nil)
     }

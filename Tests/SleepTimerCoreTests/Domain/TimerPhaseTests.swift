@@ -22,6 +22,13 @@ import SleepTimerCore
         #expect(TimerPhase(of: stored(token: nil), at: now) == .running(canComplete: false))
     }
 
+    @Test func onlyARunningTimerShowsItsTokenRanOut() {
+        #expect(stored().state(at: now) == .running)
+        #expect(stored(expiresIn: 0).state(at: now) == .tokenExpired)
+        #expect(stored(.pending, expiresIn: 0).state(at: now) == .saving)
+        #expect(stored(.failed, expiresIn: 0).state(at: now) == .saveFailed)
+    }
+
     @Test func aRecordedCompletionIsSavingAndWaitsForTheNetworkOnceAnAttemptFailed() {
         #expect(TimerPhase(of: stored(.pending), at: now) == .saving(waitingForNetwork: false))
         #expect(TimerPhase(of: stored(.pending, attempts: 2), at: now) == .saving(waitingForNetwork: true))
@@ -61,6 +68,14 @@ import SleepTimerCore
         #expect(TimerPhase.nextMinuteBoundary(after: started.adding(milliseconds: 60_000), startedAt: started)
             == started.adding(milliseconds: 120_000))
         #expect(TimerPhase.nextMinuteBoundary(after: started.adding(milliseconds: -5000), startedAt: started)
+            == started.adding(milliseconds: 60_000))
+    }
+
+    /// A clock set back by more than a minute before the start: still the
+    /// first minute, not the start itself.
+    @Test func aClockFarBeforeTheStartWaitsForTheFirstMinute() {
+        let started = Instant(millisecondsSince1970: 1_000_000_017_250)
+        #expect(TimerPhase.nextMinuteBoundary(after: started.adding(milliseconds: -90_000), startedAt: started)
             == started.adding(milliseconds: 60_000))
     }
 

@@ -54,6 +54,45 @@ import SleepTimerCore
         #expect(throws: problem) { try APIOrigin(parsing: input) }
     }
 
+    /// The longest host a DNS name may be: three labels of 63 letters and
+    /// one of 61, with their dots 253 bytes.
+    static let longestHost = [String](repeating: String(repeating: "a", count: 63), count: 3).joined(separator: ".")
+        + "." + String(repeating: "b", count: 61)
+
+    @Test(arguments: [
+        ("https://z09.example", "https://z09.example"),
+        ("https://api.example.com:65535", "https://api.example.com:65535"),
+        ("https://[1:2:3::4:5:6:7]", "https://[1:2:3:0:4:5:6:7]"),
+        ("https://\(longestHost)", "https://\(longestHost)"),
+        // RFC 5952: the first of two equal runs of zeros is compressed, a
+        // run of two is, and a run may end the address.
+        ("https://[1:0:0:2:0:0:3:4]", "https://[1::2:0:0:3:4]"),
+        ("https://[1:0:0:2:3:4:5:6]", "https://[1::2:3:4:5:6]"),
+        ("https://[1::]", "https://[1::]"),
+    ])
+    func acceptsOriginsAtTheEdgeOfEachRule(_ input: String, _ expected: String) throws {
+        #expect(try APIOrigin(parsing: input).description == expected)
+    }
+
+    @Test(arguments: [
+        ("z+-.09://api.example.com", APIOrigin.Problem.schemeNotAllowed),
+        ("a_b://api.example.com", .malformed),
+        ("://api.example.com", .malformed),
+        ("https://api.0", .malformed),
+        ("https://api.9", .malformed),
+        ("https://api-.example.com", .malformed),
+        ("https://api.example.com:000443", .malformed),
+        ("https://[::1]x443", .malformed),
+        ("https://\(longestHost)b", .malformed),
+        ("https://[1:::2]", .malformed),
+        ("https://[00001::1]", .malformed),
+        ("https://[1:2:3:4::5:6:7:8]", .malformed),
+        ("https://[1:2:3]", .malformed),
+    ])
+    func refusesOriginsJustPastEachRule(_ input: String, _ problem: APIOrigin.Problem) {
+        #expect(throws: problem) { try APIOrigin(parsing: input) }
+    }
+
     @Test func loopbackIsOnlyTheLoopbackRanges() throws {
         #expect(try APIOrigin(parsing: "https://127.1.2.3").isLoopback)
         #expect(try APIOrigin(parsing: "https://[::1]").isLoopback)

@@ -19,6 +19,48 @@ import SleepTimerCore
         #expect(verdict(400, error("invalid_request")) == .failed(reason: "the platform refused the completion (400 invalid_request)"))
     }
 
+    /// A clock refusal in a body of `size` bytes, padded by a member the
+    /// reply does not read.
+    private func clockRefusal(size: Int) -> String {
+        let head = #"{"error":{"code":"invalid_request","message":"completedAt is in the future"},"pad":""#
+        return head + String(repeating: "x", count: size - head.utf8.count - 2) + #""}"#
+    }
+
+    @Test func aBodyOfTheLargestSizeReadIsStillRead() {
+        let largest = clockRefusal(size: 65536)
+        #expect(largest.utf8.count == 65536)
+        #expect(verdict(400, largest) == .clockRejected(reason: "the platform refused the completion's time (400 invalid_request)"))
+        // One byte more and neither the code nor the message is read.
+        #expect(verdict(400, clockRefusal(size: 65537)) == .failed(reason: "the platform refused the completion (400)"))
+    }
+
+    @Test func anInvalidRequestWithoutAMessageIsNoClockRefusal() {
+        #expect(verdict(400, #"{"error":{"code":"invalid_request"}}"#)
+            == .failed(reason: "the platform refused the completion (400 invalid_request)"))
+    }
+
+    @Test func anErrorCodeOfEveryAllowedCharacterAndTheLongestLengthIsNamed() {
+        #expect(verdict(403, error("z09_x")) == .failed(reason: "the platform refused the completion (403 z09_x)"))
+        let longest = String(repeating: "c", count: 64)
+        #expect(verdict(403, error(longest)) == .failed(reason: "the platform refused the completion (403 \(longest))"))
+        #expect(verdict(403, error(longest + "c")) == .failed(reason: "the platform refused the completion (403)"))
+    }
+
+    @Test(arguments: ["with space", "del\u{7F}", String(repeating: "i", count: 129)])
+    func anImplausibleActivityIDIsNoSuccess(_ id: String) {
+        let body = #"{"activity":{"id":"\#(id)","babyId":"b","type":"sleep"},"timerId":"t"}"#
+        guard case .retry(nil, _) = verdict(201, body) else {
+            Issue.record("the activity id \(id.debugDescription) was taken")
+            return
+        }
+    }
+
+    @Test func anActivityIDOfPrintableASCIIUpToTheLongestIsTaken() {
+        let id = "~!" + String(repeating: "i", count: 126)
+        let body = #"{"activity":{"id":"\#(id)","babyId":"b","type":"sleep"},"timerId":"t"}"#
+        #expect(verdict(201, body) == .created(activityID: id))
+    }
+
     @Test func theDateOfAnAnswerGivesTheLeastThePlatformsClockCanBeAhead() {
         // The platform wrote 21:39:30 before the answer arrived at 21:41:00.
         #expect(CompletionReply.platformClockOffset(date: "Sun, 29 Nov 2026 21:39:30 GMT", receivedAt: now) == -90_000)

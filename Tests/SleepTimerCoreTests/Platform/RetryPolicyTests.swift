@@ -91,6 +91,29 @@ import SleepTimerCore
         #expect(parsed != nil && parsed! > 1_000_000_000)
     }
 
+    @Test func tenDigitsAreSecondsAndMoreAreTheLargestWait() {
+        #expect(RetryAfter.parse("9999999999", now: now) == 9_999_999_999_000)
+        #expect(RetryAfter.parse("10000000000", now: now) == Int64.max / 2)
+        #expect(RetryAfter.parse(String(repeating: "9", count: 64), now: now) == Int64.max / 2)
+        #expect(RetryAfter.parse(String(repeating: "9", count: 65), now: now) == nil)
+    }
+
+    /// RFC 9110: a two-digit year more than 50 years ahead is the most
+    /// recent past year with those digits; 2044 is 50 years after 1994.
+    @Test func aTwoDigitYearIsWithinFiftyYearsAhead() {
+        #expect(RetryAfter.parse("Sunday, 06-Nov-44 08:49:37 GMT", now: now) == 1_577_923_260_000)
+        #expect(RetryAfter.parse("Sunday, 06-Nov-45 08:49:37 GMT", now: now) == 0)
+    }
+
+    @Test(arguments: [
+        "Sunday, 06--Nov-94 08:49:37 GMT", "Sunday, 06-Nov-94-1 08:49:37 GMT", "Sun, 06 Nov 1994 08::49:37 GMT",
+        "Sun, 06 Nov 1994 08:60:37 GMT", "Sun, 06 Nov 1994 08:49:61 GMT", "Sun, 06 Nov 1899 08:49:37 GMT",
+        "Sun, +6 Nov 1994 08:49:37 GMT",
+    ])
+    func eachFieldOfADateIsChecked(_ value: String) {
+        #expect(RetryAfter.parse(value, now: now) == nil)
+    }
+
     @Test(arguments: [
         "", "soon", "-5", "1.5", "+30", "0x10", "Sun, 06 Nov 1994 08:49:37 PST", "Sun, 6 Nov 1994 08:49:37 GMT",
         "Sun, 06 Nov 1994 25:49:37 GMT", "Sun, 31 Feb 1994 08:49:37 GMT", "Sun, 06 Foo 1994 08:49:37 GMT",

@@ -32,6 +32,13 @@ import SleepTimerCore
         #expect(DisplayText.timeOfDay(noon, rules: utc, timeFormat: .twentyFourHour) == "12:00")
     }
 
+    @Test func minutesFromTenOnHaveNoLeadingZero() {
+        let utc = TimeZoneRules(fixedOffsetSeconds: 0)
+        let tenPast = Instant(secondsSince1970: 1_795_910_400 + 10 * 60)
+        #expect(DisplayText.timeOfDay(tenPast, rules: utc, timeFormat: .twentyFourHour) == "00:10")
+        #expect(DisplayText.timeOfDay(tenPast.adding(milliseconds: -60_000), rules: utc, timeFormat: .twentyFourHour) == "00:09")
+    }
+
     @Test func timesBeforeTheEpochStillReadCorrectly() {
         let utc = TimeZoneRules(fixedOffsetSeconds: 0)
         #expect(DisplayText.timeOfDay(Instant(millisecondsSince1970: -1), rules: utc, timeFormat: .twentyFourHour) == "23:59")

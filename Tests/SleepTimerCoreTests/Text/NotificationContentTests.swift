@@ -51,6 +51,14 @@ import SleepTimerCore
             .bannersUnlessLowUrgency)
     }
 
+    /// Only a server known by name banners again or needs an Open button:
+    /// one described by its basic traits alone does neither.
+    @Test func aServerOfBasicTraitsAloneNeedsNoServerSpecificHandling() {
+        let plain = NotificationServerTraits(actions: true, bodyMarkup: true, alertsOnUpdate: false)
+        #expect(!plain.bannersUnlessLowUrgency)
+        #expect(!plain.needsOpenButton)
+    }
+
     @Test func openIsAButtonOfItsOwnWhereTheServerDrawsNoneForTheBodysClick() {
         let capabilities = ["actions", "body", "body-markup", "persistence"]
         for server in ["gnome-shell", "Plasma"] {

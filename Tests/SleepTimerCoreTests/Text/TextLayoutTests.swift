@@ -6,6 +6,11 @@ import Testing
         #expect(TextLayout.wrap("one two three four", width: 9) == "one two\nthree\nfour")
     }
 
+    @Test func aLineMayFillTheWidthExactly() {
+        #expect(TextLayout.wrap("ab cd", width: 5) == "ab cd")
+        #expect(TextLayout.wrap("ab cde", width: 5) == "ab\ncde")
+    }
+
     @Test func aHangingIndentCountsTowardsTheWidth() {
         #expect(TextLayout.wrap("one two three", width: 10, indent: 4) == "one\n    two\n    three")
     }

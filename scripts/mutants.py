@@ -46,7 +46,12 @@ TARGETS = [
             "Sources/SleepTimerCore/Text/*.swift",
         ],
     ),
-    ("LinkOpening", "LinkOpeningTests", ["Sources/LinkOpening/LinkRoute.swift"]),
+    ("LinkOpening", "LinkOpeningTests", ["Sources/LinkOpening/AppFailure+BusError.swift"]),
+    (
+        "WebViewBridge",
+        "WebViewBridgeTests",
+        ["Sources/WebViewBridge/TokenRequestRule.swift", "Sources/WebViewBridge/BridgeSessionMachine.swift"],
+    ),
 ]
 
 ENV_VAR = "DFL_MUTANT"

@@ -54,8 +54,8 @@ import SleepTimersAPI
     }
 
     @Test func acceptsATokenExpiringAtTheLongestLifetime() {
-        #expect(rejection { $0.tokenExpiresAtMilliseconds = now.millisecondsSince1970 + Fixtures.policy.maximumTokenLifetime } == nil)
-        #expect(rejection { $0.tokenExpiresAtMilliseconds = now.millisecondsSince1970 + Fixtures.policy.maximumTokenLifetime + 1 }?
+        #expect(rejection { $0.tokenExpiresAtMilliseconds = now.millisecondsSince1970 + Fixtures.policy.maximumTokenLifetime.wholeMilliseconds } == nil)
+        #expect(rejection { $0.tokenExpiresAtMilliseconds = now.millisecondsSince1970 + Fixtures.policy.maximumTokenLifetime.wholeMilliseconds + 1 }?
             .field == .tokenExpiresAt)
     }
 

@@ -51,9 +51,10 @@ check: deps test-toolchain locale
 	rm -f $(addsuffix /times.json,$(TEST_RECORDS)); \
 	closing() { echo "== make check: the stages' times:"; printf "$$times"; \
 		$(SYSTEM_PYTHON) Tests/Integration/parallel.py --slowest $(TEST_RECORDS); }; \
-	stage() { local begun=$$(date +%s); "$$@" || { times+="  $$* FAILED after $$(( $$(date +%s) - begun )) s\n"; closing; \
+	stage() { local begun=$$(date +%s) all="$$*"; local name="$${all#$(MAKE) --no-print-directory }"; \
+		"$$@" || { times+="  FAILED after $$(( $$(date +%s) - begun )) s  $$name\n"; closing; \
 			echo "== make check: $$* FAILED after $$(( $$(date +%s) - begun )) s"; exit 1; }; \
-		times+="  $$(printf "%5d" $$(( $$(date +%s) - begun ))) s  $$*\n"; \
+		times+="  $$(printf "%5d" $$(( $$(date +%s) - begun ))) s  $$name\n"; \
 		echo "== make check: $$* passed in $$(( $$(date +%s) - begun )) s ($$(( $$(date +%s) - started )) s in all)"; }; \
 	stage swift build --build-tests; \
 	for name in $(CHECK_STAGES); do stage $(MAKE) --no-print-directory $$name; done; \

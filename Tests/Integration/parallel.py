@@ -15,7 +15,8 @@ number of workers is --workers, else DFL_TEST_WORKERS, else 2.
 
 The longest classes start first, by the time each took last (kept in
 DIR/durations.json, DIR being --records, build/integration-tests unless
-told: the sanitizers' runs keep theirs apart); a class not timed yet
+told: the sanitizers' runs keep theirs apart; on a fresh clone, by the
+times kept with the tests in durations.json here); a class not timed yet
 counts a fixed estimate per test. Each class's output is kept in DIR/logs/
 and printed when it fails; each test's time in the last run in
 DIR/times.json; the slowest ten tests are printed at the end; the exit
@@ -35,6 +36,10 @@ import unittest
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 RECORDS = os.path.join(REPO, "build", "integration-tests")
+# Each class's time in one whole run, kept with the tests: the order of a
+# run on a fresh clone, which has no record of its own yet (the longest
+# tests have one test each, so an estimate per test would start them last).
+SEED = os.path.join(HERE, "durations.json")
 
 # What a class not timed yet is taken to need per test, for the order only:
 # most tests start a bus, the agent and a server and take some seconds.
@@ -106,6 +111,12 @@ def write_seconds(path, seconds):
     with open(temporary, "w") as handle:
         json.dump(seconds, handle, indent=1, sort_keys=True)
     os.replace(temporary, path)
+
+
+def known_durations(records, seed=SEED):
+    """Each class's last time: this machine's record in `records`, else
+    the one kept with the tests."""
+    return {**read_seconds(seed), **read_seconds(os.path.join(records, "durations.json"))}
 
 
 def longest_first(counts, durations):
@@ -200,7 +211,7 @@ def run_all(names, workers, records=RECORDS):
     logs = os.path.join(records, "logs")
     os.makedirs(logs, exist_ok=True)
     counts, solo = units(names)
-    durations = read_seconds(os.path.join(records, "durations.json"))
+    durations = known_durations(records)
     # The units that run alone come last, one after another, once every
     # other unit has ended.
     waiting = [unit for unit in longest_first(counts, durations) if unit not in solo] + sorted(solo)

@@ -57,6 +57,20 @@ class RecordTests(unittest.TestCase):
         self.assertEqual(len(lines), 10)
 
 
+class KnownDurationsTests(unittest.TestCase):
+    def setUp(self):
+        self.folder = tempfile.mkdtemp(prefix="dfl-runner-")
+        self.addCleanup(shutil.rmtree, self.folder, True)
+
+    def test_a_fresh_clone_takes_the_kept_times_and_this_machines_record_wins(self):
+        seed = os.path.join(self.folder, "seed.json")
+        records = os.path.join(self.folder, "records")
+        parallel.write_seconds(seed, {"m.Long": 200.0, "m.Short": 3.0})
+        self.assertEqual(parallel.known_durations(records, seed), {"m.Long": 200.0, "m.Short": 3.0})
+        parallel.write_seconds(os.path.join(records, "durations.json"), {"m.Short": 300.0})
+        self.assertEqual(parallel.known_durations(records, seed), {"m.Long": 200.0, "m.Short": 300.0})
+
+
 class SlowestTests(unittest.TestCase):
     def test_the_slowest_come_first_and_only_as_many_as_asked(self):
         times = {"a": 1.0, "b": 7.0, "c": 3.0, "d": 7.0}

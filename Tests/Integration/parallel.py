@@ -242,7 +242,8 @@ def run_all(names, workers, records=RECORDS):
     # run of a few names keeps the others' as they were. A test run alone
     # says nothing of its class's time.
     timed = {job.unit: round(job.seconds, 1) for job in done if job.unit.count(".") == 1}
-    write_seconds(os.path.join(records, "durations.json"), timed if not names else {**durations, **timed})
+    recorded = read_seconds(os.path.join(records, "durations.json"))
+    write_seconds(os.path.join(records, "durations.json"), timed if not names else {**recorded, **timed})
     write_seconds(os.path.join(records, "times.json"),
                   {test_id: round(seconds, 1) for job in done if job.report for test_id, seconds in job.report["times"]})
     return summary(done, time.monotonic() - began)

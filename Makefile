@@ -41,12 +41,24 @@ build: deps toolchain locale
 CHECK_STAGES := translation-tests unit-tests contract-tests integration-tests js-tests bench-quick sanitizers \
 	fuzz-short package package-test trixie-tests flatpak flatpak-test
 
+# At the end, pass or fail, each stage's time again and the slowest ten
+# tests of the integration runs this check made (the plain one and the
+# sanitizers'), as Tests/Integration/parallel.py kept them.
+TEST_RECORDS := build/integration-tests build/integration-tests-asan build/integration-tests-tsan
+
 check: deps test-toolchain locale
-	@started=$$(date +%s); \
-	stage() { local begun=$$(date +%s); "$$@" || { echo "== make check: $$* FAILED after $$(( $$(date +%s) - begun )) s"; exit 1; }; \
+	@started=$$(date +%s); times=""; \
+	rm -f $(addsuffix /times.json,$(TEST_RECORDS)); \
+	closing() { echo "== make check: the stages' times:"; printf "$$times"; \
+		$(SYSTEM_PYTHON) Tests/Integration/parallel.py --slowest $(TEST_RECORDS); }; \
+	stage() { local begun=$$(date +%s) all="$$*"; local name="$${all#$(MAKE) --no-print-directory }"; \
+		"$$@" || { times+="  FAILED after $$(( $$(date +%s) - begun )) s  $$name\n"; closing; \
+			echo "== make check: $$* FAILED after $$(( $$(date +%s) - begun )) s"; exit 1; }; \
+		times+="  $$(printf "%5d" $$(( $$(date +%s) - begun ))) s  $$name\n"; \
 		echo "== make check: $$* passed in $$(( $$(date +%s) - begun )) s ($$(( $$(date +%s) - started )) s in all)"; }; \
 	stage swift build --build-tests; \
 	for name in $(CHECK_STAGES); do stage $(MAKE) --no-print-directory $$name; done; \
+	closing; \
 	echo "== make check: every stage passed in $$(( $$(date +%s) - started )) s"
 
 # The translations: po/<lang>.po compiled to build/locale, where the

@@ -24,6 +24,7 @@ import subprocess
 import dbus
 
 from harness import PATIENCE, REPO
+from proc_accounting import command_line, environment, pids
 
 APP_ID = "com.dreamsforlittles.App"
 AGENT_NAME = APP_ID + ".SleepTimers1"
@@ -151,19 +152,15 @@ class Installation:
     def sandbox_pids(self, program):
         """The processes running /app/bin/PROGRAM inside any of this
         session's sandboxes (seen from outside by their command line)."""
+        marker = ("FLATPAK_ID=" + APP_ID).encode()
         found = []
-        for entry in os.listdir("/proc"):
-            if not entry.isdigit():
+        for pid in pids():
+            argv, environ = command_line(pid), environment(pid)
+            if argv is None or environ is None:
                 continue
-            try:
-                with open("/proc/%s/cmdline" % entry, "rb") as handle:
-                    argv = handle.read().split(b"\0")
-                with open("/proc/%s/environ" % entry, "rb") as handle:
-                    environ = handle.read().split(b"\0")
-            except OSError:
-                continue
-            if argv and os.path.basename(argv[0]) == program.encode() and ("FLATPAK_ID=" + APP_ID).encode() in environ:
-                found.append(int(entry))
+            argv = argv.split(b"\0")
+            if argv and os.path.basename(argv[0]) == program.encode() and marker in environ:
+                found.append(pid)
         return found
 
 

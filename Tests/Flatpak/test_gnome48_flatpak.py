@@ -36,6 +36,7 @@ from harness import (BUS_NAME, PATIENCE, REPO, Platform, Session, eventually, ne
                      stop)
 from installed import APP_ID, Installation, exec_words, key_file, manifest_finish_args, permissions_of
 from mutter_input import Pointer
+from proc_accounting import children_of
 from shell_screen import Screen, centre, grow
 import screen_words
 
@@ -626,20 +627,6 @@ def tail(path, size=3000):
             return handle.read()[-size:]
     except OSError as error:
         return "(%s)" % error
-
-
-def children_of(pid):
-    found = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open("/proc/%s/stat" % entry) as handle:
-                if int(handle.read().rsplit(")", 1)[1].split()[1]) == pid:
-                    found.append(int(entry))
-        except (OSError, ValueError, IndexError):
-            continue
-    return found
 
 
 if __name__ == "__main__":

@@ -17,9 +17,9 @@ import subprocess
 import unittest
 import uuid
 
-from bus_probe import children_by_parent
 from desktop import Display, XfceNotifyd, xdotool
 from harness import BUILD, PATIENCE, REPO, AgentProcess, Platform, Session, stop
+from proc_accounting import alive, children_of, environment, executable, pids
 from webdriver import AppDriver
 
 APP = os.path.join(BUILD, "dreamsforlittles")
@@ -73,22 +73,9 @@ def session_app_pids(session):
     side, each with its own session, so an app of another test's session is
     none of this one's business."""
     runtime = ("XDG_RUNTIME_DIR=%s" % session.env["XDG_RUNTIME_DIR"]).encode()
-    found = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            if os.readlink("/proc/%s/exe" % entry) != os.path.realpath(APP):
-                continue
-            with open("/proc/%s/environ" % entry, "rb") as handle:
-                if runtime not in handle.read().split(b"\0"):
-                    continue
-            with open("/proc/%s/stat" % entry) as handle:
-                if handle.read().rsplit(")", 1)[1].split()[0] != "Z":
-                    found.append(int(entry))
-        except (OSError, IndexError):
-            continue  # gone meanwhile
-    return found
+    app = os.path.realpath(APP)
+    return [pid for pid in pids()
+            if executable(pid) == app and runtime in (environment(pid) or []) and alive(pid)]
 
 
 def app_windows(session, pid):
@@ -112,14 +99,8 @@ def window_startup_id(session, window):
 
 def bridge_children(pid):
     """The bridge processes the app started (its children running dfl-webview-bridge)."""
-    found = []
-    for child in children_by_parent().get(pid, []):
-        try:
-            if os.readlink("/proc/%d/exe" % child) == os.path.realpath(BRIDGE):
-                found.append(child)
-        except OSError:
-            continue  # gone meanwhile
-    return found
+    bridge = os.path.realpath(BRIDGE)
+    return [child for child in children_of(pid) if executable(child) == bridge]
 
 
 class AppTestCase(unittest.TestCase):

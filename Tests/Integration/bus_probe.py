@@ -13,12 +13,12 @@ import dbus.bus
 import dbus.lowlevel
 import dbus.mainloop
 
-import harness
 from harness import BUS_NAME, INTERFACE, OBJECT_PATH, PATIENCE
+from session import Session, with_bus_limits
 
 # The limits of Debian's /usr/share/dbus-1/session.conf: a desktop's session
 # bus allows 50,000 pending calls per connection and messages of up to 1 GB,
-# where dbus-daemon's built-in defaults (the test bus of harness.Session)
+# where dbus-daemon's built-in defaults (the test bus of session.Session)
 # allow 128 pending calls and 32 MiB. A flood or a huge message is only a
 # test of the agent when the bus lets it through.
 SESSION_LIMITS = """  <limit name="max_incoming_bytes">1000000000</limit>
@@ -34,60 +34,15 @@ SESSION_LIMITS = """  <limit name="max_incoming_bytes">1000000000</limit>
 
 
 def session_with_desktop_limits():
-    """A harness.Session whose bus has the session bus limits of a desktop."""
-    default = harness.BUS_CONFIG
-    harness.BUS_CONFIG = default.replace("</busconfig>\n", SESSION_LIMITS)
-    try:
-        return harness.Session()
-    finally:
-        harness.BUS_CONFIG = default
+    """A session.Session whose bus has the session bus limits of a desktop."""
+    return Session(bus_config=with_bus_limits(SESSION_LIMITS))
 
 
 # ---------------------------------------------------------------------------
-# What /proc says about a process.
+# What /proc says about a process: proc_accounting's, kept importable from
+# here for the tests that take it from here.
 
-def rss_kib(pid):
-    """Resident memory of a process (VmRSS), in KiB."""
-    with open("/proc/%d/status" % pid) as handle:
-        for line in handle:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1])
-    raise AssertionError("no VmRSS for process %d" % pid)
-
-
-def children_by_parent():
-    """Every process's children, by the parent's pid (read from /proc)."""
-    children = {}
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                with open("/proc/%s/stat" % entry) as handle:
-                    parent = int(handle.read().rsplit(")", 1)[1].split()[1])
-                children.setdefault(parent, []).append(int(entry))
-            except (OSError, ValueError, IndexError):
-                pass  # gone meanwhile
-    return children
-
-
-def process_tree(root):
-    """`root` and every process descended from it."""
-    children = children_by_parent()
-    found = [root]
-    for pid in found:
-        found.extend(children.get(pid, []))
-    return found
-
-
-def descriptors(pid):
-    """The open file descriptors of a process: {number: what it refers to}."""
-    result = {}
-    directory = "/proc/%d/fd" % pid
-    for name in os.listdir(directory):
-        try:
-            result[int(name)] = os.readlink(os.path.join(directory, name))
-        except FileNotFoundError:
-            pass
-    return result
+from proc_accounting import children_by_parent, descriptors, process_tree, rss_kib  # noqa: E402,F401
 
 
 def state_size(state_dir):

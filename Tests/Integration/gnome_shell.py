@@ -37,6 +37,7 @@ import dbus
 
 from desktop import NOTIFICATIONS, wait_for_name
 from harness import PATIENCE, SystemBus, stop
+from proc_accounting import children_of, command_line
 
 SHELL = "org.gnome.Shell"
 SHELL_PATH = "/org/gnome/Shell"
@@ -193,23 +194,10 @@ class GnomeShell:
     def _forks(self):
         """The Shell's children that are still the Shell (forked, not yet
         another program)."""
-        with open("/proc/%d/cmdline" % self.process.pid, "rb") as handle:
-            command = handle.read()
-        forks = []
-        for entry in os.listdir("/proc"):
-            if not entry.isdigit():
-                continue
-            try:
-                with open("/proc/%s/stat" % entry) as handle:
-                    parent = int(handle.read().rsplit(")", 1)[1].split()[1])
-                if parent != self.process.pid:
-                    continue
-                with open("/proc/%s/cmdline" % entry, "rb") as handle:
-                    if handle.read() == command:
-                        forks.append(int(entry))
-            except (OSError, ValueError, IndexError):
-                continue
-        return forks
+        command = command_line(self.process.pid)
+        if command is None:
+            return []
+        return [child for child in children_of(self.process.pid) if command_line(child) == command]
 
     def _watch_forks(self):
         """Kills a fork of the Shell that has not become another program

@@ -6,18 +6,23 @@ two at once in much less time than one after another (three were faster
 still, but a start under that load sometimes took longer than a test's
 patience: steady comes first).
 
-    parallel.py [--workers N] [NAME ...]
+    parallel.py [--workers N] [--records DIR] [NAME ...]
+    parallel.py --slowest DIR [DIR ...]
 
 NAME is a module (test_sleepctl), a class (test_sleepctl.SleepctlTests) or
 a test, as unittest names them; none means every test_*.py here. The
 number of workers is --workers, else DFL_TEST_WORKERS, else 2.
 
 The longest classes start first, by the time each took last (kept in
-build/integration-tests/durations.json); a class not timed yet counts a
-fixed estimate per test. Each class's output is kept in
-build/integration-tests/logs/ and printed when it fails; the slowest ten
-tests are printed at the end; the exit status is non-zero when anything
-failed or errored."""
+DIR/durations.json, DIR being --records, build/integration-tests unless
+told: the sanitizers' runs keep theirs apart; on a fresh clone, by the
+times kept with the tests in durations.json here); a class not timed yet
+counts a fixed estimate per test. Each class's output is kept in DIR/logs/
+and printed when it fails; each test's time in the last run in
+DIR/times.json; the slowest ten tests are printed at the end; the exit
+status is non-zero when anything failed or errored. --slowest prints the
+slowest ten tests of the last runs kept in the DIRs (make check does, at
+its end) and runs nothing."""
 
 import argparse
 import json
@@ -31,8 +36,10 @@ import unittest
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 RECORDS = os.path.join(REPO, "build", "integration-tests")
-DURATIONS = os.path.join(RECORDS, "durations.json")
-LOGS = os.path.join(RECORDS, "logs")
+# Each class's time in one whole run, kept with the tests: the order of a
+# run on a fresh clone, which has no record of its own yet (the longest
+# tests have one test each, so an estimate per test would start them last).
+SEED = os.path.join(HERE, "durations.json")
 
 # What a class not timed yet is taken to need per test, for the order only:
 # most tests start a bus, the agent and a server and take some seconds.
@@ -76,7 +83,9 @@ def units(names):
     if rest or not names:
         suite = unittest.TestSuite(loader.loadTestsFromName(name) for name in rest) if rest else \
             loader.discover(HERE, pattern="test_*.py", top_level_dir=HERE)
-        for test_id in test_ids(suite):
+        # A class one test module imports from another is found in both,
+        # under the one id of its own module: counted once.
+        for test_id in set(test_ids(suite)):
             unit = test_id.rsplit(".", 1)[1] if load_failure(test_id) else test_id.rsplit(".", 1)[0]
             found[unit] = found.get(unit, 0) + 1
         suites.append(suite)
@@ -87,20 +96,27 @@ def units(names):
     return found, solo
 
 
-def read_durations():
+def read_seconds(path):
+    """A record of times, {name: seconds}; empty when there is none yet."""
     try:
-        with open(DURATIONS) as handle:
+        with open(path) as handle:
             return {str(k): float(v) for k, v in json.load(handle).items()}
     except (OSError, ValueError, AttributeError):
         return {}
 
 
-def write_durations(durations):
-    os.makedirs(RECORDS, exist_ok=True)
-    temporary = DURATIONS + ".new"
+def write_seconds(path, seconds):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    temporary = path + ".new"
     with open(temporary, "w") as handle:
-        json.dump(durations, handle, indent=1, sort_keys=True)
-    os.replace(temporary, DURATIONS)
+        json.dump(seconds, handle, indent=1, sort_keys=True)
+    os.replace(temporary, path)
+
+
+def known_durations(records, seed=SEED):
+    """Each class's last time: this machine's record in `records`, else
+    the one kept with the tests."""
+    return {**read_seconds(seed), **read_seconds(os.path.join(records, "durations.json"))}
 
 
 def longest_first(counts, durations):
@@ -147,10 +163,10 @@ def run_one(name, report):
 class Job:
     """One unit running in a process of its own, its output in a log."""
 
-    def __init__(self, unit):
+    def __init__(self, unit, logs):
         self.unit = unit
-        self.log_path = os.path.join(LOGS, unit + ".log")
-        self.report_path = os.path.join(LOGS, unit + ".json")
+        self.log_path = os.path.join(logs, unit + ".log")
+        self.report_path = os.path.join(logs, unit + ".json")
         for path in (self.log_path, self.report_path):
             if os.path.exists(path):
                 os.remove(path)
@@ -191,23 +207,24 @@ class Job:
             pass
 
 
-def run_all(names, workers):
-    os.makedirs(LOGS, exist_ok=True)
+def run_all(names, workers, records=RECORDS):
+    logs = os.path.join(records, "logs")
+    os.makedirs(logs, exist_ok=True)
     counts, solo = units(names)
-    durations = read_durations()
+    durations = known_durations(records)
     # The units that run alone come last, one after another, once every
     # other unit has ended.
     waiting = [unit for unit in longest_first(counts, durations) if unit not in solo] + sorted(solo)
     total = len(waiting)
     print("integration tests: %d tests in %d classes, %d workers; logs in %s"
-          % (sum(counts.values()), total, workers, os.path.relpath(LOGS, REPO)), flush=True)
+          % (sum(counts.values()), total, workers, os.path.relpath(logs, REPO)), flush=True)
     began = time.monotonic()
     running, done = [], []
     try:
         while waiting or running:
             while waiting and len(running) < workers and not (waiting[0] in solo and running) \
                     and not any(job.unit in solo for job in running):
-                running.append(Job(waiting.pop(0)))
+                running.append(Job(waiting.pop(0), logs))
             for job in [j for j in running if j.finished()]:
                 running.remove(job)
                 done.append(job)
@@ -225,8 +242,32 @@ def run_all(names, workers):
     # run of a few names keeps the others' as they were. A test run alone
     # says nothing of its class's time.
     timed = {job.unit: round(job.seconds, 1) for job in done if job.unit.count(".") == 1}
-    write_durations(timed if not names else {**durations, **timed})
+    recorded = read_seconds(os.path.join(records, "durations.json"))
+    write_seconds(os.path.join(records, "durations.json"), timed if not names else {**recorded, **timed})
+    write_seconds(os.path.join(records, "times.json"),
+                  {test_id: round(seconds, 1) for job in done if job.report for test_id, seconds in job.report["times"]})
     return summary(done, time.monotonic() - began)
+
+
+def slowest(times, count=10):
+    """The `count` slowest of {test: seconds}, slowest first."""
+    return sorted(times.items(), key=lambda item: (-item[1], item[0]))[:count]
+
+
+def print_slowest(directories):
+    """The slowest ten tests of the last runs kept in `directories` (each
+    run's times.json), each test named with its run's folder."""
+    times = {}
+    for directory in directories:
+        for test_id, seconds in read_seconds(os.path.join(directory, "times.json")).items():
+            times["%s %s" % (os.path.basename(os.path.normpath(directory)), test_id)] = seconds
+    if not times:
+        print("no test times kept in %s" % ", ".join(directories))
+        return 0
+    print("the slowest ten tests:")
+    for name, seconds in slowest(times):
+        print("  %7.1f s  %s" % (seconds, name))
+    return 0
 
 
 def summary(done, wall):
@@ -234,7 +275,7 @@ def summary(done, wall):
     times = [(test_id, seconds) for job in done if job.report for test_id, seconds in job.report["times"]]
     skipped = [entry for job in done if job.report for entry in job.report["skipped"]]
     print("\nthe slowest ten tests:")
-    for test_id, seconds in sorted(times, key=lambda t: -t[1])[:10]:
+    for test_id, seconds in slowest(dict(times)):
         print("  %7.1f s  %s" % (seconds, test_id))
     for test_id, why in skipped:
         print("skipped: %s (%s)" % (test_id, why))
@@ -254,11 +295,17 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("names", nargs="*", help="modules, classes or tests; none: every test_*.py")
     parser.add_argument("--workers", type=int, default=None)
+    parser.add_argument("--records", default=RECORDS,
+                        help="where the durations, the times and the logs are kept (default: build/integration-tests)")
+    parser.add_argument("--slowest", nargs="+", metavar="DIR",
+                        help="print the slowest ten tests of the runs kept in DIR ... and run nothing")
     parser.add_argument("--one", help=argparse.SUPPRESS)
     parser.add_argument("--report", help=argparse.SUPPRESS)
     arguments = parser.parse_args()
     if arguments.one:
         return run_one(arguments.one, arguments.report)
+    if arguments.slowest:
+        return print_slowest(arguments.slowest)
     workers = arguments.workers
     if workers is None:
         try:
@@ -267,9 +314,10 @@ def main():
             parser.error("DFL_TEST_WORKERS must be a number of workers, not %r" % os.environ["DFL_TEST_WORKERS"])
     if workers < 1:
         parser.error("the number of workers must be at least 1")
+    records = os.path.abspath(arguments.records)
     sys.path.insert(0, HERE)
     os.chdir(HERE)
-    return run_all(arguments.names, workers)
+    return run_all(arguments.names, workers, records)
 
 
 if __name__ == "__main__":

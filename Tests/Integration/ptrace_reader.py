@@ -17,9 +17,10 @@ import subprocess
 import sys
 import uuid
 
+from patience import PATIENCE
+
 PTRACE_ATTACH = 16
 PTRACE_DETACH = 17
-PATIENCE = 30.0
 
 libc = ctypes.CDLL(None, use_errno=True)
 libc.ptrace.restype = ctypes.c_long

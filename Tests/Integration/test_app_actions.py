@@ -18,7 +18,8 @@ from app_harness import AppTestCase, app_windows, session_app_pids, window_start
 from dbus_client import Client
 from desktop import xdotool
 from harness import DEMO_FAMILY, MAYA, PATIENCE, eventually
-from test_background import alive, install_app_service
+from proc_accounting import alive
+from test_background import install_app_service
 from test_desktop_app import ProcessHandle
 
 APP_NAME = "com.dreamsforlittles.App"

@@ -16,24 +16,16 @@ import xml.sax.saxutils
 import dbus
 
 from app_harness import APP, DESKTOP_FILE, AppTestCase, app_windows, bridge_children, session_app_pids
-from bus_probe import process_tree
+from proc_accounting import alive, process_tree
 from dbus_client import Client
 from desktop import BusMonitor, SpecPanel, xdotool
-from harness import DEMO_FAMILY, MAYA, PATIENCE, AgentProcess, eventually, now_ms
+from harness import PATIENCE, AgentProcess, eventually, now_ms
 from test_desktop_app import DeepLinkTests, ProcessHandle, dbus_application, sleep_link
 from window_close import request_close
 
 NOTICE = "Dreams for Littles keeps running while Maya's sleep is on the desktop; quit from the panel or with Ctrl+Q"
 # BackgroundPolicy.grace: a hidden app with no timer left quits after it.
 GRACE_SECONDS = 10
-
-
-def alive(pid):
-    try:
-        with open("/proc/%d/stat" % pid) as handle:
-            return handle.read().rsplit(")", 1)[1].split()[0] != "Z"
-    except OSError:
-        return False
 
 
 def as_markup(text):
@@ -165,7 +157,7 @@ class WindowClosedWithASleepTests(BackgroundTestCase):
 
     def test_everything_that_opens_the_app_shows_the_hidden_window_and_the_notice_comes_once(self):
         app, timer_id = self.app_with_a_sleep()
-        route = "%s/families/%s/babies/%s/track/sleep?timer=%s" % (self.platform.origin, DEMO_FAMILY, MAYA, timer_id)
+        route = self.platform.sleep_route(timer_id)
 
         # The notification's Open and a deep link: org.freedesktop.Application.Open.
         self.close_window(app)

@@ -15,10 +15,10 @@ import dbus
 import dbus.lowlevel
 
 import bus_probe
-import harness
 from dbus_client import Client
 from harness import (INTERFACE, OBJECT_PATH, BUS_NAME, ORIGIN, PATIENCE, AgentProcess, Session, eventually,
                      timer_dict)
+from session import with_bus_limits
 from test_indicator import IndicatorTestCase
 
 # The agent's allowance of opens per caller: a burst of three, then one a
@@ -123,12 +123,7 @@ class RefusedActivationTests(unittest.TestCase):
     refuses to start the app (LimitsExceeded)."""
 
     def setUp(self):
-        default = harness.BUS_CONFIG
-        harness.BUS_CONFIG = default.replace("</busconfig>\n", ONE_PENDING_START)
-        try:
-            self.session = Session()
-        finally:
-            harness.BUS_CONFIG = default
+        self.session = Session(bus_config=with_bus_limits(ONE_PENDING_START))
         self.addCleanup(self.session.close)
         self.session.write_config("[platform]\nallowed-origins=%s\n" % ORIGIN)
         # xdg-open, first on the agent's PATH, records each run.

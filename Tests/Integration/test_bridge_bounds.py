@@ -11,7 +11,7 @@ import time
 import unittest
 import uuid
 
-from bus_probe import rss_kib
+from proc_accounting import rss_kib
 from harness import BUILD, PATIENCE, AgentProcess, Session
 
 BRIDGE = os.path.join(BUILD, "dfl-webview-bridge")

@@ -130,15 +130,12 @@ class DeepLinkTests(AppTestCase):
                                 capture_output=True, text=True, timeout=PATIENCE)
         self.assertEqual(opened.returncode, 0, opened.stderr)
 
-        route = "%s/families/%s/babies/%s/track/sleep?timer=%s" % (self.platform.origin, DEMO_FAMILY, LEO, timer_id)
+        route = self.platform.sleep_route(timer_id, baby=LEO)
         eventually(lambda: app.url() == route, what="the window to show the route")
         # Not signed in yet: the route shows once the family is.
         app.wait_for_page()
         app.click("#sign-in-parent")
-        shown = app.wait("const s = document.getElementById('sleep-route');"
-                         "return !s.hidden && [s.dataset.timerId, s.dataset.state, "
-                         "document.getElementById('sleep-route-baby').textContent]", "the Sleep route")
-        self.assertEqual(shown, [timer_id, "running", "Leo"])
+        self.assertEqual(app.shown_sleep_route(), [timer_id, "running", "Leo"])
         self.assertEqual(len(app.windows()), 1)
         self.assertEqual(session_app_pids(self.session), [app.pid])
         self.assertEqual(self.startup_id(app), "dfl-click_TIME1001")
@@ -204,8 +201,7 @@ class DeepLinkTests(AppTestCase):
         # The control: a good link, its scheme and ids in capitals, opens.
         bus.Open([sleep_link(timer_id).replace("dreamsforlittles:", "DreamsForLittles:").replace(timer_id, timer_id.upper())], {})
         eventually(lambda: app.url() != before, what="the control link to open")
-        self.assertEqual(app.url(), "%s/families/%s/babies/%s/track/sleep?timer=%s" % (
-            self.platform.origin, DEMO_FAMILY, MAYA, timer_id))
+        self.assertEqual(app.url(), self.platform.sleep_route(timer_id))
         # Each refused, and logged once a minute for each way in (the
         # command line, Open): the rest are counted into the next line.
         log = app.log()
@@ -525,7 +521,7 @@ class AgentOpensTheAppTests(AppTestCase):
         return timer_id
 
     def route(self, timer_id, baby=MAYA):
-        return "%s/families/%s/babies/%s/track/sleep?timer=%s" % (self.platform.origin, DEMO_FAMILY, baby, timer_id)
+        return self.platform.sleep_route(timer_id, baby=baby)
 
     def sleepctl_open(self, timer_id):
         from harness import sleepctl

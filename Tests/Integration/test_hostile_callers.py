@@ -18,7 +18,8 @@ import dbus.bus
 import dbus.lowlevel
 
 import bus_probe
-from bus_probe import Body, RawBusConnection, call, connections_of, crash_signs, descriptors, owner_pid
+from bus_probe import Body, RawBusConnection, call, connections_of, crash_signs, owner_pid
+from proc_accounting import descriptors
 from dbus_client import Client, typed
 from desktop import NOTIFICATIONS, RecordingServer
 from harness import (BUS_NAME, ERROR, INTERFACE, OBJECT_PATH, ORIGIN, USER_ID, FAMILY_ID, PATIENCE,

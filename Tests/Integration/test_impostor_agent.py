@@ -16,7 +16,8 @@ from atspi_session import AccessibilityBus
 from harness import PATIENCE, eventually
 from impostor_agent import Impostor
 from test_app_accessible import QUIET_SECONDS
-from test_background import GRACE_SECONDS, alive, application_actions, install_app_service
+from proc_accounting import alive
+from test_background import GRACE_SECONDS, application_actions, install_app_service
 from test_desktop_app import ProcessHandle
 
 

@@ -17,10 +17,9 @@ import time
 import dbus
 
 from desktop import ICON_NAVY, BusMonitor, Display, XfcePanel, wait_for_name, xdotool
-from harness import PATIENCE, REPO, PlatformTestCase, eventually
+from harness import ARTIFACTS, PATIENCE, PlatformTestCase, eventually
 import screen_words
 
-ARTIFACTS = os.environ.get("DFL_ARTIFACTS", os.path.join(REPO, "build", "test-artifacts"))
 PANEL_HEIGHT = 32
 SCREEN_WIDTH = 1280
 

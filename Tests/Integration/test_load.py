@@ -19,6 +19,7 @@ import dbus.bus
 import dbus.lowlevel
 
 import bus_probe
+import proc_accounting
 from dbus_client import plain, typed
 from harness import BUS_NAME, INTERFACE, LEO, MAYA, OBJECT_PATH, PATIENCE, AgentProcess, Platform, Session, cpu_seconds
 
@@ -174,8 +175,8 @@ class LoadTests(unittest.TestCase):
             time.sleep(0.1)
         self.settle(completions)
         self.assertEqual(self.caller.list(), [])
-        warm_rss = bus_probe.rss_kib(self.agent.pid)
-        warm_descriptors = len(bus_probe.descriptors(self.agent.pid))
+        warm_rss = proc_accounting.rss_kib(self.agent.pid)
+        warm_descriptors = len(proc_accounting.descriptors(self.agent.pid))
 
         begin = time.monotonic()
         cpu_before = cpu_seconds(self.agent.pid)
@@ -205,8 +206,8 @@ class LoadTests(unittest.TestCase):
         self.assertIsNone(self.agent.process.poll())
         self.assertEqual(self.caller.list(), [])
         self.assertEqual(bus_probe.crash_signs(self.agent.log()), [])
-        rss = bus_probe.rss_kib(self.agent.pid)
-        descriptor_count = len(bus_probe.descriptors(self.agent.pid))
+        rss = proc_accounting.rss_kib(self.agent.pid)
+        descriptor_count = len(proc_accounting.descriptors(self.agent.pid))
         sys.stderr.write(
             "\nload: %d clients x %d calls in %.1f s (%.0f calls/s, agent CPU %.1f s); %d completions during the load "
             "(%d sent in %d requests); "

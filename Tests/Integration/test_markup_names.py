@@ -15,15 +15,14 @@ from app_harness import AppTestCase
 from atspi_session import AccessibilityBus
 from dbus_client import Client
 from desktop import BusMonitor, XfceNotifyd, xdotool
-from harness import PATIENCE, REPO, eventually
-from test_background import alive
+from harness import ARTIFACTS, PATIENCE, eventually
+from proc_accounting import alive
 from window_close import request_close
 
 NAME = '<a href="https://phish.example/login">Maya</a>'
 NOTICE = ("Dreams for Littles keeps running while %s's sleep is on the desktop; "
           "quit from the panel or with Ctrl+Q" % NAME)
 # The picture of docs/markup-name-literal.png.
-ARTIFACTS = os.environ.get("DFL_ARTIFACTS", os.path.join(REPO, "build", "test-artifacts"))
 
 
 class MarkupNameTests(AccessibilityBus, AppTestCase):

@@ -28,6 +28,7 @@ class NotDumpableTests(unittest.TestCase):
         self.session = UnprivilegedSession()
         self.addCleanup(self.session.close)
         self.reader = self.session.shared_copy(os.path.join(HERE, "ptrace_reader.py"))
+        self.session.shared_copy(os.path.join(HERE, "patience.py"))  # the reader's PATIENCE
 
     def read(self, *program):
         """The reader's summary of what it could do to `program`."""

@@ -14,10 +14,9 @@ import dbus
 from dbus_client import Client
 from desktop import BusMonitor, Display, Dunst, RecordingServer, XfceNotifyd, icon_pixels, xdotool, wait_for_name
 from display_text import elapsed_minutes
-from harness import (DEMO_FAMILY, INTERFACE, LEO, PATIENCE, REPO, AgentProcess, PlatformTestCase, Session,
+from harness import (ARTIFACTS, DEMO_FAMILY, INTERFACE, LEO, PATIENCE, AgentProcess, PlatformTestCase, Session,
                      eventually, iso_ms, next_minute_ms, read_until, sleep_until_ms, timer_dict)
 
-ARTIFACTS = os.environ.get("DFL_ARTIFACTS", os.path.join(REPO, "build", "test-artifacts"))
 
 
 class DesktopTestCase(PlatformTestCase):

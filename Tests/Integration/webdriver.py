@@ -21,8 +21,10 @@ import time
 import urllib.error
 import urllib.request
 
+from patience import PATIENCE
+from proc_accounting import children_of, executable
+
 WEBDRIVER = "WebKitWebDriver"
-PATIENCE = 30.0
 
 
 class WebDriverError(AssertionError):
@@ -98,16 +100,9 @@ class AppDriver:
         """The app is WebKitWebDriver's child."""
         deadline = time.monotonic() + PATIENCE
         while time.monotonic() < deadline:
-            for entry in os.listdir("/proc"):
-                if not entry.isdigit():
-                    continue
-                try:
-                    with open("/proc/%s/stat" % entry) as handle:
-                        parent = int(handle.read().rsplit(")", 1)[1].split()[1])
-                    if parent == self.process.pid and os.readlink("/proc/%s/exe" % entry) == os.path.realpath(self.binary):
-                        return int(entry)
-                except (OSError, ValueError, IndexError):
-                    continue
+            for child in children_of(self.process.pid):
+                if executable(child) == os.path.realpath(self.binary):
+                    return child
             time.sleep(0.05)
         raise AssertionError("the app did not start:\n" + self.log())
 
@@ -147,6 +142,14 @@ class AppDriver:
                 raise AssertionError("timed out waiting for %s\n%s" % (what, self.log()[-3000:]))
             time.sleep(0.1)
 
+
+    def shown_sleep_route(self):
+        """What the page's Sleep route shows once it is shown: [its timer's
+        id, its state, its baby's name]. The page a link replaces may be
+        gone for a moment, hence the check that the element is there."""
+        return self.wait("const s = document.getElementById('sleep-route');"
+                         "return s && !s.hidden && [s.dataset.timerId, s.dataset.state, "
+                         "document.getElementById('sleep-route-baby').textContent]", "the Sleep route")
     def url(self):
         return self.command("GET", "/url")
 

@@ -32,6 +32,9 @@ if [[ $sanitizer == address ]]; then
     modules+=(test_sleepctl test_webview_bridge test_notifications
               test_indicator.PublishingTests test_indicator.SignalTests test_indicator.MenuActionTests)
 fi
-cd Tests/Integration
+# They run in the integration tests' parallel workers (Tests/Integration/
+# parallel.py, DFL_TEST_WORKERS of them), each class in a process of its
+# own; their times and logs are kept apart from the plain run's, in
+# build/integration-tests-asan or -tsan.
 DFL_BUILD_DIR="$here/$scratch/debug" DFL_CRASH_RUNS=3 DFL_OUTAGE_SECONDS=5 \
-    /usr/bin/python3 -m unittest "${modules[@]}"
+    /usr/bin/python3 Tests/Integration/parallel.py --records "build/integration-tests-${sanitizer:0:1}san" "${modules[@]}"

@@ -25,7 +25,7 @@ import time
 
 import dbus
 
-from bus_probe import rss_kib
+from proc_accounting import rss_kib
 from gnome_shell import GnomeShell
 from harness import (AGENT, BUS_NAME, PATIENCE, REPO, AgentProcess, Platform, Session, voluntary_switches,
                      wait_until_settled)

@@ -13,7 +13,7 @@ import os
 
 import dbus
 
-from harness import PATIENCE, REPO, eventually
+from harness import ARTIFACTS, PATIENCE, eventually
 
 SCREENSHOT = "org.gnome.Shell.Screenshot"
 SCREENSHOT_PATH = "/org/gnome/Shell/Screenshot"
@@ -93,9 +93,8 @@ FOCUS = """
 def artifacts_dir():
     """Where the tests leave their screenshots: $DFL_ARTIFACTS, else
     build/test-artifacts in the checkout."""
-    path = os.environ.get("DFL_ARTIFACTS") or os.path.join(REPO, "build", "test-artifacts")
-    os.makedirs(path, exist_ok=True)
-    return path
+    os.makedirs(ARTIFACTS, exist_ok=True)
+    return ARTIFACTS
 
 
 class Screen:

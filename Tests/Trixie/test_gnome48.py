@@ -254,7 +254,7 @@ class AppWindowTests(Gnome48TestCase):
         pointer = self.pointer()
         self.click_banner(pointer, ASLEEP)
 
-        route = "%s/families/%s/babies/%s/track/sleep?timer=%s" % (self.platform.origin, DEMO_FAMILY, MAYA, timer_id)
+        route = self.platform.sleep_route(timer_id)
         self.until(lambda: app.url() == route, lambda: "the window to show the timer's route; it shows %s" % app.url())
         self.screen.wait(lambda: (self.screen.focus() or {}).get("app") == "com.dreamsforlittles.App",
                          lambda: "the Shell to give the app's window the focus; it has %r, windows %r" % (
@@ -272,10 +272,7 @@ class AppWindowTests(Gnome48TestCase):
         # route's own page (a click on the page the link replaces is lost).
         app.wait_for_page()
         app.js("document.getElementById('sign-in-parent').click()")
-        shown = app.wait("const s = document.getElementById('sleep-route');"
-                         "return s && !s.hidden && [s.dataset.timerId, s.dataset.state, "
-                         "document.getElementById('sleep-route-baby').textContent]", "the Sleep route")
-        self.assertEqual(shown, [timer_id, "running", "Maya"])
+        self.assertEqual(app.shown_sleep_route(), [timer_id, "running", "Maya"])
 
 
 class IndicatorTests(Gnome48TestCase):

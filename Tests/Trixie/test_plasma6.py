@@ -31,11 +31,10 @@ from app_harness import require_tool
 from dbus_client import Client
 from desktop import BusMonitor, xdotool
 from display_text import elapsed_minutes
-from harness import PATIENCE, REPO, AgentProcess, Platform, Session, eventually, next_minute_ms, now_ms, stop
+from harness import ARTIFACTS, PATIENCE, REPO, AgentProcess, Platform, Session, eventually, next_minute_ms, now_ms, stop
 from plasma import HEIGHT, WIDTH, Plasma
 import screen_words
 
-ARTIFACTS = os.environ.get("DFL_ARTIFACTS", os.path.join(REPO, "build", "test-artifacts"))
 WEBAPP = os.path.join(REPO, "webapp", "demo")
 APP = os.path.join(os.environ.get("DFL_BUILD_DIR", "/usr/bin"), "dreamsforlittles")
 APP_ID = "com.dreamsforlittles.App"

@@ -1,0 +1,81 @@
+"""The parallel runner's own choices, without running a test through it:
+the order the classes start in, the records it keeps between runs, and
+the slowest tests it names at the end of a stage and of make check."""
+
+import contextlib
+import io
+import os
+import shutil
+import tempfile
+import unittest
+
+import parallel
+
+
+class OrderTests(unittest.TestCase):
+    def test_the_longest_last_time_starts_first_and_a_new_class_by_its_estimate(self):
+        counts = {"a.Short": 2, "b.Long": 1, "c.New": 3}
+        durations = {"a.Short": 5.0, "b.Long": 100.0}
+        # c.New is not timed yet: 3 tests at the estimate each.
+        self.assertEqual(parallel.longest_first(counts, durations), ["b.Long", "c.New", "a.Short"])
+
+    def test_ties_go_by_name_so_every_run_starts_in_the_same_order(self):
+        counts = {"b.Two": 1, "a.One": 1}
+        self.assertEqual(parallel.longest_first(counts, {}), ["a.One", "b.Two"])
+
+
+class RecordTests(unittest.TestCase):
+    def setUp(self):
+        self.folder = tempfile.mkdtemp(prefix="dfl-runner-")
+        self.addCleanup(shutil.rmtree, self.folder, True)
+
+    def test_a_record_read_back_is_the_record_written(self):
+        path = os.path.join(self.folder, "runs", "times.json")
+        parallel.write_seconds(path, {"m.C.test_a": 1.5, "m.C.test_b": 20.0})
+        self.assertEqual(parallel.read_seconds(path), {"m.C.test_a": 1.5, "m.C.test_b": 20.0})
+
+    def test_no_record_or_a_broken_one_reads_as_none(self):
+        self.assertEqual(parallel.read_seconds(os.path.join(self.folder, "missing.json")), {})
+        broken = os.path.join(self.folder, "broken.json")
+        with open(broken, "w") as handle:
+            handle.write("[1, 2")
+        self.assertEqual(parallel.read_seconds(broken), {})
+
+    def test_the_slowest_ten_of_several_runs_are_named_with_their_run(self):
+        plain, asan = os.path.join(self.folder, "integration-tests"), os.path.join(self.folder, "integration-tests-asan")
+        parallel.write_seconds(os.path.join(plain, "times.json"),
+                               {"m.C.test_%02d" % n: float(n) for n in range(12)})
+        parallel.write_seconds(os.path.join(asan, "times.json"), {"m.C.test_05": 99.0})
+        printed = io.StringIO()
+        with contextlib.redirect_stdout(printed):
+            parallel.print_slowest([plain, asan])
+        lines = [line.split() for line in printed.getvalue().splitlines()[1:]]
+        self.assertEqual([(seconds, run, test) for seconds, _, run, test in lines][:3],
+                         [("99.0", "integration-tests-asan", "m.C.test_05"),
+                          ("11.0", "integration-tests", "m.C.test_11"),
+                          ("10.0", "integration-tests", "m.C.test_10")])
+        self.assertEqual(len(lines), 10)
+
+
+class KnownDurationsTests(unittest.TestCase):
+    def setUp(self):
+        self.folder = tempfile.mkdtemp(prefix="dfl-runner-")
+        self.addCleanup(shutil.rmtree, self.folder, True)
+
+    def test_a_fresh_clone_takes_the_kept_times_and_this_machines_record_wins(self):
+        seed = os.path.join(self.folder, "seed.json")
+        records = os.path.join(self.folder, "records")
+        parallel.write_seconds(seed, {"m.Long": 200.0, "m.Short": 3.0})
+        self.assertEqual(parallel.known_durations(records, seed), {"m.Long": 200.0, "m.Short": 3.0})
+        parallel.write_seconds(os.path.join(records, "durations.json"), {"m.Short": 300.0})
+        self.assertEqual(parallel.known_durations(records, seed), {"m.Long": 200.0, "m.Short": 300.0})
+
+
+class SlowestTests(unittest.TestCase):
+    def test_the_slowest_come_first_and_only_as_many_as_asked(self):
+        times = {"a": 1.0, "b": 7.0, "c": 3.0, "d": 7.0}
+        self.assertEqual(parallel.slowest(times, 3), [("b", 7.0), ("d", 7.0), ("c", 3.0)])
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -104,7 +104,7 @@ sanitizers:
 # Mutation testing of the decision targets (docs/TESTING.md): each mutant of
 # their rules built into a copy of the package in build/mutants and the
 # target's unit tests run against it; not part of `make check`. Pass
-# MUTANTS_ARGS="--target PanelIndicator", "--file LinkRoute.swift" or "--list".
+# MUTANTS_ARGS="--target PanelIndicator", "--file APIOrigin.swift" or "--list".
 MUTANTS_ARGS ?=
 mutants: deps test-toolchain locale
 	$(PYTHON) scripts/mutants.py $(MUTANTS_ARGS)

@@ -64,6 +64,13 @@ import Testing
         #expect(launch.woke(now: now.plus(seconds: 3659)) == [.launch([F.id(1)])])
     }
 
+    @Test func exactlyAnHourAfterTheLastLaunchTheTimerLaunchesAgain() {
+        var launch = launcher()
+        _ = launch.restored([F.id(1)], now: now)
+        launch.renewalAsked(F.id(1), expiresAt: now.plus(seconds: 7200), now: now.plus(seconds: 3540))
+        #expect(launch.woke(now: now.plus(seconds: 3600)) == [.launch([F.id(1)])])
+    }
+
     @Test func anotherTimerIsNotHeldBackByTheFirstOnesLaunch() {
         var launch = launcher()
         _ = launch.restored([F.id(1)], now: now)

@@ -323,4 +323,17 @@ import Testing
         let timer = F.timer(1, startedAt: now.plus(seconds: -10))
         #expect(click(timer, at: now.plus(seconds: -20).millisecondsSince1970) == .refuse(.beforeStart))
     }
+
+    @Test func aGivenTimeAtTheStartIsTheStart() {
+        let start = now.plus(seconds: -10)
+        let timer = F.timer(1, startedAt: start)
+        #expect(click(timer, at: start.millisecondsSince1970) == .record(timer, completedAt: start, sentAs: start))
+    }
+
+    @Test func aRecordedClickWhoseTimerIsInFlightIsLeftToTheOutbox() {
+        var machine = machine()
+        _ = machine.outbox([F.record(1)], now: now)
+        #expect(machine.recorded(F.record(1), now: now) == .readOutbox)
+        #expect(machine.state.inFlight == [F.id(1)])
+    }
 }

@@ -507,4 +507,48 @@ import Testing
         #expect(NotificationCloseReason.closedByCall == 3)
         #expect(NotificationCloseReason.undefined == 4)
     }
+
+    // MARK: Edges
+
+    @Test func withoutAServerADismissedTimerIsUnavailable() {
+        let plan = plan(records: [F.id(1): NotificationRecord(notificationID: 0, dismissedInState: "running:3:true")])
+        #expect(plan.status(of: F.id(1)) == .unavailable)
+    }
+
+    @Test func aClockSetBackRemakesTheTextBeforeItsBoundary() {
+        var plan = showing([F.timer()])
+        let actions = plan.handle(.clockChanged(now: now.plus(seconds: -60)))
+        #expect(shows(actions).map(\.body) == ["Asleep since 20:17 · 1 h 22 min"])
+    }
+
+    @Test func aNewTimeFormatRemakesTheTextBeforeItsBoundary() {
+        var plan = showing([F.timer()])
+        let actions = plan.handle(.settingsChanged(.init(liveElapsed: .auto, timeFormat: .twelveHour), now: now.plus(seconds: 5)))
+        let bodies = shows(actions).map(\.body)
+        #expect(bodies.count == 1)
+        #expect(bodies.first != "Asleep since 20:17 · 1 h 23 min")
+    }
+
+    @Test func aFarewellTheServerRefusedIsDroppedAndSaid() {
+        var plan = showing([F.timer()])
+        _ = plan.handle(.saved(F.id(1), sleptMinutes: 83, now: now))
+        #expect(plan.handle(.showFailed(F.id(1), reason: "no reply", now: now))
+            == [.drop(F.id(1)), .log(.warning, "Could not show that the sleep was saved: no reply")])
+    }
+
+    @Test func aCloseAfterAClickAnnouncesTheStatusOnce() {
+        var plan = showing([F.timer()])
+        _ = plan.handle(.actionInvoked(F.id(1), .complete, activationToken: nil))
+        let actions = plan.handle(.closed(F.id(1), reason: NotificationCloseReason.dismissedByUser, now: now.plus(seconds: 2)))
+        #expect(shows(actions).count == 1)
+        #expect(actions.filter { $0 == .statusChanged(F.id(1)) }.count == 1)
+    }
+
+    @Test func aRefusedNotificationIsNotOfferedAgainBeforeItsWait() {
+        var plan = plan()
+        _ = plan.handle(.serverChanged(F.xfce, timers: [F.timer()], now: now))
+        _ = plan.handle(.showFailed(F.id(1), reason: "no reply", now: now))
+        #expect(plan.handle(.wake(now: now.plus(seconds: 1))).isEmpty)
+        #expect(plan.wakeAt == now + NotificationPlan.retryAfterFailure)
+    }
 }

@@ -108,4 +108,19 @@ import Testing
     @Test func theCompletionsAndTheTimersHoldAlike() {
         #expect(TimerLifecycle.Settings().storeFailureHold == CompletionMachine.Settings().storeFailureHold)
     }
+
+    @Test func aTimerThatFailedToSaveOrWaitsForTheAppAsksForNoRenewal() {
+        var lifecycle = lifecycle()
+        let expiresAt = now.plus(seconds: 600)
+        let timers = [F.timer(1, expiresAt: expiresAt, completion: .failed), F.timer(2, expiresAt: expiresAt, completion: .needsApp)]
+        #expect(lifecycle.check(timers, now: now).isEmpty)
+        #expect(lifecycle.check(timers, now: expiresAt).isEmpty)
+    }
+
+    @Test func aTimerWithoutATokenAsksForNoRenewal() {
+        var lifecycle = lifecycle()
+        let expiresAt = now.plus(seconds: 600)
+        #expect(lifecycle.check([F.timer(token: false, expiresAt: expiresAt)], now: now).isEmpty)
+        #expect(lifecycle.check([F.timer(token: false, expiresAt: expiresAt)], now: expiresAt).isEmpty)
+    }
 }

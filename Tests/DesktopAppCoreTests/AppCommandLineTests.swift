@@ -43,6 +43,12 @@ import Testing
         #expect(!AppCommandLine(arguments: ["dreamsforlittles", "--", "--automation"]).automation)
     }
 
+    @Test func anActivationTokenMayHoldASpaceButNoControlCharacter() {
+        #expect(AppCommandLine.activationToken(environment: ["XDG_ACTIVATION_TOKEN": "a b"]) == "a b")
+        #expect(AppCommandLine.activationToken(environment: ["XDG_ACTIVATION_TOKEN": "a\u{1F}b"]) == nil)
+        #expect(AppCommandLine.activationToken(environment: ["XDG_ACTIVATION_TOKEN": "a\u{7F}b"]) == nil)
+    }
+
     @Test func theLaunchsActivationTokenComesFromTheEnvironmentAndTravelsAsAnOption() throws {
         #expect(AppCommandLine.activationToken(environment: ["DESKTOP_STARTUP_ID": "x11_TIME1", "XDG_ACTIVATION_TOKEN": "wl"]) == "wl")
         #expect(AppCommandLine.activationToken(environment: ["DESKTOP_STARTUP_ID": "x11_TIME1"]) == "x11_TIME1")

@@ -121,4 +121,26 @@ import Testing
         #expect(Localization.$scoped.withValue(broken) { AppAccessibleText.pageLanguage } == "en")
         #expect(Localization.$scoped.withValue(Self.german) { AppAccessibleText.pageLanguage } == "de")
     }
+
+    @Test func aLanguageCodeMayBeThirtyFiveCharactersLongButNoLonger() {
+        let longest = String(repeating: "a", count: 35)
+        let kept = DictionaryTranslator(messages: ["language code\u{4}en": longest], plurals: [:])
+        #expect(Localization.$scoped.withValue(kept) { AppAccessibleText.pageLanguage } == longest)
+        let tooLong = DictionaryTranslator(messages: ["language code\u{4}en": longest + "a"], plurals: [:])
+        #expect(Localization.$scoped.withValue(tooLong) { AppAccessibleText.pageLanguage } == "en")
+    }
+}
+
+/// Lines of the log whose wording depends on a number.
+@Suite struct AppTextCountTests {
+    @Test func oneRefusalSaysNoCountAndSeveralSayHowMany() {
+        #expect(AppLogText.refusalCount(1) == "")
+        #expect(AppLogText.refusalCount(3)
+            == " (3 refusals of this kind of call since the last such line; one line a minute is written.)")
+    }
+
+    @Test func anAgentAlreadyRunningIsToldFromOneJustStarted() {
+        #expect(AppLogText.agentStarted("org.example.Agent", 2) == "The agent at org.example.Agent was already running.")
+        #expect(AppLogText.agentStarted("org.example.Agent", 1) == "The agent at org.example.Agent was started.")
+    }
 }

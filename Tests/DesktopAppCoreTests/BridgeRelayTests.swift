@@ -27,6 +27,18 @@ import Testing
         #expect(relay.line(forMessage: long, pageURL: page) == .failure(.tooLong(long.utf8.count)))
     }
 
+    @Test func aMessageOfTheLargestSizeGoesThrough() {
+        let largest = String(repeating: "x", count: BridgeRelay.maximumMessageBytes)
+        #expect(relay.line(forMessage: largest, pageURL: page) == .success(Array(largest.utf8) + [UInt8(ascii: "\n")]))
+    }
+
+    @Test func aLineEndingInCarriageReturnIsTheLineWithoutIt() throws {
+        let crlf = try relay.script(forLine: Array("{}\r".utf8), pageURL: page).get()
+        let plain = try relay.script(forLine: Array("{}".utf8), pageURL: page).get()
+        #expect(crlf == plain)
+        #expect(plain.contains(#"detail: "{}""#))
+    }
+
     @Test func aLineOfTheBridgeBecomesAnEventWhoseTextCannotEscapeItsLiteral() throws {
         let line = Array(#"{"x":"</script>\u2028 \" \\"}"#.utf8) + [0x0D]
         let script = try relay.script(forLine: line, pageURL: page).get()
@@ -38,6 +50,11 @@ import Testing
 
     @Test func javaScriptStringsEscapeEveryLineEndAndControlCharacter() {
         #expect(BridgeScripts.javaScriptString("a\"b\\c\n\u{2028}\u{2029}\u{1}<") == #""a\"b\\c\n\u2028\u2029\u0001\u003c""#)
+    }
+
+    @Test func javaScriptStringsKeepASpaceAndEscapeTheLastControlCharacter() {
+        #expect(BridgeScripts.javaScriptString("a b") == #""a b""#)
+        #expect(BridgeScripts.javaScriptString("\u{1F}\u{7F}") == #""\u001f\u007f""#)
     }
 
     @Test func theScriptsNameTheHandlerAndEventsTheAppUses() throws {
@@ -76,5 +93,13 @@ import Testing
         let delays = (0..<10).map { _ in policy.delayAfterRun(lasting: .milliseconds(100)).wholeMilliseconds }
         #expect(delays == [0, 250, 500, 1000, 2000, 4000, 8000, 16_000, 30_000, 30_000])
         #expect(policy.delayAfterRun(lasting: .milliseconds(31_000)) == .zero)
+    }
+
+    @Test func aRunOfExactlyTheHealthyTimeCountsAsHealthy() {
+        var policy = BridgeRestartPolicy()
+        #expect(BridgeRestartPolicy.healthyRun == .seconds(30))
+        _ = policy.delayAfterRun(lasting: .milliseconds(100))
+        #expect(policy.delayAfterRun(lasting: .milliseconds(100)) == .milliseconds(250))
+        #expect(policy.delayAfterRun(lasting: .seconds(30)) == .zero)
     }
 }

@@ -45,6 +45,16 @@ import Testing
         #expect(dialogs.decide(.fileChooser, origin: nil, windowShown: true, now: 30_001).allowed)
     }
 
+    /// A click at the same instant counts, and one exactly its lifetime old.
+    @Test func aPersonsClickCountsFromItsInstantToTheEndOfItsLifetime() throws {
+        var dialogs = try guarded()
+        dialogs.personClickedInTopFrame(at: 10_000)
+        #expect(dialogs.decide(.print, origin: nil, windowShown: true, now: 10_000).allowed)
+        dialogs.personClickedInTopFrame(at: 20_000)
+        let edge = 20_000 + DialogGuard.personLifetime.wholeMilliseconds
+        #expect(dialogs.decide(.fileChooser, origin: nil, windowShown: true, now: edge).allowed)
+    }
+
     /// Script dialogs in the shown window are WebKit's own, over the page.
     @Test func scriptDialogsShowInTheShownWindowOnly() throws {
         var dialogs = try guarded()

@@ -28,6 +28,22 @@ import Testing
         #expect(launchGuard.decide(Self.elsewhere, at: Self.gesture, now: late).decision == .load)
     }
 
+    @Test mutating func aClickExactlyItsLifetimeOldStillLaunches() {
+        launchGuard.clickedInTopFrame(Self.elsewhere, at: 1_000)
+        let edge = 1_000 + LaunchGuard.clickLifetime.wholeMilliseconds
+        // A later click, at that edge, keeps the first.
+        launchGuard.clickedInTopFrame("https://elsewhere.example/other", at: edge)
+        #expect(launchGuard.decide(Self.elsewhere, at: Self.gesture, now: edge).decision == .openOutside(Self.elsewhere))
+    }
+
+    @Test mutating func theNinthClickPushesTheFirstOut() {
+        // Eight clicks are kept.
+        for n in 0..<9 { launchGuard.clickedInTopFrame(Self.elsewhere + "&n=\(n)", at: 1_000) }
+        #expect(launchGuard.decide(Self.elsewhere + "&n=0", at: Self.gesture, now: 1_010).decision == .load)
+        #expect(launchGuard.decide(Self.elsewhere + "&n=1", at: Self.gesture, now: 1_010).decision
+            == .openOutside(Self.elsewhere + "&n=1"))
+    }
+
     @Test mutating func aRefusalIsLoggedOncePerOriginAndMinute() {
         let landing = "https://evil.example/landing?n="
         var lines: [String] = []
@@ -60,5 +76,30 @@ import Testing
         // instead of the table growing.
         #expect(launchGuard.decide("https://late.example/", at: .mainFrameResponse, now: 1_000).log == nil)
         #expect(launchGuard.decide("https://late.example/", at: .mainFrameResponse, now: 70_000).log != nil)
+    }
+}
+
+/// The memory of logged refusals, at its bounds.
+@Suite struct RefusalLogTests {
+    /// Every key logged at `now` until the memory is full (256 keys).
+    func full(at now: Int64) -> RefusalLog {
+        var log = RefusalLog()
+        for n in 0..<256 {
+            let logged = log.shouldLog("k\(n)", now: now)
+            #expect(logged)
+        }
+        return log
+    }
+
+    @Test func aFullMemoryOfRecentKeysLogsNothingNew() {
+        var log = full(at: 0)
+        let logged = log.shouldLog("new", now: 1)
+        #expect(!logged)
+    }
+
+    @Test func keysExactlyTheQuietTimeOldAreForgottenForANewOne() {
+        var log = full(at: 0)
+        let logged = log.shouldLog("new", now: RefusalLog.quiet.wholeMilliseconds)
+        #expect(logged)
     }
 }

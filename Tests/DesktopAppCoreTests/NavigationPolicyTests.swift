@@ -81,3 +81,28 @@ import Testing
         #expect(!policy.isWebApp(nil))
     }
 }
+
+/// How a URL's scheme and origin are read.
+@Suite struct WebURLTests {
+    @Test func aSchemeStartsWithALetterAndHoldsLettersDigitsPlusMinusAndDot() {
+        #expect(WebURL("a+b:x")?.scheme == "a+b")
+        #expect(WebURL("a-b:x")?.scheme == "a-b")
+        #expect(WebURL("a.b:x")?.scheme == "a.b")
+        #expect(WebURL("a1:x")?.scheme == "a1")
+        #expect(WebURL("1a:x") == nil)
+        #expect(WebURL("+a:x") == nil)
+        #expect(WebURL("a_b:x") == nil)
+        #expect(WebURL("a b:x") == nil)
+    }
+
+    @Test func plainHTTPOnLoopbackHasItsOrigin() throws {
+        #expect(WebURL("http://127.0.0.1:8080/x")?.origin == (try APIOrigin(parsing: "http://127.0.0.1:8080")))
+        #expect(WebURL("https://app.example:8443/x")?.origin == (try APIOrigin(parsing: "https://app.example:8443")))
+    }
+
+    @Test func anHTTPSLinkWithoutItsSlashesHasNoOrigin() {
+        let url = WebURL("https:app.example:8443/")
+        #expect(url?.scheme == "https")
+        #expect(url != nil && url?.origin == nil)
+    }
+}

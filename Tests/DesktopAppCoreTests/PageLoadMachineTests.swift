@@ -28,6 +28,13 @@ import Testing
 
     // MARK: The first page
 
+    @Test func aNewWindowShowsNoPageOfItsOwnAndNoFailure() {
+        let page = PageLoadMachine(setup: Self.configured)
+        #expect(!page.state.showingOwnPage)
+        #expect(!page.state.loadFailed)
+        #expect(!page.state.retryWaiting)
+    }
+
     @Test func aConfiguredAppStartsWithTheWebApp() {
         #expect(PageLoadMachine(setup: Self.configured).started() == .load(Self.start))
     }

@@ -77,6 +77,44 @@ import Testing
         #expect(keeper.handle(.agentVanished) == [])
     }
 
+    @Test func aNewKeeperKnowsNothingYet() {
+        let keeper = SandboxAgentKeeper()
+        #expect(!keeper.sandboxed && !keeper.agentPresent && !keeper.timersKnown && !keeper.startPending)
+        #expect(keeper.restarts == 0)
+    }
+
+    @Test func anAgentThatLeavesBeforeItsFirstListIsLeftAlone() {
+        var keeper = SandboxAgentKeeper()
+        _ = keeper.handle(.started(Self.sandbox))
+        _ = keeper.handle(.agentAppeared)
+        #expect(keeper.handle(.agentVanished) == [])
+    }
+
+    @Test func anAgentBackThatLeavesBeforeItsListIsNotStartedAgain() {
+        var keeper = running(timers: 1)
+        _ = keeper.handle(.agentVanished)
+        #expect(!keeper.agentPresent && !keeper.timersKnown)
+        _ = keeper.handle(.agentAppeared)
+        #expect(keeper.handle(.agentVanished) == [])
+        #expect(keeper.restarts == 1)
+    }
+
+    @Test func aRestartIsPendingUntilTheAgentIsSeen() {
+        var keeper = running(timers: 1)
+        _ = keeper.handle(.agentVanished)
+        #expect(keeper.startPending)
+    }
+
+    @Test func anAgentLeavingWhileTheStartAtLaunchIsPendingIsNotStartedAgain() {
+        // The agent was on the bus before the app's start asked for it.
+        var keeper = SandboxAgentKeeper()
+        _ = keeper.handle(.agentAppeared)
+        _ = keeper.handle(.started(Self.sandbox))
+        _ = keeper.handle(.timers(count: 1))
+        #expect(keeper.handle(.agentVanished) == [])
+        #expect(keeper.restarts == 0)
+    }
+
     @Test func restartsStopAtTheLimit() {
         var keeper = running(timers: 1)
         for _ in 0..<SandboxAgentKeeper.restartLimit {

@@ -58,6 +58,19 @@ import Testing
         #expect(announcement.handle(saved("t-maya")) == [.announce("Maya's sleep saved")])
     }
 
+    @Test func anotherOutcomeWithAnActivityIsNoNewsOfASave() {
+        var announcement = listing(maya)
+        #expect(announcement.handle(saved("t-maya", outcome: "already-completed")) == [])
+        #expect(announcement.handled.isEmpty)
+        #expect(announcement.handle(saved("t-maya")) == [.announce("Maya's sleep saved")])
+    }
+
+    @Test func aCompletionWithoutATimerIdIsNotRemembered() {
+        var announcement = listing(maya)
+        #expect(announcement.handle(saved("")) == [])
+        #expect(announcement.handled.isEmpty)
+    }
+
     @Test func aTimerNeverListedOrWithoutANameIsNotAnnounced() {
         var announcement = listing(SaveAnnouncement.TimerName(timerID: "t-nameless", babyName: ""))
         #expect(announcement.handle(saved("t-unknown")) == [])
@@ -117,6 +130,12 @@ import Testing
     @Test func theLongestNameTheAgentAcceptsIsSaidWhole() {
         let name = String(repeating: "M", count: BabyName.maximumCharacters)
         #expect(SaveAnnouncement.text(babyName: name) == name + "'s sleep saved")
+    }
+
+    @Test func aTextOfExactlyTheBoundIsSaidWhole() {
+        let name = String(repeating: "M", count: SaveAnnouncement.maximumCharacters - "'s sleep saved".count)
+        #expect(SaveAnnouncement.text(babyName: name) == name + "'s sleep saved")
+        #expect(SaveAnnouncement.text(babyName: name).count == SaveAnnouncement.maximumCharacters)
     }
 
     @Test func aLongerTextIsCutToTheBound() {

@@ -43,4 +43,12 @@ import Testing
             #expect(timer.canComplete(at: now) == (timer.state(at: now) == .running))
         }
     }
+
+    @Test func aCompletionRecordedWithoutSayingSoWasNotRetimed() {
+        let record = CompletionRecord(
+            timerID: Fixtures.timerID(1), scope: Fixtures.scope, completedAt: now, requestBody: nil,
+            tokenExpiresAt: now.adding(milliseconds: Milliseconds.hour), attempts: 0, nextAttemptAt: now, lastError: nil,
+            state: .pending)
+        #expect(!record.retimed)
+    }
 }

@@ -47,6 +47,13 @@ import SleepTimerCore
             == .retry(at: now))
     }
 
+    @Test func aPolicyThatHonoursNoRetryAfterRetriesAtOnce() {
+        let eager = RetryPolicy(backoff: Backoff(first: .milliseconds(1000), longest: .milliseconds(60_000)), maximumRetryAfter: .zero)
+        var random = SplitMix64(seed: 1)
+        #expect(eager.decide(afterAttempt: 1, now: now, retryAfter: 120_000, tokenExpiresAt: farExpiry, random: &random)
+            == .retry(at: now))
+    }
+
     @Test func neverRetriesPastTheTokensExpiry() {
         var random = SplitMix64(seed: 7)
         #expect(policy.decide(afterAttempt: 3, now: now, retryAfter: nil, tokenExpiresAt: now, random: &random)

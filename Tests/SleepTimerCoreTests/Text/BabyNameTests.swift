@@ -76,6 +76,21 @@ import Testing
         #expect(accented == String(repeating: "é", count: 63) + "…")
     }
 
+    @Test func keepsANameOfExactlyTheMostScalarsWhole() {
+        // 64 characters of four code points each: 256.
+        let name = String(repeating: "e\u{301}\u{302}\u{303}", count: 64)
+        #expect(name.count == BabyName.maximumCharacters && name.unicodeScalars.count == BabyName.maximumScalars)
+        #expect(cleaned(name) == name)
+    }
+
+    @Test func cutsAtTheScalarBoundLeavingRoomForTheEllipsis() throws {
+        // Characters of eight code points: 31 of them and "…" make 249; a
+        // 32nd would make 257.
+        let character = "e\u{301}\u{302}\u{303}\u{304}\u{306}\u{307}\u{308}"
+        let shown = try #require(cleaned(String(repeating: character, count: 40)))
+        #expect(shown == String(repeating: character, count: 31) + "…")
+    }
+
     @Test func dropsTheSpaceBeforeTheEllipsis() {
         #expect(cleaned(String(repeating: "a", count: 62) + " " + String(repeating: "b", count: 10))
             == String(repeating: "a", count: 62) + "…")

@@ -4,7 +4,11 @@ every test does, so that classes run side by side. Most of the tests wait
 on processes and buses rather than on the CPU, so a two-core machine runs
 two at once in much less time than one after another (three were faster
 still, but a start under that load sometimes took longer than a test's
-patience: steady comes first).
+patience: steady comes first). A class that spends its minutes asleep (an
+outage, a suspend, an idle minute counted) says so with `mostly_waits`: it
+runs in a lane of its own beside the workers, one such class at a time, so
+that its sleep does not hold a worker while the CPU it would leave idle is
+there for the others.
 
     parallel.py [--workers N] [--records DIR] [NAME ...]
     parallel.py --slowest DIR [DIR ...]
@@ -72,9 +76,11 @@ def units(names):
     "module.Class", or a test named alone as itself; a module that does not
     import is a unit of its own, so that it fails. And the units that must
     run with nothing beside them: a test class says so with `runs_alone`
-    (it changes what the whole machine sees, as a set clock does)."""
+    (it changes what the whole machine sees, as a set clock does). And the
+    units that mostly sleep, which run in the lane beside the workers: a
+    test class says so with `mostly_waits`."""
     loader = unittest.TestLoader()
-    found, solo = {}, set()
+    found, solo, sleepers = {}, set(), set()
     alone = [name for name in names if name.count(".") == 2]
     rest = [name for name in names if name not in alone]
     for name in alone:
@@ -90,10 +96,35 @@ def units(names):
             found[unit] = found.get(unit, 0) + 1
         suites.append(suite)
     for test in tests_of(unittest.TestSuite(suites)):
+        test_id = test.id()
+        unit = test_id if test_id in found else test_id.rsplit(".", 1)[0]
         if getattr(type(test), "runs_alone", False):
-            test_id = test.id()
-            solo.add(test_id if test_id in found else test_id.rsplit(".", 1)[0])
-    return found, solo
+            solo.add(unit)
+        elif getattr(type(test), "mostly_waits", False):
+            sleepers.add(unit)
+    return found, solo, sleepers
+
+
+def next_unit(waiting, running, workers, solo, sleepers):
+    """The next unit of `waiting` (in its order) that may start beside the
+    units `running`, or None: a unit that runs alone starts when nothing
+    runs and then nothing starts beside it; a unit that mostly waits starts
+    when no other such unit runs, whatever the workers do; any other unit
+    when fewer than `workers` of them run."""
+    if any(unit in solo for unit in running):
+        return None
+    busy = sum(1 for unit in running if unit not in sleepers)
+    sleeping = any(unit in sleepers for unit in running)
+    for unit in waiting:
+        if unit in solo:
+            if not running:
+                return unit
+        elif unit in sleepers:
+            if not sleeping:
+                return unit
+        elif busy < workers:
+            return unit
+    return None
 
 
 def read_seconds(path):
@@ -210,21 +241,26 @@ class Job:
 def run_all(names, workers, records=RECORDS):
     logs = os.path.join(records, "logs")
     os.makedirs(logs, exist_ok=True)
-    counts, solo = units(names)
+    counts, solo, sleepers = units(names)
     durations = known_durations(records)
     # The units that run alone come last, one after another, once every
     # other unit has ended.
     waiting = [unit for unit in longest_first(counts, durations) if unit not in solo] + sorted(solo)
     total = len(waiting)
-    print("integration tests: %d tests in %d classes, %d workers; logs in %s"
-          % (sum(counts.values()), total, workers, os.path.relpath(logs, REPO)), flush=True)
+    print("integration tests: %d tests in %d classes, %d workers%s; logs in %s"
+          % (sum(counts.values()), total, workers,
+             " and a lane for the %d that mostly wait" % len(sleepers) if sleepers else "",
+             os.path.relpath(logs, REPO)), flush=True)
     began = time.monotonic()
     running, done = [], []
     try:
         while waiting or running:
-            while waiting and len(running) < workers and not (waiting[0] in solo and running) \
-                    and not any(job.unit in solo for job in running):
-                running.append(Job(waiting.pop(0), logs))
+            while True:
+                unit = next_unit(waiting, [job.unit for job in running], workers, solo, sleepers)
+                if unit is None:
+                    break
+                waiting.remove(unit)
+                running.append(Job(unit, logs))
             for job in [j for j in running if j.finished()]:
                 running.remove(job)
                 done.append(job)

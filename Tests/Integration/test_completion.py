@@ -111,6 +111,10 @@ class CrashTests(CompletionTestCase):
 
 
 class OfflineTests(CompletionTestCase):
+    # Three minutes of outage asleep: it runs in the lane beside the workers
+    # (parallel.py), not in one of them.
+    mostly_waits = True
+
     def test_an_outage_of_minutes_keeps_the_completion_and_lands_it_once(self):
         outage = float(os.environ.get("DFL_OUTAGE_SECONDS", "180"))
         system_bus = SystemBus(self.session)

@@ -372,6 +372,10 @@ class WakeUpTests(unittest.TestCase):
     sleep again after something woke it). No notification server runs, so
     every wake-up counted is for the indicator or for nothing."""
 
+    # Minutes of counting wake-ups, asleep: it runs in the lane beside the
+    # workers (parallel.py), not in one of them.
+    mostly_waits = True
+
     def setUp(self):
         self.session = Session()
         self.addCleanup(self.session.close)

@@ -1,5 +1,5 @@
 """The parallel runner's own choices, without running a test through it:
-the order the classes start in, the records it keeps between runs, and
+the order the classes start in, the lane each runs in, the records it keeps between runs, and
 the slowest tests it names at the end of a stage and of make check."""
 
 import contextlib
@@ -22,6 +22,41 @@ class OrderTests(unittest.TestCase):
     def test_ties_go_by_name_so_every_run_starts_in_the_same_order(self):
         counts = {"b.Two": 1, "a.One": 1}
         self.assertEqual(parallel.longest_first(counts, {}), ["a.One", "b.Two"])
+
+
+class LaneTests(unittest.TestCase):
+    """Which unit starts next beside the ones running: two workers, a lane
+    for the units that mostly sleep, the units that run alone last."""
+
+    solo = {"m.Clock"}
+    sleepers = {"m.Outage", "m.Suspend"}
+
+    def next(self, waiting, running):
+        return parallel.next_unit(waiting, running, 2, self.solo, self.sleepers)
+
+    def test_a_sleeper_starts_beside_two_busy_workers(self):
+        self.assertEqual(self.next(["m.Outage", "m.C"], ["m.A", "m.B"]), "m.Outage")
+
+    def test_a_sleeper_does_not_hold_a_worker(self):
+        self.assertEqual(self.next(["m.C"], ["m.A", "m.Outage"]), "m.C")
+
+    def test_one_sleeper_at_a_time_and_the_workers_take_the_next_busy_unit(self):
+        self.assertEqual(self.next(["m.Suspend", "m.C"], ["m.Outage", "m.A"]), "m.C")
+        self.assertIsNone(self.next(["m.Suspend", "m.C"], ["m.Outage", "m.A", "m.B"]))
+
+    def test_two_busy_workers_and_no_sleeper_waiting_start_nothing(self):
+        self.assertIsNone(self.next(["m.C", "m.D"], ["m.A", "m.B"]))
+
+    def test_a_unit_that_runs_alone_waits_for_every_other_and_then_has_the_machine(self):
+        self.assertIsNone(self.next(["m.Clock"], ["m.Outage"]))
+        self.assertEqual(self.next(["m.Clock"], []), "m.Clock")
+        self.assertIsNone(self.next(["m.Outage", "m.C"], ["m.Clock"]))
+
+    def test_the_classes_say_which_lane_they_run_in(self):
+        counts, solo, sleepers = parallel.units(["test_completion.OfflineTests", "test_clock"])
+        self.assertIn("test_completion.OfflineTests", sleepers)
+        self.assertTrue(solo)
+        self.assertFalse(solo & sleepers)
 
 
 class RecordTests(unittest.TestCase):

@@ -11,7 +11,8 @@
 #
 # Usage: scripts/fuzz.sh [short|long]
 #
-#   short  (default) about 30 seconds per target; for the test command
+#   short  (default) the three targets at once, 45 seconds each (on two
+#          cores, about 30 seconds of a core each); for the test command
 #   long   10 minutes per target (`make fuzz`); new interesting inputs are
 #          kept in build/fuzz-corpus/<target>/ for inspection, and later long
 #          runs start from them
@@ -28,7 +29,7 @@ set -euo pipefail
 
 mode=${1:-short}
 case $mode in
-    short) seconds=30 ;;
+    short) seconds=45 ;;
     long) seconds=600 ;;
     -h | --help | help)
         sed -n '2,/^set -euo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'
@@ -111,7 +112,6 @@ run() {
         return 0
     fi
 
-    failed=1
     echo "fuzz: $target FAILED (libFuzzer exit status $status)" >&2
     # The failure itself: from the first sanitizer or Swift report to the
     # input libFuzzer saved.
@@ -126,11 +126,24 @@ run() {
         tail -n 40 "$log" >&2
     fi
     echo "fuzz: full log: $log" >&2
+    return 1
 }
 
-run fuzz-jsonrpc jsonrpc 65536
-run fuzz-mirror mirror 16384
-run fuzz-applink applink 4096
+if [[ $mode == short ]]; then
+    # Side by side, each in a subshell of its own with its verdict in its
+    # exit status.
+    pids=()
+    run fuzz-jsonrpc jsonrpc 65536 & pids+=($!)
+    run fuzz-mirror mirror 16384 & pids+=($!)
+    run fuzz-applink applink 4096 & pids+=($!)
+    for pid in "${pids[@]}"; do
+        wait "$pid" || failed=1
+    done
+else
+    run fuzz-jsonrpc jsonrpc 65536 || failed=1
+    run fuzz-mirror mirror 16384 || failed=1
+    run fuzz-applink applink 4096 || failed=1
+fi
 
 if ((failed)); then
     echo "fuzz: failures found; see above" >&2

@@ -41,6 +41,11 @@ build: deps toolchain locale
 CHECK_STAGES := translation-tests unit-tests contract-tests integration-tests js-tests bench-quick sanitizers \
 	fuzz-short package package-test trixie-tests flatpak flatpak-test
 
+# The Debian 13 root and the Flatpak stand-in runtime are made from the
+# start, in the background at the lowest priority (Tests/Trixie/ahead.sh,
+# its log in build/ahead.log), and ended with the run; the stages that
+# need them wait for them.
+#
 # At the end, pass or fail, each stage's time again and the slowest ten
 # tests of the integration runs this check made (the plain one and the
 # sanitizers'), as Tests/Integration/parallel.py kept them.
@@ -48,6 +53,8 @@ TEST_RECORDS := build/integration-tests build/integration-tests-asan build/integ
 
 check: deps test-toolchain locale
 	@started=$$(date +%s); times=""; \
+	mkdir -p build; setsid nice -n 19 ionice -c 3 -t Tests/Trixie/ahead.sh >build/ahead.log 2>&1 & ahead=$$!; \
+	trap 'kill -TERM -- -$$ahead 2>/dev/null || true' EXIT; \
 	rm -f $(addsuffix /times.json,$(TEST_RECORDS)); \
 	closing() { echo "== make check: the stages' times:"; printf "$$times"; \
 		$(SYSTEM_PYTHON) Tests/Integration/parallel.py --slowest $(TEST_RECORDS); }; \

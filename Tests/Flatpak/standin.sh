@@ -114,7 +114,7 @@ make_standin() {
     need_root
     mkdir -p "$cache"
     exec 9>"$cache/.flatpak-standin.lock"
-    flock 9
+    flock -n 9 || { echo "flatpak-standin: another run is making the stand-in; waiting for it" >&2; flock 9; }
     [[ -f "$target/.complete" ]] && { exec 9>&-; echo "$target/repo"; return; }
     local started=$SECONDS stale
     for stale in "$cache"/flatpak-standin-*; do

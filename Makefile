@@ -41,10 +41,11 @@ build: deps toolchain locale
 CHECK_STAGES := translation-tests unit-tests contract-tests integration-tests js-tests bench-quick sanitizers \
 	fuzz-short package package-test trixie-tests flatpak flatpak-test
 
-# The Debian 13 root and the Flatpak stand-in runtime are made from the
-# start, in the background at the lowest priority (Tests/Trixie/ahead.sh,
-# its log in build/ahead.log), and ended with the run; the stages that
-# need them wait for them.
+# What later stages need is made ahead, in the background at the lowest
+# priority (scripts/ahead.sh, its logs build/ahead-*.log), and ended with
+# the run: from the start the Debian 13 root and the Flatpak stand-in
+# runtime, after the first build the sanitizers' builds and the fuzz
+# targets. The stages that need them wait for them.
 #
 # At the end, pass or fail, each stage's time again and the slowest ten
 # tests of the integration runs this check made (the plain one and the
@@ -53,8 +54,10 @@ TEST_RECORDS := build/integration-tests build/integration-tests-asan build/integ
 
 check: deps test-toolchain locale
 	@started=$$(date +%s); times=""; \
-	mkdir -p build; setsid nice -n 19 ionice -c 3 -t Tests/Trixie/ahead.sh >build/ahead.log 2>&1 & ahead=$$!; \
-	trap 'kill -TERM -- -$$ahead 2>/dev/null || true' EXIT; \
+	mkdir -p build; ahead() { setsid nice -n 19 ionice -c 3 -t scripts/ahead.sh "$$1" >"build/ahead-$$1.log" 2>&1 & \
+		aheads+=" -$$!"; }; \
+	trap 'kill -TERM -- $$aheads 2>/dev/null || true' EXIT; \
+	ahead roots; \
 	rm -f $(addsuffix /times.json,$(TEST_RECORDS)); \
 	closing() { echo "== make check: the stages' times:"; printf "$$times"; \
 		$(SYSTEM_PYTHON) Tests/Integration/parallel.py --slowest $(TEST_RECORDS); }; \
@@ -64,6 +67,7 @@ check: deps test-toolchain locale
 		times+="  $$(printf "%5d" $$(( $$(date +%s) - begun ))) s  $$name\n"; \
 		echo "== make check: $$* passed in $$(( $$(date +%s) - begun )) s ($$(( $$(date +%s) - started )) s in all)"; }; \
 	stage swift build --build-tests; \
+	ahead builds; \
 	for name in $(CHECK_STAGES); do stage $(MAKE) --no-print-directory $$name; done; \
 	closing; \
 	echo "== make check: every stage passed in $$(( $$(date +%s) - started )) s"

@@ -9,13 +9,15 @@
 #   fuzz-applink  one link given to the desktop app and one message of its
 #                 page, through AppDeepLink, NavigationPolicy and BridgeRelay
 #
-# Usage: scripts/fuzz.sh [short|long]
+# Usage: scripts/fuzz.sh [short|long|build]
 #
 #   short  (default) the three targets at once, 45 seconds each (on two
 #          cores, about 30 seconds of a core each); for the test command
 #   long   10 minutes per target (`make fuzz`); new interesting inputs are
 #          kept in build/fuzz-corpus/<target>/ for inspection, and later long
 #          runs start from them
+#   build  builds the three targets and runs none (make check builds them
+#          ahead, in the background: scripts/ahead.sh)
 #
 # Each target starts from a copy of its committed seed corpus
 # (Tests/Fuzz/corpus/<name>/) in a temporary directory; the committed corpus
@@ -31,12 +33,13 @@ mode=${1:-short}
 case $mode in
     short) seconds=45 ;;
     long) seconds=600 ;;
+    build) seconds=0 ;;
     -h | --help | help)
         sed -n '2,/^set -euo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'
         exit 0
         ;;
     *)
-        echo "usage: scripts/fuzz.sh [short|long]" >&2
+        echo "usage: scripts/fuzz.sh [short|long|build]" >&2
         exit 64
         ;;
 esac
@@ -68,6 +71,7 @@ for target in fuzz-jsonrpc fuzz-mirror fuzz-applink; do
         exit 1
     fi
 done
+[[ $mode == build ]] && exit 0
 bin=$(swift build "${build_flags[@]}" --show-bin-path)
 
 work=$(mktemp -d -t dfl-fuzz.XXXXXX)

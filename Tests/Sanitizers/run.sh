@@ -3,9 +3,11 @@
 # of its own, and runs the unit tests and the integration tests against the
 # sanitized binaries. A sanitizer report anywhere fails the run: the test
 # process exits non-zero, and the integration harness fails a test whose
-# agent logged one.
+# agent logged one. With --build-only it builds and stops (make check
+# builds both ahead, in the background: scripts/ahead.sh).
 set -euo pipefail
-sanitizer=${1:?usage: run.sh address|thread}
+sanitizer=${1:?usage: run.sh address|thread [--build-only]}
+case $sanitizer in address | thread) ;; *) echo "usage: run.sh address|thread [--build-only]" >&2; exit 64 ;; esac
 cd "$(dirname "$0")/../.."
 scratch=".build-${sanitizer:0:1}san"
 here=$PWD
@@ -17,6 +19,7 @@ export LSAN_OPTIONS="suppressions=$here/Tests/Sanitizers/lsan.supp:print_suppres
 export TSAN_OPTIONS="halt_on_error=0:report_thread_leaks=0"
 
 swift build --build-tests --sanitize="$sanitizer" --scratch-path "$scratch"
+[[ ${2:-} == --build-only ]] && exit 0
 swift test --skip-build --sanitize="$sanitizer" --scratch-path "$scratch"
 
 # The integration tests, shortened where they repeat: the sanitizers look

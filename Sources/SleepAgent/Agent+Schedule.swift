@@ -47,7 +47,7 @@ extension Agent {
     /// for the next of those moments.
     func applyLifecycle() {
         let now = clock.now()
-        for action in lifecycle.check(timers.values, now: now) {
+        for action in lifecycle.timersSeen(timers.values, now: now) {
             switch action {
             case .renewalDue(let id, let expiresAt):
                 log.log(.info, "The action token of timer \(id) expires soon; asking the app for a new one.")

@@ -78,7 +78,7 @@ public final class Agent {
     /// completion times are sent in the platform's clock.
     var platformClockOffsets: [APIOrigin: Int64] = [:]
     var schedule = Schedule<AgentWake>()
-    var lifecycle: TimerLifecycle
+    var lifecycle: TimerLifecycleMachine
     let limits: TimerLimits
     var backgroundLaunch: BackgroundLaunchMachine
     /// Opens allowed to each caller (see Agent+Opens).
@@ -97,7 +97,7 @@ public final class Agent {
     ) {
         self.limits = limits
         backgroundLaunch = BackgroundLaunchMachine(settings: BackgroundLaunchMachine.Settings(enabled: configuration.appInBackground))
-        lifecycle = TimerLifecycle(settings: TimerLifecycle.Settings(
+        lifecycle = TimerLifecycleMachine(settings: TimerLifecycleMachine.Settings(
             renewalLead: configuration.renewalLead, longestSleep: MirrorPolicy.longestSleep))
         self.store = store
         self.configuration = configuration

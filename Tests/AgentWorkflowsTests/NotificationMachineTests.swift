@@ -170,6 +170,25 @@ import Testing
         #expect(machine.status(of: F.id(1)) == .shown)
     }
 
+    @Test func aNotificationOfferedAgainAnnouncesItsStatus() {
+        var machine = machine()
+        _ = machine.serverChanged(F.xfce, timers: [F.timer()], now: now)
+        _ = machine.showFailed(F.id(1), reason: "no reply", now: now)
+        let actions = machine.woke(now: now + NotificationMachine.retryAfterFailure)
+        #expect(actions.last == .statusChanged(F.id(1)))
+        #expect(actions.filter { $0 == .statusChanged(F.id(1)) }.count == 1)
+    }
+
+    @Test func aSetClockOffersARefusedNotificationAgainAtOnce() {
+        var machine = machine()
+        _ = machine.serverChanged(F.xfce, timers: [F.timer()], now: now)
+        _ = machine.showFailed(F.id(1), reason: "no reply", now: now)
+        let actions = machine.clockChanged(now: now.plus(seconds: 5))
+        #expect(shows(actions).map(\.summary) == ["Maya is asleep"])
+        #expect(actions.last == .statusChanged(F.id(1)))
+        #expect(machine.status(of: F.id(1)) == .shown)
+    }
+
     @Test func aTimerThatLeftIsNotOfferedAgain() {
         var machine = machine()
         _ = machine.serverChanged(F.xfce, timers: [F.timer()], now: now)

@@ -448,15 +448,17 @@ public struct NotificationMachine: Sendable {
         present(timer, key: key, server: server, rules: rules, now: now, announce: announce, into: &actions)
     }
 
-    /// Posts `timer` as a new notification (none is shown for it), or
-    /// keeps away when the user dismissed this very state.
-    private mutating func reshow<Action: Showing & Recording & Announcing>(
+    /// Posts `timer` again as a new notification, the server having closed
+    /// the one it showed. That one was on screen until now, so no dismissal
+    /// is recorded for it (one is recorded only as a notification is taken
+    /// away), and none is looked for.
+    private mutating func reshow<Action: Showing & Announcing>(
         _ timer: StoredTimer, now: Instant, announce: Bool, into actions: inout [Action]
     ) {
         guard let server = state.server, let rules = timeZones.rules(for: timer.timer.timeZone) else { return }
-        let key = Self.stateKey(timer, now: now)
-        guard undismissed(timer.timer.id, key: key, into: &actions) else { return }
-        postAnew(timer, key: key, server: server, rules: rules, now: now, announce: announce, into: &actions)
+        postAnew(
+            timer, key: Self.stateKey(timer, now: now), server: server, rules: rules, now: now, announce: announce,
+            into: &actions)
     }
 
     /// Whether a timer showing `key` may be shown: not while the user's
@@ -626,7 +628,7 @@ private protocol Announcing {
 extension NotificationMachine.ServerChangedAction: Showing, Closing, Recording, Announcing {}
 extension NotificationMachine.TimerChangedAction: Showing, Closing, Recording, Announcing {}
 extension NotificationMachine.SavedAction: Showing, Closing {}
-extension NotificationMachine.ClosedAction: Showing, Recording, Announcing {}
+extension NotificationMachine.ClosedAction: Showing, Announcing {}
 extension NotificationMachine.WokeAction: Showing, Closing, Announcing {}
 extension NotificationMachine.ClockChangedAction: Showing, Closing, Announcing {}
 extension NotificationMachine.SettingsChangedAction: Showing, Closing, Announcing {}

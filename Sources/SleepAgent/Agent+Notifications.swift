@@ -39,8 +39,8 @@ extension Agent {
         let now = clock.now()
         switch event {
         case .serverChanged(let server):
-            let timers = timers.values.sorted(by: TimerOrderRule.precedes)
-            runNotifications({ $0.serverChanged(server, timers: timers, now: now) }) { action in
+            let mirrored = timers.values.sorted(by: TimerOrderRule.precedes)
+            runNotifications({ $0.serverChanged(server, timers: mirrored, now: now) }) { action in
                 switch action {
                 case .show(let id, let content, let replacing): surface?.show(id, content, replacing: replacing)
                 case .close(let id): surface?.close(id)
@@ -77,7 +77,8 @@ extension Agent {
             runNotifications({ $0.clicked(id, action, activationToken: activationToken).map { [$0] } ?? [] }) { action in
                 switch action {
                 case .complete(let id): completeFromNotification(id)
-                case .open(let id, let activationToken): open(id, activationToken: activationToken, caller: Self.notificationCaller)
+                case .open(let id, let activationToken):
+                    open(id, activationToken: activationToken, caller: Self.notificationCaller)
                 }
             }
         case .wakeAt(let moment):

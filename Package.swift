@@ -83,7 +83,7 @@ let package = Package(
         .target(name: "SleepTimersAPI"),
 
         /// The agent's decisions as values: the completion machine, the
-        /// notification plan and the schedule of wake-ups, each a state
+        /// notification machine and the schedule of wake-ups, each a state
         /// machine with no C module and no loop.
         .target(name: "AgentWorkflows", dependencies: ["SleepTimerCore", "SleepTimersAPI"]),
 

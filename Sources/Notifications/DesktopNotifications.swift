@@ -5,8 +5,8 @@ import SleepAgent
 import SleepTimerCore
 
 /// The agent's notification surface: one notification per timer id,
-/// created, updated in place, closed and forgotten as the notification plan
-/// commands, and the server's answers (the id it gave, a click, a close)
+/// created, updated in place, closed and forgotten as the notification
+/// machine commands, and the server's answers (the id it gave, a click, a close)
 /// reported back. It decides nothing itself.
 ///
 /// libnotify runs on a thread of its own (NotificationThread), so that a

@@ -16,7 +16,7 @@ import SleepTimerCore
 /// (its presence on the bus and its version), a notification shown when
 /// AddNotification is answered. The portal gives no numeric id (the
 /// timer's id is the notification's, so an update replaces it) and no
-/// close: nothing is reported closed, and the plan's own closes (a
+/// close: nothing is reported closed, and the machine's own closes (a
 /// farewell gone by, a timer removed) are RemoveNotification.
 public final class PortalNotifications: NotificationSurface {
     private typealias Portal = ExternalInterface.Portal
@@ -135,7 +135,8 @@ public final class PortalNotifications: NotificationSurface {
     }
 
     /// Says so when the portal that answered is gone (and at the start,
-    /// when none answers); the plan already holds no server otherwise.
+    /// when none answers); the notification machine already holds no
+    /// server otherwise.
     private func lost(_ why: String) {
         let answered = owner != nil
         owner = nil

@@ -120,9 +120,9 @@ extension Agent {
         announceCompletion(
             id, outcome: announcement.outcome, activityID: announcement.activityID,
             sleptMinutes: announcement.sleptMinutes)
-        // Known only while the timer's row is held: the plan shows the
-        // saved moment with the length it had.
-        if let minutes = announcement.sleptMinutes { runPlan(.saved(id, sleptMinutes: minutes, now: clock.now())) }
+        // Known only while the timer's row is held: the notification
+        // machine shows the saved moment with the length it had.
+        if let minutes = announcement.sleptMinutes { notificationsSaved(id, sleptMinutes: minutes, now: clock.now()) }
         announceRemoval([id], reason: removal)
     }
 

@@ -20,9 +20,9 @@ extension Agent {
         lifecycle.settings.renewalLead = new.renewalLead
         backgroundLaunch.settings.enabled = new.appInBackground
         applyLifecycle()
-        var settings = plan.settings
+        var settings = notifications.settings
         settings.liveElapsed = new.liveElapsed
-        runPlan(.settingsChanged(settings, now: clock.now()))
+        notificationsSettingsChanged(settings, now: clock.now())
         if linksChanged {
             // Every timer's deep link in List and TimerChanged moves.
             for id in timers.keys.sorted() { announceStatus(of: id) }
@@ -48,9 +48,9 @@ extension Agent {
     /// The desktop's clock changed between 12 and 24 hours: every
     /// notification that shows a time of day is written again.
     public func timeFormatChanged(_ format: TimeFormat) {
-        guard format != plan.settings.timeFormat else { return }
-        var settings = plan.settings
+        guard format != notifications.settings.timeFormat else { return }
+        var settings = notifications.settings
         settings.timeFormat = format
-        runPlan(.settingsChanged(settings, now: clock.now()))
+        notificationsSettingsChanged(settings, now: clock.now())
     }
 }

@@ -1,7 +1,7 @@
 import AgentWorkflows
 import SleepTimerCore
 
-/// Where the notification plan's actions are carried out: the desktop's
+/// Where the notification machine's actions are carried out: the desktop's
 /// notification server through libnotify on the host, the notification
 /// portal inside the Flatpak (NotificationSurfaceChoice picks which). The
 /// surface knows nothing of
@@ -39,56 +39,141 @@ extension Agent {
         let now = clock.now()
         switch event {
         case .serverChanged(let server):
-            runPlan(.serverChanged(server, timers: timers.values.sorted(by: TimerOrderRule.precedes), now: now))
+            let mirrored = timers.values.sorted(by: TimerOrderRule.precedes)
+            runNotifications({ $0.serverChanged(server, timers: mirrored, now: now) }) { action in
+                switch action {
+                case .show(let id, let content, let replacing): surface?.show(id, content, replacing: replacing)
+                case .close(let id): surface?.close(id)
+                case .dropAll: surface?.dropAll()
+                case .saveRecord(let id, let record): saveNotificationRecord(record, of: id)
+                case .statusChanged(let id): announceStatus(of: id)
+                }
+            }
             publishProperties()
         case .shown(let id, let notificationID):
-            runPlan(.shown(id, notificationID: notificationID, now: now))
+            runNotifications({ $0.shown(id, notificationID: notificationID, now: now).map { [$0] } ?? [] }) { action in
+                switch action {
+                case .saveRecord(let id, let record): saveNotificationRecord(record, of: id)
+                }
+            }
         case .showFailed(let id, let reason):
-            runPlan(.showFailed(id, reason: reason, now: now))
+            runNotifications({ $0.showFailed(id, reason: reason, now: now) }) { action in
+                switch action {
+                case .drop(let id): surface?.drop(id)
+                case .log(let priority, let message): log.log(priority, message)
+                case .statusChanged(let id): announceStatus(of: id)
+                }
+            }
         case .closed(let id, let reason):
-            runPlan(.closed(id, reason: reason, now: now))
+            runNotifications({ $0.closed(id, reason: reason, now: now) }) { action in
+                switch action {
+                case .show(let id, let content, let replacing): surface?.show(id, content, replacing: replacing)
+                case .saveRecord(let id, let record): saveNotificationRecord(record, of: id)
+                case .log(let priority, let message): log.log(priority, message)
+                case .statusChanged(let id): announceStatus(of: id)
+                }
+            }
         case .actionInvoked(let id, let action, let activationToken):
-            runPlan(.actionInvoked(id, action, activationToken: activationToken))
+            runNotifications({ $0.clicked(id, action, activationToken: activationToken).map { [$0] } ?? [] }) { action in
+                switch action {
+                case .complete(let id): completeFromNotification(id)
+                case .open(let id, let activationToken):
+                    open(id, activationToken: activationToken, caller: Self.notificationCaller)
+                }
+            }
         case .wakeAt(let moment):
             setWake(.notificationServer, at: moment)
         }
     }
 
-    /// Hands an event to the plan and carries out what it decides.
-    func runPlan(_ event: NotificationPlan.Event) {
-        resolveTimeFormatIfNeeded()
-        for action in plan.handle(event) { perform(action) }
-        setWake(.notifications, at: plan.wakeAt)
+    /// A mirrored timer was added or changed: its notification follows.
+    func notificationsTimerChanged(_ stored: StoredTimer, now: Instant) {
+        runNotifications({ $0.timerChanged(stored, now: now) }) { action in
+            switch action {
+            case .show(let id, let content, let replacing): surface?.show(id, content, replacing: replacing)
+            case .close(let id): surface?.close(id)
+            case .saveRecord(let id, let record): saveNotificationRecord(record, of: id)
+            case .statusChanged(let id): announceStatus(of: id)
+            }
+        }
     }
 
-    private func perform(_ action: NotificationPlan.Action) {
-        switch action {
-        case .show(let id, let content, let replacing):
-            surface?.show(id, content, replacing: replacing)
-        case .close(let id):
-            surface?.close(id)
-        case .drop(let id):
-            surface?.drop(id)
-        case .dropAll:
-            surface?.dropAll()
-        case .saveRecord(let id, let record):
-            do {
-                try store.setNotification(for: id, record)
-            } catch {
-                log.log(.warning, "Could not keep the notification state of timer \(id): \(error)")
+    /// A timer left the list: its notification closes.
+    func notificationsTimerRemoved(_ id: TimerID) {
+        runNotifications({ $0.timerRemoved(id).map { [$0] } ?? [] }) { action in
+            switch action {
+            case .close(let id): surface?.close(id)
             }
-        case .complete(let id):
-            do {
-                try complete(id, completedAtMilliseconds: 0)
-            } catch {
-                log.log(.warning, "Complete from the notification of timer \(id) was refused: \(error.message)")
+        }
+    }
+
+    /// The platform saved the sleep: its notification says so.
+    func notificationsSaved(_ id: TimerID, sleptMinutes: Int64, now: Instant) {
+        runNotifications({ $0.saved(id, sleptMinutes: sleptMinutes, now: now) }) { action in
+            switch action {
+            case .show(let id, let content, let replacing): surface?.show(id, content, replacing: replacing)
+            case .close(let id): surface?.close(id)
             }
-        case .open(let id, let activationToken):
-            open(id, activationToken: activationToken, caller: Self.notificationCaller)
-        case .statusChanged(let id):
-            announceStatus(of: id)
-        case .log(let priority, let message):
-            log.log(priority, message)
+        }
+    }
+
+    /// The moment the notification machine asked for has come.
+    func notificationsWoke(now: Instant) {
+        runNotifications({ $0.woke(now: now) }) { action in
+            switch action {
+            case .show(let id, let content, let replacing): surface?.show(id, content, replacing: replacing)
+            case .close(let id): surface?.close(id)
+            case .statusChanged(let id): announceStatus(of: id)
+            }
+        }
+    }
+
+    /// The clock was set or the machine woke from a suspend: every text is
+    /// made again.
+    func notificationsClockChanged(now: Instant) {
+        runNotifications({ $0.clockChanged(now: now) }) { action in
+            switch action {
+            case .show(let id, let content, let replacing): surface?.show(id, content, replacing: replacing)
+            case .close(let id): surface?.close(id)
+            case .statusChanged(let id): announceStatus(of: id)
+            }
+        }
+    }
+
+    /// New settings for the notifications: every text is made again.
+    func notificationsSettingsChanged(_ settings: NotificationMachine.Settings, now: Instant) {
+        runNotifications({ $0.settingsChanged(settings, now: now) }) { action in
+            switch action {
+            case .show(let id, let content, let replacing): surface?.show(id, content, replacing: replacing)
+            case .close(let id): surface?.close(id)
+            case .statusChanged(let id): announceStatus(of: id)
+            }
+        }
+    }
+
+    /// Hands an event to the notification machine, carries out what it
+    /// decides, one action after the other, and sets the next wake-up.
+    private func runNotifications<Action>(
+        _ event: (inout NotificationMachine) -> [Action], carryOut: (Action) -> Void
+    ) {
+        resolveTimeFormatIfNeeded()
+        for action in event(&notifications) { carryOut(action) }
+        setWake(.notifications, at: notifications.wakeAt)
+    }
+
+    private func saveNotificationRecord(_ record: NotificationRecord, of id: TimerID) {
+        do {
+            try store.setNotification(for: id, record)
+        } catch {
+            log.log(.warning, "Could not keep the notification state of timer \(id): \(error)")
+        }
+    }
+
+    private func completeFromNotification(_ id: TimerID) {
+        do {
+            try complete(id, completedAtMilliseconds: 0)
+        } catch {
+            log.log(.warning, "Complete from the notification of timer \(id) was refused: \(error.message)")
         }
     }
 }

@@ -21,7 +21,7 @@ extension Agent {
         log.log(.info, "Bringing every timer up to date: \(reason).")
         if let arm = schedule.timerLost() { apply(arm) }
         applyLifecycle()
-        runPlan(.clockChanged(now: now))
+        notificationsClockChanged(now: now)
         lookAtOutbox()
         if let panel { panel.wake(now: now); setWake(.panel, at: panel.wakeAt) }
     }
@@ -33,7 +33,7 @@ extension Agent {
         for reason in due {
             switch reason {
             case .tokenExpiry: applyLifecycle()
-            case .notifications: runPlan(.wake(now: now))
+            case .notifications: notificationsWoke(now: now)
             case .completions: lookAtOutbox()
             case .panel: wakePanel(now: now)
             case .background: carryOut(backgroundLaunch.woke(now: now))
@@ -47,7 +47,7 @@ extension Agent {
     /// for the next of those moments.
     func applyLifecycle() {
         let now = clock.now()
-        for action in lifecycle.check(timers.values, now: now) {
+        for action in lifecycle.timersSeen(timers.values, now: now) {
             switch action {
             case .renewalDue(let id, let expiresAt):
                 log.log(.info, "The action token of timer \(id) expires soon; asking the app for a new one.")

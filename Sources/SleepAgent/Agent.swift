@@ -38,7 +38,7 @@ extension AgentObserver {
 /// D-Bus API lands here, and every change goes to the store first and to
 /// the observers after.
 ///
-/// The decisions are made by the pure workflows (the notification plan, the
+/// The decisions are made by the pure workflows (the notification machine, the
 /// completion machine, the timers' lifecycle and the schedule of wake-ups);
 /// the agent carries them out against the store, which is its alone, the
 /// loop, and two ports: the notification surface and the completion
@@ -65,7 +65,7 @@ public final class Agent {
     public private(set) var listGeneration = 0
     private var publishedProperties: AgentProperties
 
-    var plan: NotificationPlan
+    var notifications: NotificationMachine
     /// Reads the desktop's time format; called once, when a timer is first
     /// held (see `readTimeFormatWhenNeeded`).
     var pendingTimeFormat: (() -> TimeFormat)?
@@ -78,7 +78,7 @@ public final class Agent {
     /// completion times are sent in the platform's clock.
     var platformClockOffsets: [APIOrigin: Int64] = [:]
     var schedule = Schedule<AgentWake>()
-    var lifecycle: TimerLifecycle
+    var lifecycle: TimerLifecycleMachine
     let limits: TimerLimits
     var backgroundLaunch: BackgroundLaunchMachine
     /// Opens allowed to each caller (see Agent+Opens).
@@ -97,7 +97,7 @@ public final class Agent {
     ) {
         self.limits = limits
         backgroundLaunch = BackgroundLaunchMachine(settings: BackgroundLaunchMachine.Settings(enabled: configuration.appInBackground))
-        lifecycle = TimerLifecycle(settings: TimerLifecycle.Settings(
+        lifecycle = TimerLifecycleMachine(settings: TimerLifecycleMachine.Settings(
             renewalLead: configuration.renewalLead, longestSleep: MirrorPolicy.longestSleep))
         self.store = store
         self.configuration = configuration
@@ -110,8 +110,8 @@ public final class Agent {
         self.opener = opener
         self.crashPoints = crashPoints
         self.completions = completions
-        plan = NotificationPlan(
-            settings: NotificationPlan.Settings(liveElapsed: configuration.liveElapsed, timeFormat: timeFormat),
+        notifications = NotificationMachine(
+            settings: NotificationMachine.Settings(liveElapsed: configuration.liveElapsed, timeFormat: timeFormat),
             timeZones: timeZones, records: Self.notificationRecords(store, log: log))
         publishedProperties = AgentProperties(runningCount: 0, pendingCompletions: 0, notificationServer: "")
         do {
@@ -143,7 +143,7 @@ public final class Agent {
     func view(of stored: StoredTimer) -> TimerView {
         TimerView(
             stored: stored, now: clock.now(), deepLinkBase: configuration.deepLinkBase,
-            notification: plan.status(of: stored.timer.id))
+            notification: notifications.status(of: stored.timer.id))
     }
 
     public func list() throws(ServiceError) -> [TimerView] {
@@ -162,7 +162,7 @@ public final class Agent {
         AgentProperties(
             runningCount: UInt32(clamping: timers.count),
             pendingCompletions: UInt32(clamping: (try? store.pendingCompletionCount()) ?? 0),
-            notificationServer: plan.server?.displayName ?? "")
+            notificationServer: notifications.state.server?.displayName ?? "")
     }
 
     // MARK: Announcing
@@ -186,13 +186,13 @@ public final class Agent {
     }
 
     /// Tells everyone who acts on a timer of its change, as a write to the
-    /// store just returned it: the observers and the notification plan.
+    /// store just returned it: the observers and the notification machine.
     func announceChange(_ stored: StoredTimer) {
         invalidateList()
         timers[stored.timer.id] = stored
         let view = view(of: stored)
         for observer in observers { observer.timerChanged(view) }
-        runPlan(.timerChanged(stored, now: clock.now()))
+        notificationsTimerChanged(stored, now: clock.now())
     }
 
     /// What List says of a timer changed, but not the timer itself.
@@ -210,7 +210,7 @@ public final class Agent {
             timers[id] = nil
             backgroundLaunch.removed(id)
             for observer in observers { observer.timerRemoved(id, reason: reason) }
-            runPlan(.timerRemoved(id))
+            notificationsTimerRemoved(id)
         }
         applyLifecycle()
         publishProperties()

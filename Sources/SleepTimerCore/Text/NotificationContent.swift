@@ -93,7 +93,7 @@ public struct NotificationContent: Sendable, Equatable {
     public var persistent: Bool
     /// Normal for a running sleep (it matters, but a baby sleeping is no
     /// emergency: never critical), low for a sleep saved, which goes by
-    /// itself. The notification plan lowers it for an update in place that
+    /// itself. The notification machine lowers it for an update in place that
     /// is no news, where the server would show it again otherwise.
     public var urgency: NotificationUrgency
 

@@ -9,7 +9,7 @@ import SleepTimerCore
 ///
 /// A recorded completion that is still pending keeps its timer as it is:
 /// the completion machine decides what becomes of it.
-public struct TimerLifecycle: Sendable {
+public struct TimerLifecycleMachine: Sendable {
     public struct Settings: Sendable, Equatable {
         /// How long before a token expires the agent asks for a new one.
         public var renewalLead: Duration
@@ -30,7 +30,21 @@ public struct TimerLifecycle: Sendable {
         }
     }
 
-    public enum Action: Sendable, Equatable {
+    /// What the machine remembers between looks.
+    public struct State: Sendable, Equatable {
+        /// The token expiry each timer was last warned of, and last
+        /// announced as run out: each happens once per token.
+        public fileprivate(set) var warned: [TimerID: Instant] = [:]
+        public fileprivate(set) var ranOut: [TimerID: Instant] = [:]
+        /// The next moment something is due; nil when nothing will be.
+        public fileprivate(set) var wakeAt: Instant?
+
+        /// Nothing warned of: the agent's start.
+        public init() {}
+    }
+
+    /// What a look at the timers finds due.
+    public enum TimersSeenAction: Sendable, Equatable {
         /// Ask for a new token for this timer, whose token expires then.
         case renewalDue(TimerID, expiresAt: Instant)
         /// The token ran out: the timer can no longer be completed from the
@@ -41,20 +55,20 @@ public struct TimerLifecycle: Sendable {
     }
 
     public var settings: Settings
-    /// The token expiry each timer was last warned of, and last announced
-    /// as run out: each happens once per token.
-    private var warned: [TimerID: Instant] = [:]
-    private var ranOut: [TimerID: Instant] = [:]
-    /// The next moment something is due; nil when nothing will be.
-    public private(set) var wakeAt: Instant?
+    public private(set) var state = State()
 
     public init(settings: Settings = Settings()) {
         self.settings = settings
     }
 
-    /// Looks at every timer at `now`: what is due, and when to look again.
-    public mutating func check<Timers: Collection<StoredTimer>>(_ timers: Timers, now: Instant) -> [Action] {
-        var actions: [Action] = []
+    /// The next moment something is due; nil when nothing will be.
+    public var wakeAt: Instant? { state.wakeAt }
+
+    /// The agent looked at every timer at `now` (at its start, on a
+    /// wake-up, after the clock, the settings or the list changed): what is
+    /// due, and when to look again.
+    public mutating func timersSeen<Timers: Collection<StoredTimer>>(_ timers: Timers, now: Instant) -> [TimersSeenAction] {
+        var actions: [TimersSeenAction] = []
         var ended: [TimerID] = []
         var next: Instant?
         func later(_ moment: Instant) { next = min(next ?? moment, moment) }
@@ -70,26 +84,26 @@ public struct TimerLifecycle: Sendable {
             let expiresAt = stored.timer.tokenExpiresAt
             let renewAt = expiresAt - settings.renewalLead
             if expiresAt <= now {
-                if ranOut[id] != expiresAt { actions.append(.tokenExpired(id)) }
-                ranOut[id] = expiresAt
+                if state.ranOut[id] != expiresAt { actions.append(.tokenExpired(id)) }
+                state.ranOut[id] = expiresAt
                 // Its renewal moment passed unseen (the machine was
                 // suspended, or the agent not running): asked for once now,
                 // since the platform issues a new token while the timer runs.
-                if warned[id] != expiresAt { actions.append(.renewalDue(id, expiresAt: expiresAt)) }
-                warned[id] = expiresAt
+                if state.warned[id] != expiresAt { actions.append(.renewalDue(id, expiresAt: expiresAt)) }
+                state.warned[id] = expiresAt
                 continue
             }
             later(expiresAt)
             if renewAt <= now {
-                if warned[id] != expiresAt { actions.append(.renewalDue(id, expiresAt: expiresAt)) }
-                warned[id] = expiresAt
+                if state.warned[id] != expiresAt { actions.append(.renewalDue(id, expiresAt: expiresAt)) }
+                state.warned[id] = expiresAt
             } else {
                 later(renewAt)
             }
         }
         forgetAllBut(timers)
         if !ended.isEmpty { actions.append(.remove(ended.sorted())) }
-        wakeAt = next
+        state.wakeAt = next
         return actions
     }
 
@@ -97,14 +111,14 @@ public struct TimerLifecycle: Sendable {
     /// still there, and the next look, after the hold, asks again.
     public mutating func removalNotStored(now: Instant) {
         let retry = now + settings.storeFailureHold
-        wakeAt = min(wakeAt ?? retry, retry)
+        state.wakeAt = min(state.wakeAt ?? retry, retry)
     }
 
     /// Keeps memory only of the timers there are.
     private mutating func forgetAllBut<Timers: Collection<StoredTimer>>(_ timers: Timers) {
-        guard warned.count + ranOut.count > 0 else { return }
+        guard state.warned.count + state.ranOut.count > 0 else { return }
         let present = Set(timers.map(\.timer.id))
-        warned = warned.filter { present.contains($0.key) }
-        ranOut = ranOut.filter { present.contains($0.key) }
+        state.warned = state.warned.filter { present.contains($0.key) }
+        state.ranOut = state.ranOut.filter { present.contains($0.key) }
     }
 }

@@ -1,0 +1,647 @@
+import SleepTimerCore
+
+/// The notification server on the bus, as far as the notification machine
+/// needs it.
+public struct NotificationServer: Sendable, Equatable {
+    /// The owner's unique name: it changes when the server restarts, and
+    /// notification ids belong to it.
+    public let owner: String
+    /// "name version" from GetServerInformation.
+    public let displayName: String
+    public let traits: NotificationServerTraits
+
+    public init(owner: String, displayName: String, traits: NotificationServerTraits) {
+        self.owner = owner
+        self.displayName = displayName
+        self.traits = traits
+    }
+}
+
+/// Whether the desktop shows a notification for a timer.
+public enum NotificationStatus: String, Sendable {
+    case shown
+    /// The user closed it; it stays away until the timer's state changes.
+    case dismissed
+    /// No notification server, or none shown for this timer.
+    case unavailable
+}
+
+/// What the desktop shows for each timer, decided as values: one
+/// notification per mirrored timer, kept in step with its state, the
+/// elapsed time moved on at the minute boundaries of its start (where the
+/// server takes in-place updates quietly), a user's dismissal respected
+/// until the timer changes, a "saved" farewell after a completion, and
+/// everything posted again for a new server. An update that is no news goes
+/// with low urgency where the server would pop it up again otherwise, and
+/// no timer's text is sent twice within a moment (Plasma refuses that).
+///
+/// The machine knows notifications by their timer's id; the shell keeps one
+/// libnotify object per id, carries out the actions, and reports what the
+/// server did (shown, closed, an action) as events.
+public struct NotificationMachine: Sendable {
+    public struct Settings: Sendable, Equatable {
+        public var liveElapsed: LiveElapsedMode
+        public var timeFormat: TimeFormat
+
+        public init(liveElapsed: LiveElapsedMode, timeFormat: TimeFormat) {
+            self.liveElapsed = liveElapsed
+            self.timeFormat = timeFormat
+        }
+    }
+
+    /// A notification on screen for a running (or saving, or failed) timer.
+    public struct Entry: Sendable, Equatable {
+        public fileprivate(set) var timer: StoredTimer
+        public fileprivate(set) var content: NotificationContent
+        public fileprivate(set) var phase: TimerPhase
+        /// The state it shows, as a dismissal is recorded against it.
+        public fileprivate(set) var stateKey: String
+        /// When its text next changes, while it is updated in place.
+        public fileprivate(set) var refreshAt: Instant?
+        /// Set when the user clicked an action: some servers close a
+        /// notification after any action (xfce4-notifyd ignores
+        /// "resident"), and that close is not a dismissal.
+        public fileprivate(set) var actionInvoked = false
+    }
+
+    /// A "Sleep saved" notification, kept until it closes by itself or,
+    /// on a server that ignores the timeout, until `closeAt`.
+    public struct Farewell: Sendable, Equatable {
+        public fileprivate(set) var closeAt: Instant?
+    }
+
+    /// A timer whose notification the server failed to take (it timed out,
+    /// or answered with an error), to be shown again `at`.
+    public struct Retry: Sendable, Equatable {
+        public let timer: StoredTimer
+        public let at: Instant
+    }
+
+    /// The text last sent for a timer, and when.
+    public struct Sent: Sendable, Equatable {
+        public let summary: String
+        public let body: String
+        public let at: Instant
+    }
+
+    /// A show held back until `at`, since it would repeat the text sent
+    /// less than `repeatInterval` before.
+    public struct Held: Sendable, Equatable {
+        public let content: NotificationContent
+        public let replacing: UInt32
+        public let at: Instant
+    }
+
+    /// What the machine remembers between events.
+    public struct State: Sendable, Equatable {
+        /// The server on the bus; nil while none has the name.
+        public fileprivate(set) var server: NotificationServer?
+        public fileprivate(set) var entries: [TimerID: Entry] = [:]
+        public fileprivate(set) var farewells: [TimerID: Farewell] = [:]
+        public fileprivate(set) var retries: [TimerID: Retry] = [:]
+        /// What the store keeps of each timer's notification: its id on the
+        /// server, and a dismissal.
+        public fileprivate(set) var records: [TimerID: NotificationRecord]
+        public fileprivate(set) var lastSent: [TimerID: Sent] = [:]
+        public fileprivate(set) var held: [TimerID: Held] = [:]
+
+        /// No server yet; `records` are what the store keeps of earlier
+        /// notifications.
+        public init(records: [TimerID: NotificationRecord] = [:]) {
+            self.records = records
+        }
+    }
+
+    /// How long after a server failed to take a notification it is offered
+    /// again: a passing stall must not hide a sleep until it next changes.
+    public static let retryAfterFailure: Duration = .seconds(30)
+
+    /// How long the same summary and body are not sent again for a timer:
+    /// Plasma refuses a notification identical to one it took less than a
+    /// second before (ExcessNotificationGeneration), by the moments the two
+    /// reached it; the second more is for the way there (the notifications'
+    /// thread, the bus), which can be longer for the first than the second.
+    public static let repeatInterval: Duration = .seconds(2)
+
+    public private(set) var settings: Settings
+    public private(set) var state: State
+    private let timeZones: any TimeZoneResolving
+
+    /// `records` are what the store keeps of earlier notifications.
+    public init(settings: Settings, timeZones: any TimeZoneResolving, records: [TimerID: NotificationRecord] = [:]) {
+        self.settings = settings
+        self.timeZones = timeZones
+        state = State(records: records)
+    }
+
+    /// The key of what a timer's notification shows; a dismissal holds
+    /// until it changes. Stored: its form never changes.
+    public static func stateKey(_ timer: StoredTimer, now: Instant) -> String {
+        "\(timer.state.rawValue):\(timer.timer.revision):\(timer.canComplete(at: now))"
+    }
+
+    /// What List says of a timer's notification.
+    public func status(of id: TimerID) -> NotificationStatus {
+        guard state.server != nil else { return .unavailable }
+        if state.entries[id] != nil { return .shown }
+        if state.records[id]?.dismissedInState != nil { return .dismissed }
+        return .unavailable
+    }
+
+    /// When the machine next needs the loop: a minute boundary of a shown
+    /// running timer, a farewell to close, a retry or a held show. nil when
+    /// nothing waits.
+    public var wakeAt: Instant? {
+        let moments = [
+            state.entries.values.compactMap(\.refreshAt).min(), state.farewells.values.compactMap(\.closeAt).min(),
+            state.retries.values.map(\.at).min(), state.held.values.map(\.at).min(),
+        ]
+        return moments.compactMap { $0 }.min()
+    }
+
+    // MARK: The server
+
+    public enum ServerChangedAction: Sendable, Equatable {
+        /// Post, or update in place once shown. A new notification replaces
+        /// `replacing` when it is not 0 (the one a restarted agent showed).
+        case show(TimerID, NotificationContent, replacing: UInt32)
+        /// Close it on the server and forget it.
+        case close(TimerID)
+        /// Forget every notification without closing: their ids belong to a
+        /// server that is gone.
+        case dropAll
+        /// Keep this durably, so that a restarted agent replaces its own
+        /// notification and honours a dismissal.
+        case saveRecord(TimerID, NotificationRecord)
+        /// What List says about this timer's notification changed.
+        case statusChanged(TimerID)
+    }
+
+    /// A server took the name (or none has it now); `timers` are every
+    /// mirrored timer.
+    public mutating func serverChanged(
+        _ new: NotificationServer?, timers: [StoredTimer], now: Instant
+    ) -> [ServerChangedAction] {
+        var actions: [ServerChangedAction] = []
+        if let new, let old = state.server, new.owner == old.owner {
+            // The same server, able to do more or less now (Do Not Disturb
+            // began or ended): its ids still hold, so every notification is
+            // updated in place, and what the server put away is shown again.
+            state.server = new
+            for timer in timers {
+                state.retries[timer.timer.id] = nil
+                refresh(timer, now: now, into: &actions)
+            }
+            return actions
+        }
+        // Ids belong to the server that gave them out: a new server (or
+        // none) makes every notification held meaningless.
+        actions.append(.dropAll)
+        state.entries.removeAll()
+        state.farewells.removeAll()
+        state.retries.removeAll()
+        state.held.removeAll()
+        state.server = new
+        for timer in timers {
+            if new != nil { refresh(timer, now: now, announce: false, into: &actions) }
+            actions.append(.statusChanged(timer.timer.id))
+        }
+        return actions
+    }
+
+    // MARK: The timers
+
+    public enum TimerChangedAction: Sendable, Equatable {
+        /// Post, or update in place once shown.
+        case show(TimerID, NotificationContent, replacing: UInt32)
+        /// Close it on the server and forget it (before it is posted anew).
+        case close(TimerID)
+        /// Keep this durably: a dismissal that no longer holds.
+        case saveRecord(TimerID, NotificationRecord)
+        /// What List says about this timer's notification changed.
+        case statusChanged(TimerID)
+    }
+
+    /// A mirrored timer was added or changed.
+    public mutating func timerChanged(_ timer: StoredTimer, now: Instant) -> [TimerChangedAction] {
+        var actions: [TimerChangedAction] = []
+        state.retries[timer.timer.id] = nil
+        refresh(timer, now: now, into: &actions)
+        return actions
+    }
+
+    public enum TimerRemovedAction: Sendable, Equatable {
+        /// Close it on the server and forget it.
+        case close(TimerID)
+    }
+
+    /// A timer left the list; a farewell shown for it stays.
+    public mutating func timerRemoved(_ id: TimerID) -> TimerRemovedAction? {
+        state.records[id] = nil
+        state.retries[id] = nil
+        state.held[id] = nil
+        state.lastSent[id] = nil
+        return state.entries.removeValue(forKey: id) != nil ? .close(id) : nil
+    }
+
+    public enum SavedAction: Sendable, Equatable {
+        /// Show the farewell in the timer's notification, or anew.
+        case show(TimerID, NotificationContent, replacing: UInt32)
+        /// Close the timer's notification first, so that the farewell does
+        /// not pop up.
+        case close(TimerID)
+    }
+
+    /// The platform created the activity; the sleep lasted `sleptMinutes`.
+    public mutating func saved(_ id: TimerID, sleptMinutes: Int64, now: Instant) -> [SavedAction] {
+        guard let server = state.server, let entry = state.entries[id],
+            let rules = timeZones.rules(for: entry.timer.timer.timeZone)
+        else { return [] }
+        var actions: [SavedAction] = []
+        state.entries[id] = nil
+        state.farewells[id] = Farewell()
+        let content = NotificationContent.make(
+            babyName: entry.timer.timer.babyName, phase: .saved(minutes: sleptMinutes),
+            startedAt: entry.timer.timer.startedAt, now: now, rules: rules, timeFormat: settings.timeFormat,
+            server: server.traits, liveElapsed: false)
+        // No news either: the parent saved it a moment before.
+        update(id, content, held: entry.content.urgency, news: false, now: now, into: &actions)
+        return actions
+    }
+
+    // MARK: The server's answers
+
+    public enum ShownAction: Sendable, Equatable {
+        /// Keep the id the server gave, so that a restarted agent replaces
+        /// its own notification.
+        case saveRecord(TimerID, NotificationRecord)
+    }
+
+    /// The server took the notification under this id.
+    public mutating func shown(_ id: TimerID, notificationID: UInt32, now: Instant) -> ShownAction? {
+        if state.entries[id] != nil {
+            // Written only when it changed: an update in place keeps its
+            // id, and a durable write a minute per timer would be waste.
+            let record = NotificationRecord(
+                notificationID: notificationID, dismissedInState: nil, serverOwner: state.server?.owner)
+            if state.records[id] != record {
+                state.records[id] = record
+                return .saveRecord(id, record)
+            }
+        } else if state.farewells[id] != nil {
+            // A server that ignores the timeout still loses the notification.
+            state.farewells[id]?.closeAt = now.adding(milliseconds: NotificationContent.transientLifetime)
+        }
+        return nil
+    }
+
+    public enum ShowFailedAction: Sendable, Equatable {
+        /// Forget it without closing: the server did not take it.
+        case drop(TimerID)
+        case log(LogPriority, String)
+        /// What List says about this timer's notification changed.
+        case statusChanged(TimerID)
+    }
+
+    /// The server failed to take the notification (it timed out, or
+    /// answered with an error).
+    public mutating func showFailed(_ id: TimerID, reason: String, now: Instant) -> [ShowFailedAction] {
+        state.held[id] = nil
+        if let entry = state.entries.removeValue(forKey: id) {
+            state.retries[id] = Retry(timer: entry.timer, at: now + Self.retryAfterFailure)
+            return [
+                .drop(id), .log(.warning, "Could not show the notification of timer \(id): \(reason)"), .statusChanged(id),
+            ]
+        } else if state.farewells.removeValue(forKey: id) != nil {
+            return [.drop(id), .log(.warning, "Could not show that the sleep was saved: \(reason)")]
+        }
+        return []
+    }
+
+    public enum ClosedAction: Sendable, Equatable {
+        /// Post the timer's notification anew: the server closed it because
+        /// of a click.
+        case show(TimerID, NotificationContent, replacing: UInt32)
+        /// Keep a dismissal durably, so that a restarted agent honours it.
+        case saveRecord(TimerID, NotificationRecord)
+        case log(LogPriority, String)
+        /// What List says about this timer's notification changed.
+        case statusChanged(TimerID)
+    }
+
+    /// The server closed the notification (its object is gone), for one of
+    /// the NotificationCloseReason.
+    public mutating func closed(_ id: TimerID, reason: UInt32, now: Instant) -> [ClosedAction] {
+        state.held[id] = nil
+        guard let entry = state.entries.removeValue(forKey: id) else {
+            state.farewells[id] = nil
+            return []
+        }
+        var actions: [ClosedAction] = []
+        if entry.actionInvoked {
+            // Closed by the server because of the click: show the timer's
+            // current state as a new notification.
+            reshow(entry.timer, now: now, announce: false, into: &actions)
+        } else if reason == NotificationCloseReason.undefined {
+            // Put away by the server itself, not by the user: xfce4-notifyd
+            // does so with all it shows when Do Not Disturb begins, and with
+            // every notification that comes during it. No dismissal: shown
+            // again when the server can show it, or the timer changes.
+            actions.append(.log(
+                .info, "The server put away the notification of timer \(id); it comes back when the server or the timer changes."))
+        } else if reason != NotificationCloseReason.closedByCall {
+            // Dismissed (or expired): stay away until the timer's state
+            // changes.
+            let record = NotificationRecord(notificationID: 0, dismissedInState: entry.stateKey)
+            state.records[id] = record
+            actions += [
+                .saveRecord(id, record),
+                .log(.info, "The notification of timer \(id) was dismissed; it stays away until the timer changes."),
+            ]
+        }
+        actions.append(.statusChanged(id))
+        return actions
+    }
+
+    public enum ClickedAction: Sendable, Equatable {
+        /// Complete the timer, as a click on Complete asks.
+        case complete(TimerID)
+        /// Open the app at the timer; the activation token lets it take
+        /// the focus.
+        case open(TimerID, activationToken: String?)
+    }
+
+    /// The user clicked one of the notification's actions (or its body);
+    /// the activation token comes from the server, for the app to take the
+    /// focus. Nothing for a notification no longer shown.
+    public mutating func clicked(_ id: TimerID, _ action: NotificationAction, activationToken: String?) -> ClickedAction? {
+        guard state.entries[id] != nil else { return nil }
+        state.entries[id]?.actionInvoked = true
+        return action == .complete ? .complete(id) : .open(id, activationToken: activationToken)
+    }
+
+    // MARK: Time and settings
+
+    public enum WokeAction: Sendable, Equatable {
+        /// Post, or update in place once shown.
+        case show(TimerID, NotificationContent, replacing: UInt32)
+        /// Close it on the server and forget it: a farewell's time is up,
+        /// or an update is posted anew.
+        case close(TimerID)
+        /// What List says about this timer's notification changed: one
+        /// offered again after a failure is shown.
+        case statusChanged(TimerID)
+    }
+
+    /// The moment `wakeAt` named has come.
+    public mutating func woke(now: Instant) -> [WokeAction] {
+        var actions: [WokeAction] = []
+        wake(now: now, into: &actions)
+        return actions
+    }
+
+    public enum ClockChangedAction: Sendable, Equatable {
+        /// Post, or update in place once shown.
+        case show(TimerID, NotificationContent, replacing: UInt32)
+        /// Close it on the server and forget it.
+        case close(TimerID)
+        /// What List says about this timer's notification changed.
+        case statusChanged(TimerID)
+    }
+
+    /// The clock was set or the machine woke: every text is made again for
+    /// the time it is now.
+    public mutating func clockChanged(now: Instant) -> [ClockChangedAction] {
+        var actions: [ClockChangedAction] = []
+        wake(now: now, everything: true, into: &actions)
+        return actions
+    }
+
+    public enum SettingsChangedAction: Sendable, Equatable {
+        /// Post, or update in place once shown.
+        case show(TimerID, NotificationContent, replacing: UInt32)
+        /// Close it on the server and forget it.
+        case close(TimerID)
+        /// What List says about this timer's notification changed.
+        case statusChanged(TimerID)
+    }
+
+    /// The configuration was reloaded, or the desktop's time format
+    /// changed: every text is made again with these settings.
+    public mutating func settingsChanged(_ new: Settings, now: Instant) -> [SettingsChangedAction] {
+        settings = new
+        var actions: [SettingsChangedAction] = []
+        wake(now: now, everything: true, into: &actions)
+        return actions
+    }
+
+    // MARK: Shared steps
+
+    /// Shows `timer` as it is now: posts, updates in place, or keeps away
+    /// when the user dismissed this very state.
+    private mutating func refresh<Action: Showing & Closing & Recording & Announcing>(
+        _ timer: StoredTimer, now: Instant, announce: Bool = true, into actions: inout [Action]
+    ) {
+        guard let server = state.server, let rules = timeZones.rules(for: timer.timer.timeZone) else { return }
+        let key = Self.stateKey(timer, now: now)
+        guard undismissed(timer.timer.id, key: key, into: &actions) else { return }
+        present(timer, key: key, server: server, rules: rules, now: now, announce: announce, into: &actions)
+    }
+
+    /// Posts `timer` again as a new notification, the server having closed
+    /// the one it showed. That one was on screen until now, so no dismissal
+    /// is recorded for it (one is recorded only as a notification is taken
+    /// away), and none is looked for.
+    private mutating func reshow<Action: Showing & Announcing>(
+        _ timer: StoredTimer, now: Instant, announce: Bool, into actions: inout [Action]
+    ) {
+        guard let server = state.server, let rules = timeZones.rules(for: timer.timer.timeZone) else { return }
+        postAnew(
+            timer, key: Self.stateKey(timer, now: now), server: server, rules: rules, now: now, announce: announce,
+            into: &actions)
+    }
+
+    /// Whether a timer showing `key` may be shown: not while the user's
+    /// dismissal of this very state holds. A dismissal of an earlier state
+    /// is cleared.
+    private mutating func undismissed<Action: Recording>(
+        _ id: TimerID, key: String, into actions: inout [Action]
+    ) -> Bool {
+        guard let dismissed = state.records[id]?.dismissedInState else { return true }
+        if dismissed == key { return false }
+        // The state moved on since the dismissal: show it again.
+        let cleared = NotificationRecord(notificationID: 0, dismissedInState: nil)
+        state.records[id] = cleared
+        actions.append(.saveRecord(id, cleared))
+        return true
+    }
+
+    /// The text of `timer` as it is now, and when it next changes.
+    private func content(
+        of timer: StoredTimer, server: NotificationServer, rules: TimeZoneRules, now: Instant
+    ) -> (content: NotificationContent, phase: TimerPhase, refreshAt: Instant?) {
+        let live = server.traits.updatesElapsedTime(settings.liveElapsed)
+        let phase = TimerPhase(of: timer, at: now)
+        let content = NotificationContent.make(
+            babyName: timer.timer.babyName, phase: phase, startedAt: timer.timer.startedAt,
+            now: now, rules: rules, timeFormat: settings.timeFormat, server: server.traits, liveElapsed: live)
+        let refreshAt = phase.isRunning && live
+            ? TimerPhase.nextMinuteBoundary(after: now, startedAt: timer.timer.startedAt) : nil
+        return (content, phase, refreshAt)
+    }
+
+    /// Shows `timer` as it is now, no dismissal in the way: updates its
+    /// notification in place, or posts it.
+    private mutating func present<Action: Showing & Closing & Announcing>(
+        _ timer: StoredTimer, key: String, server: NotificationServer, rules: TimeZoneRules, now: Instant,
+        announce: Bool, into actions: inout [Action]
+    ) {
+        let id = timer.timer.id
+        guard var entry = state.entries[id] else {
+            return postAnew(timer, key: key, server: server, rules: rules, now: now, announce: announce, into: &actions)
+        }
+        let (made, phase, refreshAt) = content(of: timer, server: server, rules: rules, now: now)
+        var content = made
+        let news = Self.isNews(phase, after: entry.phase)
+        if server.traits.bannersUnlessLowUrgency { content.urgency = news ? .normal : .low }
+        entry.timer = timer
+        entry.phase = phase
+        entry.stateKey = key
+        entry.refreshAt = refreshAt
+        if !entry.content.sameApartFromUrgency(content) {
+            update(id, content, held: entry.content.urgency, news: news, now: now, into: &actions)
+            entry.content = content
+        }
+        state.entries[id] = entry
+    }
+
+    /// Posts `timer` as a new notification, none being shown for it.
+    private mutating func postAnew<Action: Showing & Announcing>(
+        _ timer: StoredTimer, key: String, server: NotificationServer, rules: TimeZoneRules, now: Instant,
+        announce: Bool, into actions: inout [Action]
+    ) {
+        let id = timer.timer.id
+        let (content, phase, refreshAt) = content(of: timer, server: server, rules: rules, now: now)
+        // After a restart of the agent alone, replace what it showed
+        // before instead of adding a second notification.
+        var replacing: UInt32 = 0
+        if let record = state.records[id], record.serverOwner == server.owner, record.dismissedInState == nil {
+            replacing = record.notificationID
+        }
+        state.farewells[id] = nil
+        state.entries[id] = Entry(timer: timer, content: content, phase: phase, stateKey: key, refreshAt: refreshAt)
+        post(id, content, replacing: replacing, now: now, into: &actions)
+        if announce { actions.append(.statusChanged(id)) }
+    }
+
+    /// Whether an update in place from `old` to `new` is news a parent
+    /// should see pop up again: only a sleep that cannot be saved from the
+    /// desktop, which asks the parent to finish it in the app. Saving, a
+    /// renewed or lapsed token, a new name or minute are not.
+    public static func isNews(_ new: TimerPhase, after old: TimerPhase) -> Bool {
+        new == .failed && old != .failed
+    }
+
+    /// Updates a shown notification so that it pops up again only as news.
+    /// Where a replaced notification pops up unless the urgency it held was
+    /// low, and a new one unless its own is (GNOME 46 and later), a replace
+    /// that would pop up for no news, or stay quiet for news, is sent as a
+    /// new notification instead, the old one closed.
+    private mutating func update<Action: Showing & Closing>(
+        _ id: TimerID, _ content: NotificationContent, held: NotificationUrgency, news: Bool, now: Instant,
+        into actions: inout [Action]
+    ) {
+        if state.server?.traits.bannersUnlessLowUrgency == true && (held == .low) == news {
+            actions.append(.close(id))
+        }
+        post(id, content, replacing: 0, now: now, into: &actions)
+    }
+
+    /// Sends a show, or holds it back until `repeatInterval` has passed since
+    /// the same text was sent for this timer: a notification identical to
+    /// one a moment before tells the parent nothing, and Plasma refuses it.
+    private mutating func post<Action: Showing>(
+        _ id: TimerID, _ content: NotificationContent, replacing: UInt32, now: Instant, into actions: inout [Action]
+    ) {
+        if let last = state.lastSent[id], last.summary == content.summary, last.body == content.body {
+            let free = last.at + Self.repeatInterval
+            if now < free {
+                state.held[id] = Held(content: content, replacing: replacing, at: free)
+                return
+            }
+        }
+        state.held[id] = nil
+        state.lastSent[id] = Sent(summary: content.summary, body: content.body, at: now)
+        actions.append(.show(id, content, replacing: replacing))
+    }
+
+    /// Closes the farewells whose time is up, sends the shows held back,
+    /// and makes again the texts whose minute came, and those offered again
+    /// after a failure; with `everything`, every text.
+    ///
+    /// A timer shown or offered again has no dismissal (one is recorded
+    /// only as its notification is taken away), so none is looked for.
+    private mutating func wake<Action: Showing & Closing & Announcing>(
+        now: Instant, everything: Bool = false, into actions: inout [Action]
+    ) {
+        for (id, farewell) in state.farewells where farewell.closeAt.map({ $0 <= now }) == true {
+            state.farewells[id] = nil
+            state.held[id] = nil
+            actions.append(.close(id))
+        }
+        for (id, show) in state.held.sorted(by: { $0.key.string < $1.key.string }) where show.at <= now {
+            post(id, show.content, replacing: show.replacing, now: now, into: &actions)
+        }
+        var due = state.entries.filter { everything || $0.value.refreshAt.map { $0 <= now } == true }.map(\.value.timer)
+        for (id, retry) in state.retries where everything || retry.at <= now {
+            state.retries[id] = nil
+            due.append(retry.timer)
+        }
+        for timer in due.sorted(by: { $0.timer.id.string < $1.timer.id.string }) {
+            guard let server = state.server, let rules = timeZones.rules(for: timer.timer.timeZone) else { continue }
+            present(
+                timer, key: Self.stateKey(timer, now: now), server: server, rules: rules, now: now, announce: true,
+                into: &actions)
+        }
+    }
+}
+
+// The steps above are shared by several events; each event's action type
+// has the cases of the steps it takes, and only those.
+
+private protocol Showing {
+    static func show(_ id: TimerID, _ content: NotificationContent, replacing: UInt32) -> Self
+}
+
+private protocol Closing {
+    static func close(_ id: TimerID) -> Self
+}
+
+private protocol Recording {
+    static func saveRecord(_ id: TimerID, _ record: NotificationRecord) -> Self
+}
+
+private protocol Announcing {
+    static func statusChanged(_ id: TimerID) -> Self
+}
+
+extension NotificationMachine.ServerChangedAction: Showing, Closing, Recording, Announcing {}
+extension NotificationMachine.TimerChangedAction: Showing, Closing, Recording, Announcing {}
+extension NotificationMachine.SavedAction: Showing, Closing {}
+extension NotificationMachine.ClosedAction: Showing, Announcing {}
+extension NotificationMachine.WokeAction: Showing, Closing, Announcing {}
+extension NotificationMachine.ClockChangedAction: Showing, Closing, Announcing {}
+extension NotificationMachine.SettingsChangedAction: Showing, Closing, Announcing {}
+
+/// Why a server closed a notification: NotificationClosed's reasons, as the
+/// Desktop Notifications specification numbers them.
+public enum NotificationCloseReason {
+    /// Its timeout passed.
+    public static let expired: UInt32 = 1
+    /// The user dismissed it.
+    public static let dismissedByUser: UInt32 = 2
+    /// A CloseNotification call closed it (the agent's own, or another's).
+    public static let closedByCall: UInt32 = 3
+    /// A reason of the server's own.
+    public static let undefined: UInt32 = 4
+}

@@ -15,26 +15,28 @@ public struct CertificateAcceptanceMachine: Sendable, Equatable {
 
     public init() {}
 
-    public enum CertificateRefusedAction: Sendable, Equatable {
+    public enum UntrustedCertificateAction: Sendable, Equatable {
         /// Another origin: nothing of it is shown, its error page neither.
         case showNothing
         /// Ask the configured authorities about the certificate of this
         /// host and port (the scheme's own when the origin names none),
-        /// then tell `authoritiesAnswered(host:trusted:)` their answer.
+        /// then tell `authoritiesReplied(host:trusted:)` their answer.
         case checkConfiguredAuthorities(host: String, port: UInt16)
         /// The app's insecure page, with a retry.
         case showInsecure
     }
 
-    /// WebKit refused a certificate on a page of `webApp`'s origin
-    /// (`isWebApp`) or of another.
-    public func certificateRefused(isWebApp: Bool, webApp: APIOrigin) -> CertificateRefusedAction {
+    /// WebKit did not trust a certificate on a page of `webApp`'s origin
+    /// (`isWebApp`) or of another. The events' names differ from
+    /// PageLoadMachine's, which shares the moment, so that each action type's
+    /// name is its own.
+    public func untrustedCertificate(isWebApp: Bool, webApp: APIOrigin) -> UntrustedCertificateAction {
         guard isWebApp else { return .showNothing }
         guard !state.acceptedHosts.contains(webApp.host) else { return .showInsecure }
         return .checkConfiguredAuthorities(host: webApp.host, port: webApp.port ?? (webApp.scheme == .https ? 443 : 80))
     }
 
-    public enum AuthoritiesAnsweredAction: Sendable, Equatable {
+    public enum AuthoritiesRepliedAction: Sendable, Equatable {
         /// Accepted for the host: load the page again.
         case reload
         /// The app's insecure page, with a retry.
@@ -43,7 +45,7 @@ public struct CertificateAcceptanceMachine: Sendable, Equatable {
 
     /// The configured authorities answered whether they vouch for `host`'s
     /// certificate.
-    public mutating func authoritiesAnswered(host: String, trusted: Bool) -> AuthoritiesAnsweredAction {
+    public mutating func authoritiesReplied(host: String, trusted: Bool) -> AuthoritiesRepliedAction {
         guard trusted, !state.acceptedHosts.contains(host) else { return .showInsecure }
         state.acceptedHosts.insert(host)
         return .reload

@@ -166,7 +166,7 @@ public struct PageLoadMachine: Sendable {
     public mutating func certificateRefused(at uri: String, certificateGiven: Bool) -> CertificateRefusedAction {
         state.loadFailed = true
         guard let rule, certificateGiven else { return .letWebKitHandle }
-        switch state.certificates.certificateRefused(isWebApp: rule.isWebApp(uri), webApp: rule.webOrigin) {
+        switch state.certificates.untrustedCertificate(isWebApp: rule.isWebApp(uri), webApp: rule.webOrigin) {
         case .showNothing:
             return .showNothing
         case .checkConfiguredAuthorities(let host, let port):
@@ -188,7 +188,7 @@ public struct PageLoadMachine: Sendable {
     /// The configured authorities answered for the certificate of `host`,
     /// refused on the page at `uri`.
     public mutating func authoritiesAnswered(host: String, trusted: Bool, at uri: String) -> AuthoritiesAnsweredAction {
-        if state.certificates.authoritiesAnswered(host: host, trusted: trusted) == .reload {
+        if state.certificates.authoritiesReplied(host: host, trusted: trusted) == .reload {
             return .load(state.target ?? uri)
         }
         let (html, delay) = insecurePage()

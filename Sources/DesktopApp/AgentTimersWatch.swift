@@ -11,7 +11,7 @@ import SleepTimersAPI
 /// of each timer are read: the app decides with them whether it stays
 /// running with its window closed (BackgroundPolicy). Its CompletionFinished,
 /// with the names its Lists gave, tells the window what to announce when a
-/// sleep is saved from the desktop (SaveAnnouncement).
+/// sleep is saved from the desktop (SaveAnnouncementMachine).
 ///
 /// Used on the GTK main thread only.
 final class AgentTimersWatch {
@@ -26,7 +26,7 @@ final class AgentTimersWatch {
     /// Whether the window is shown, asked as a completion arrives.
     var isWindowShown: () -> Bool = { false }
     var onAnnouncement: (String) -> Void = { _ in }
-    private var announcement = SaveAnnouncement()
+    private var announcement = SaveAnnouncementMachine()
 
     private let connection: OpaquePointer
     /// The agent's name on this bus (TimerActions.agentBusName): the one it
@@ -120,7 +120,7 @@ final class AgentTimersWatch {
     /// Only the entries the agent's own rules accept (AgentListEntry): the
     /// name's owner may be another program.
     private func follow(_ timers: [AgentListEntry]) {
-        _ = announcement.handle(.timers(timers.map { SaveAnnouncement.TimerName(timerID: $0.timerID, babyName: $0.timer.babyName) }))
+        announcement.listed(timers.map { SaveAnnouncementMachine.TimerName(timerID: $0.timerID, babyName: $0.timer.babyName) })
         onTimers(timers.map(\.timer))
     }
 
@@ -134,9 +134,9 @@ final class AgentTimersWatch {
             defer { g_variant_unref(value) }
             return String(cString: g_variant_get_string(value, nil))
         }
-        let actions = announcement.handle(.completionFinished(
-            timerID: field(0), outcome: field(1), activityID: field(2), windowShown: isWindowShown()))
-        for case .announce(let text) in actions { onAnnouncement(text) }
+        let action = announcement.completionFinished(
+            timerID: field(0), outcome: field(1), activityID: field(2), windowShown: isWindowShown())
+        if case .announce(let text)? = action { onAnnouncement(text) }
     }
 
     /// List's reply, `(aa{sv})`: each timer's `timer_id`, `baby_name` and

@@ -18,7 +18,7 @@ extension AppWindow {
     }
 
     /// Says `text` through the screen reader, from the window, after what it
-    /// is reading (SaveAnnouncement decides when). Where GTK cannot (before
+    /// is reading (SaveAnnouncementMachine decides when). Where GTK cannot (before
     /// 4.14) nothing is said and nothing is logged: the save is still shown
     /// by the page and the notification.
     func announce(_ text: String) {

@@ -2,7 +2,7 @@ import CDFLWebKitGTK
 import DesktopAppCore
 import Glibc
 
-/// The dialogs a page may open, carried out as DialogGuard decides: a
+/// The dialogs a page may open, carried out as DialogMachine decides: a
 /// print, a file chooser or an authentication dialog is a window (or a
 /// prompt) that no frame of another origin, and nothing while the window
 /// is hidden, may bring up; a permission is always refused.
@@ -50,11 +50,15 @@ extension AppWindow {
         }, unretained(self), nil)
     }
 
-    /// Whether DialogGuard lets `dialog` through now; a refusal is logged
+    /// Whether DialogMachine lets `dialog` through now; a refusal is logged
     /// once per dialog, origin and minute.
     private func allows(_ dialog: PageDialog, origin: String?) -> Bool {
-        let verdict = dialogGuard.decide(dialog, origin: origin, windowShown: isVisible, now: Self.now())
-        if let line = verdict.log { AppLog.log(.notice, line) }
-        return verdict.allowed
+        switch dialogs.dialogAsked(dialog, origin: origin, windowShown: isVisible, at: Self.now()) {
+        case .show:
+            return true
+        case .refuse(_, let log):
+            if let log { AppLog.log(.notice, log) }
+            return false
+        }
     }
 }

@@ -21,7 +21,7 @@ extension AppWindow {
         }
     }
 
-    /// Tab and Shift+Tab, seen before any widget sees them (TabFocus says
+    /// Tab and Shift+Tab, seen before any widget sees them (TabFocusMachine says
     /// why each goes where).
     func handleTabs() {
         let keys = gtk_event_controller_key_new()!
@@ -39,7 +39,7 @@ extension AppWindow {
         guard tabs.contains(keyval), modifiers.rawValue & others == 0 else { return 0 }
         let time = gdk_event_get_time(gtk_event_controller_get_current_event(controller))
         let view = dfl_gtk_widget(webView)
-        switch tabFocus.step(time: UInt32(time), focusInPage: isInPage(gtk_window_get_focus(window))) {
+        switch tabFocus.tabPressed(time: UInt32(time), focusInPage: isInPage(gtk_window_get_focus(window))) {
         case .toPage:
             return 0
         case .drop:

@@ -82,10 +82,10 @@ extension AppWindow {
         }
     }
 
-    /// Back, where BackStep says: past the app's own pages and retries at
+    /// Back, where BackRule says: past the app's own pages and retries at
     /// the address shown now.
     func goBack() {
-        guard let distance = BackStep.distance(current: currentURI, history: backHistory()),
+        guard let distance = BackRule.distance(current: currentURI, history: backHistory()),
             let list = webkit_web_view_get_back_forward_list(webView),
             let item = webkit_back_forward_list_get_nth_item(list, -Int32(distance))
         else { return }
@@ -93,7 +93,7 @@ extension AppWindow {
     }
 
     func updateBackButton() {
-        gtk_widget_set_sensitive(backButton, BackStep.distance(current: currentURI, history: backHistory()) == nil ? 0 : 1)
+        gtk_widget_set_sensitive(backButton, BackRule.distance(current: currentURI, history: backHistory()) == nil ? 0 : 1)
     }
 
     /// The history's addresses before the page shown now, the nearest
@@ -133,20 +133,21 @@ extension AppWindow {
 
     /// A person's click in the top frame: on a link (its URL), or on
     /// anything else (an empty string), which may lead to a print or a file
-    /// chooser (DialogGuard).
+    /// chooser (DialogMachine).
     private func clicked(_ value: OpaquePointer?) {
         guard let value, jsc_value_is_string(value) != 0, let url = takeGString(jsc_value_to_string(value)) else { return }
-        dialogGuard.personClickedInTopFrame(at: Self.now())
-        if !url.isEmpty { launchGuard?.clickedInTopFrame(url, at: Self.now()) }
+        dialogs.personClickedInTopFrame(at: Self.now())
+        if !url.isEmpty { launches?.clickedInTopFrame(url, at: Self.now()) }
     }
 
-    /// The app's monotonic clock, in milliseconds.
-    static func now() -> Int64 { Int64(g_get_monotonic_time() / 1000) }
+    /// The app's monotonic clock, to the millisecond: GLib counts
+    /// microseconds.
+    static func now() -> MonotonicInstant { MonotonicInstant(milliseconds: Int64(g_get_monotonic_time() / 1000)) }
 
     /// Only the web app shows in the window, and only a person's click in
-    /// it leaves for the browser (LaunchGuard, NavigationPolicy).
+    /// it leaves for the browser (LaunchMachine, NavigationRule).
     private func decide(_ decision: gpointer, type: gint) -> gboolean {
-        guard launchGuard != nil else { return 0 }
+        guard launches != nil else { return 0 }
         let moment: NavigationMoment
         let url: String
         switch WebKitPolicyDecisionType(rawValue: UInt32(type)) {
@@ -166,15 +167,14 @@ extension AppWindow {
         default:
             return 0
         }
-        guard let verdict = launchGuard?.decide(url, at: moment, now: Self.now()) else { return 0 }
-        if let line = verdict.log { AppLog.log(.notice, line) }
-        return apply(verdict.decision, to: decision) ? 1 : 0
+        guard let action = launches?.navigationAsked(url, at: moment, now: Self.now()) else { return 0 }
+        return apply(action, to: decision) ? 1 : 0
     }
 
     /// Performs a decision; true when it was taken here (WebKit must not
     /// decide by itself).
-    private func apply(_ decision: NavigationDecision, to policyDecision: gpointer) -> Bool {
-        switch decision {
+    private func apply(_ action: LaunchMachine.NavigationAskedAction, to policyDecision: gpointer) -> Bool {
+        switch action {
         case .load:
             return false
         case .loadInWindow(let url):
@@ -186,7 +186,8 @@ extension AppWindow {
         case .openLink(let link):
             webkit_policy_decision_ignore(dfl_policy_decision(policyDecision))
             open(link)
-        case .refuse:
+        case .refuse(_, let log):
+            if let log { AppLog.log(.notice, log) }
             webkit_policy_decision_ignore(dfl_policy_decision(policyDecision))
         }
         return true
@@ -195,10 +196,10 @@ extension AppWindow {
     /// A download WebKit started was cancelled (WebsiteSession): logged by
     /// its origin only, once a minute for each.
     func downloadRefused(_ url: String?) {
-        guard launchGuard != nil else {
+        guard launches != nil else {
             return AppLog.log(.notice, AppLogText.refusedDownload(url.flatMap(WebURL.init)?.source ?? "?"))
         }
-        if let line = launchGuard?.download(from: url, now: Self.now()) { AppLog.log(.notice, line) }
+        if case .log(let line)? = launches?.downloadRefused(from: url, at: Self.now()) { AppLog.log(.notice, line) }
     }
 
     // MARK: Loading, failing, trying again

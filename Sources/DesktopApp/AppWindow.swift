@@ -13,13 +13,13 @@ final class AppWindow {
     let webView: UnsafeMutablePointer<WebKitWebView>
     let setup: AppSetup
     let paths: AppPaths
-    let policy: NavigationPolicy?
+    let policy: NavigationRule?
     /// The navigation decisions, with the top frame's clicks and the
     /// refusals logged lately (nil when there is no web app to show).
-    var launchGuard: LaunchGuard?
+    var launches: LaunchMachine?
     /// Which dialogs a page may open, with the person's last click in the
     /// top frame and the refusals logged lately.
-    var dialogGuard: DialogGuard
+    var dialogs: DialogMachine
     let relay: BridgeRelay?
     let website: WebsiteSession
     let opener: ExternalOpener
@@ -37,7 +37,7 @@ final class AppWindow {
     var page: PageLoadMachine
     var retrySource: guint = 0
     /// Where the next Tab goes, and which key WebKit hands back.
-    var tabFocus = TabFocus()
+    var tabFocus = TabFocusMachine()
 
     init(application: UnsafeMutablePointer<GtkApplication>, setup: AppSetup, paths: AppPaths, automation: Bool,
          bridgeProgram: String)
@@ -47,15 +47,15 @@ final class AppWindow {
         page = PageLoadMachine(setup: setup)
         var certificateAuthorities: String?
         if case .configured(let origin, let authorities) = setup {
-            policy = NavigationPolicy(webOrigin: origin)
-            launchGuard = LaunchGuard(policy: NavigationPolicy(webOrigin: origin))
-            relay = BridgeRelay(policy: NavigationPolicy(webOrigin: origin))
-            dialogGuard = DialogGuard(policy: NavigationPolicy(webOrigin: origin))
+            policy = NavigationRule(webOrigin: origin)
+            launches = LaunchMachine(rule: NavigationRule(webOrigin: origin))
+            relay = BridgeRelay(policy: NavigationRule(webOrigin: origin))
+            dialogs = DialogMachine(rule: NavigationRule(webOrigin: origin))
             certificateAuthorities = authorities
         } else {
             policy = nil
             relay = nil
-            dialogGuard = DialogGuard(policy: nil)
+            dialogs = DialogMachine(rule: nil)
         }
         website = WebsiteSession(paths: paths, certificateAuthorities: certificateAuthorities)
         opener = ExternalOpener()

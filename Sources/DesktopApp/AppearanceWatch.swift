@@ -31,7 +31,7 @@ final class AppearanceWatch {
     private var heard: [Key] = []
     private var unanswered = 0
     /// Changes are applied once a burst, at an idle turn of the loop.
-    private var burst = AppearanceBurst()
+    private var burst = AppearanceBurstMachine()
     private var idleSource: guint = 0
     private var webViews: [UnsafeMutablePointer<WebKitWebView>] = []
     /// AppPages.highContrastStyle, made once, added to each web view's
@@ -125,7 +125,7 @@ final class AppearanceWatch {
         let value = Self.value(of: child)
         g_variant_unref(child)
         if unanswered > 0 { heard.append(key) }
-        guard appearance.set(key, value), unanswered == 0, burst.changed() else { return }
+        guard appearance.set(key, value), unanswered == 0, burst.changed() == .askForIdle else { return }
         // At idle priority: the signals of a burst, already queued at the
         // default priority, are all read first.
         idleSource = g_idle_add_full(
@@ -140,7 +140,7 @@ final class AppearanceWatch {
     /// Applies and logs the style as it is now, unless the last application
     /// left it so.
     private func settle() {
-        guard burst.settle(appearance) else { return }
+        guard case .apply(_)? = burst.becameIdle(with: appearance) else { return }
         AppLog.log(.info, AppLogText.appearance(appearance))
         apply()
     }

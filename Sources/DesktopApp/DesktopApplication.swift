@@ -160,12 +160,12 @@ public final class DesktopApplication {
         return window
     }
 
-    /// Links from org.freedesktop.Application.Open, carried out as LinkStep
+    /// Links from org.freedesktop.Application.Open, carried out as LinkRule
     /// decides. The bad links of one call are one line with their count
     /// and one notice (the first one's reason).
     private func open(_ uris: [String]) {
         var refused: (first: AppDeepLink.Refusal, count: Int)?
-        for step in LinkStep.steps(for: uris) {
+        for step in LinkRule.steps(for: uris) {
             switch step {
             case .showWindow:
                 presentWindow()

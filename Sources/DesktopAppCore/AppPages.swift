@@ -102,24 +102,3 @@ public enum AppPages {
     /// as the notification body escapes them.
     public static func escape(_ text: String) -> String { DisplayText.escapeMarkup(text) }
 }
-
-/// How long the app waits before loading the web app again after a failed
-/// load: soon at first, then less and less often, never more than a minute.
-/// A change of the network state tries again at once.
-public struct RetrySchedule: Sendable, Equatable {
-    /// Halved five times from a minute, so that the waits, in the whole
-    /// seconds the offline page shows, are 2, 4, 8, 15, 30 and 60.
-    static let backoff = Backoff(first: .seconds(60) / 32, longest: .seconds(60))
-    private var failures = 0
-
-    public init() {}
-
-    /// The delay in seconds after one more failure.
-    public mutating func nextDelay() -> Int {
-        failures += 1
-        return Int(Self.backoff.wait(afterFailures: failures).roundedSeconds)
-    }
-
-    /// After a successful load.
-    public mutating func reset() { failures = 0 }
-}

@@ -209,7 +209,7 @@ public enum AppLogText {
         "The certificate of \(host) could not be verified: \(why)"
     }
     public static func webProcessEnded(_ reason: String) -> String { "The page's web process ended (\(reason)); loading the page again." }
-    public static func refusedDialog(_ dialog: PageDialog, source: String?, _ refusal: DialogGuard.Refusal) -> String {
+    public static func refusedDialog(_ dialog: PageDialog, source: String?, _ refusal: DialogMachine.Refusal) -> String {
         let from = source.map { " from \($0)" } ?? ""
         let why: String
         switch refusal {

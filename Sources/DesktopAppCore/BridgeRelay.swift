@@ -14,9 +14,9 @@ public struct BridgeRelay: Sendable {
     /// the relay drops them before they reach it.
     public static let maximumMessageBytes = 1 << 20
 
-    public let policy: NavigationPolicy
+    public let policy: NavigationRule
 
-    public init(policy: NavigationPolicy) { self.policy = policy }
+    public init(policy: NavigationRule) { self.policy = policy }
 
     public enum Drop: Error, Sendable, Equatable {
         /// The window's page is not the web app (its origin is named).

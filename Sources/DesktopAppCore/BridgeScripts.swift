@@ -30,7 +30,7 @@ public enum BridgeScripts {
     }
 
     /// The top frame's reporter of a person's clicks on links, for the web
-    /// app at `origin` (NavigationPolicy lets only those leave the app).
+    /// app at `origin` (NavigationRule lets only those leave the app).
     public static func topFrameClicksSource(origin: APIOrigin) -> String {
         source(PackageResources.top_frame_clicks_js, origin: origin)
     }

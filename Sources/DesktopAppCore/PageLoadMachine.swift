@@ -1,8 +1,8 @@
 import SleepTimerCore
 
 /// The window's page: what it shows first, what a failed load or a
-/// certificate WebKit refused shows (LoadFailure, CertificateAcceptance),
-/// when the web app is loaded again (RetrySchedule), and what Reload, an
+/// certificate WebKit refused shows (LoadFailure, CertificateAcceptanceMachine),
+/// when the web app is loaded again (PageRetryMachine), and what Reload, an
 /// ended web process and a network that comes back load. WebKit and GLib
 /// stay in the window, which says what happened and carries out what this
 /// returns.
@@ -15,7 +15,7 @@ public struct PageLoadMachine: Sendable {
         /// What the window means to show: the web app's start, or a link's
         /// route. A failed load tries this again.
         public var target: String?
-        public var retry = RetrySchedule()
+        public var retry = PageRetryMachine()
         /// A retry waits on its timer.
         public var retryWaiting = false
         /// The page shown is one of the app's own (offline, insecure).
@@ -23,19 +23,19 @@ public struct PageLoadMachine: Sendable {
         /// The load under way failed: its end is no recovery.
         public var loadFailed = false
         /// Which hosts' certificates the configured authorities vouched for.
-        public var certificates = CertificateAcceptance()
+        public var certificates = CertificateAcceptanceMachine()
     }
 
     public private(set) var state = State()
     public let setup: AppSetup
-    private let policy: NavigationPolicy?
+    private let rule: NavigationRule?
 
     public init(setup: AppSetup) {
         self.setup = setup
         if case .configured(let origin, _) = setup {
-            policy = NavigationPolicy(webOrigin: origin)
+            rule = NavigationRule(webOrigin: origin)
         } else {
-            policy = nil
+            rule = nil
         }
     }
 
@@ -116,8 +116,8 @@ public struct PageLoadMachine: Sendable {
     /// WebKit finished a load at `uri`; a load of the web app that did not
     /// fail starts the back-off over.
     public mutating func loadFinished(at uri: String?) {
-        guard !state.showingOwnPage, !state.loadFailed, policy?.isWebApp(uri) == true else { return }
-        state.retry.reset()
+        guard !state.showingOwnPage, !state.loadFailed, rule?.isWebApp(uri) == true else { return }
+        state.retry.loaded()
     }
 
     public enum LoadFailedAction: Sendable, Equatable {
@@ -134,8 +134,8 @@ public struct PageLoadMachine: Sendable {
     /// A load at `uri` failed; `failure` is nil when WebKit said no error.
     public mutating func loadFailed(at uri: String?, _ failure: LoadFailure?) -> LoadFailedAction {
         state.loadFailed = true
-        guard let failure, let policy, let uri else { return .letWebKitHandle }
-        switch failure.outcome(isWebApp: policy.isWebApp(uri)) {
+        guard let failure, let rule, let uri else { return .letWebKitHandle }
+        switch failure.outcome(isWebApp: rule.isWebApp(uri)) {
         case .none:
             return .letWebKitHandle
         case .showNothing:
@@ -143,8 +143,8 @@ public struct PageLoadMachine: Sendable {
         case .showOffline:
             let delay = scheduleRetry()
             return .showOffline(
-                html: AppPages.offline(origin: policy.webOrigin.description, retryURL: state.target ?? uri, retrySeconds: delay),
-                at: uri, retryAfter: .seconds(delay))
+                html: AppPages.offline(origin: rule.webOrigin.description, retryURL: state.target ?? uri, retrySeconds: Self.seconds(delay)),
+                at: uri, retryAfter: delay)
         }
     }
 
@@ -165,8 +165,8 @@ public struct PageLoadMachine: Sendable {
     /// `certificateGiven` is false when it did not say which certificate.
     public mutating func certificateRefused(at uri: String, certificateGiven: Bool) -> CertificateRefusedAction {
         state.loadFailed = true
-        guard let policy, certificateGiven else { return .letWebKitHandle }
-        switch state.certificates.step(isWebApp: policy.isWebApp(uri), webApp: policy.webOrigin) {
+        guard let rule, certificateGiven else { return .letWebKitHandle }
+        switch state.certificates.untrustedCertificate(isWebApp: rule.isWebApp(uri), webApp: rule.webOrigin) {
         case .showNothing:
             return .showNothing
         case .checkConfiguredAuthorities(let host, let port):
@@ -188,7 +188,7 @@ public struct PageLoadMachine: Sendable {
     /// The configured authorities answered for the certificate of `host`,
     /// refused on the page at `uri`.
     public mutating func authoritiesAnswered(host: String, trusted: Bool, at uri: String) -> AuthoritiesAnsweredAction {
-        if state.certificates.checked(host: host, trusted: trusted) == .reload {
+        if state.certificates.authoritiesReplied(host: host, trusted: trusted) == .reload {
             return .load(state.target ?? uri)
         }
         let (html, delay) = insecurePage()
@@ -233,10 +233,13 @@ public struct PageLoadMachine: Sendable {
 
     // MARK: Own pages
 
-    /// The next retry's delay in seconds, now waiting; the page shown until
-    /// then is the app's own.
-    private mutating func scheduleRetry() -> Int {
-        let delay = state.retry.nextDelay()
+    /// The next retry's delay, now waiting; the page shown until then is
+    /// the app's own.
+    private mutating func scheduleRetry() -> Duration {
+        let delay: Duration
+        switch state.retry.failed() {
+        case .retry(let after): delay = after
+        }
         state.retryWaiting = true
         state.showingOwnPage = true
         return delay
@@ -246,7 +249,12 @@ public struct PageLoadMachine: Sendable {
     /// certificates are ever checked, so there is one.
     private mutating func insecurePage() -> (String, Duration) {
         let delay = scheduleRetry()
-        let origin = policy?.webOrigin.description ?? ""
-        return (AppPages.insecure(origin: origin, retrySeconds: delay), .seconds(delay))
+        let origin = rule?.webOrigin.description ?? ""
+        return (AppPages.insecure(origin: origin, retrySeconds: Self.seconds(delay)), delay)
+    }
+
+    /// A wait in the whole seconds the app's own pages count down.
+    private static func seconds(_ wait: Duration) -> Int {
+        Int(wait.components.seconds)
     }
 }

@@ -65,13 +65,13 @@ public enum TimerActions {
 
     /// What `open-timer` does once the agent's List has answered: the
     /// timer's `deep_link`, followed through the same rules as a
-    /// `dreamsforlittles://` link given to Open (LinkStep), never loaded as
+    /// `dreamsforlittles://` link given to Open (LinkRule), never loaded as
     /// it is; with no link for this timer (not listed, the agent not
     /// reached, a link to another timer), the window stays on the web app's
     /// start, the Sleep tracker's own default route.
-    public static func openSteps(for timerID: TimerID, deepLink: String?) -> [LinkStep] {
+    public static func openSteps(for timerID: TimerID, deepLink: String?) -> [LinkRule.Step] {
         guard let deepLink else { return [.showWindow] }
-        let steps = LinkStep.steps(for: [deepLink])
+        let steps = LinkRule.steps(for: [deepLink])
         for case .open(let link) in steps where link.timerID != timerID {
             return [.showWindow]
         }

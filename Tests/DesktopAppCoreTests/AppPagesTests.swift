@@ -24,12 +24,6 @@ import Testing
         #expect(page.contains(#"href="https://app.example/""#))
     }
 
-    @Test func retriesBackOffToAMinuteAndStartOverAfterASuccess() {
-        var schedule = RetrySchedule()
-        #expect((0..<8).map { _ in schedule.nextDelay() } == [2, 4, 8, 15, 30, 60, 60, 60])
-        schedule.reset()
-        #expect(schedule.nextDelay() == 2)
-    }
 }
 
 @Suite struct AppPathsTests {

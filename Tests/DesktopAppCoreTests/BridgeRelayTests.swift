@@ -3,7 +3,7 @@ import SleepTimerCore
 import Testing
 
 @Suite struct BridgeRelayTests {
-    let relay = BridgeRelay(policy: NavigationPolicy(webOrigin: try! APIOrigin(parsing: "https://app.example")))
+    let relay = BridgeRelay(policy: NavigationRule(webOrigin: try! APIOrigin(parsing: "https://app.example")))
     let page = "https://app.example/families/x"
 
     @Test func aMessageOfTheWebAppBecomesOneLine() throws {

@@ -168,7 +168,7 @@ import Testing
         _ = page.loading(Self.start)
         page.loadStarted()
         page.loadFinished(at: Self.start)
-        #expect(page.state.retry == RetrySchedule())
+        #expect(page.state.retry == PageRetryMachine())
         // The next failure waits the shortest time again.
         guard case .showOffline(_, _, let delay) = page.loadFailed(at: Self.start, .failed) else {
             Issue.record("no offline page")
@@ -182,7 +182,7 @@ import Testing
         // The offline page's own load, at the web app's address.
         page.loadStarted()
         page.loadFinished(at: Self.start)
-        #expect(page.state.retry != RetrySchedule())
+        #expect(page.state.retry != PageRetryMachine())
     }
 
     @Test func aFailedLoadsEndStartsNothingOver() {
@@ -193,7 +193,7 @@ import Testing
         _ = page.loading(Self.start)
         // No new start: the failed load ends.
         page.loadFinished(at: Self.start)
-        #expect(page.state.retry != RetrySchedule())
+        #expect(page.state.retry != PageRetryMachine())
     }
 
     @Test func anotherOriginLoadedStartsNothingOver() {
@@ -201,7 +201,7 @@ import Testing
         _ = page.loading(Self.elsewhere)
         page.loadStarted()
         page.loadFinished(at: Self.elsewhere)
-        #expect(page.state.retry != RetrySchedule())
+        #expect(page.state.retry != PageRetryMachine())
     }
 
     @Test func aNewLoadClearsTheLastFailure() {

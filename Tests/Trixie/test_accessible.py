@@ -79,7 +79,7 @@ class PageTests(AccessibilityBus, AppTestCase):
     def test_the_announcement_is_in_the_readers_language(self):
         """Only the shown window's: GTK 4.18 itself sends nothing from a
         hidden window (checked with a bare GtkWindow), so that the app says
-        nothing while its window is closed is SaveAnnouncement's unit tests'
+        nothing while its window is closed is SaveAnnouncementMachine's unit tests'
         to show, not this one's."""
         self.session.env.update(LANG="de_DE.UTF-8", LANGUAGE="de")
         app = self.signed_in(self.start_app())

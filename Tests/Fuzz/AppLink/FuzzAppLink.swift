@@ -15,7 +15,7 @@ import DesktopAppCore
 import SleepTimerCore
 
 let origin = try! APIOrigin(parsing: "https://app.dreamsforlittles.example")
-let policy = NavigationPolicy(webOrigin: origin)
+let policy = NavigationRule(webOrigin: origin)
 let relay = BridgeRelay(policy: policy)
 let page = "https://app.dreamsforlittles.example/"
 
@@ -39,7 +39,7 @@ func checkLink(_ text: String) {
         isCanonicalUUIDText(parts[4].dropFirst("sleep?timer=".count))
     else { violation("an accepted link gave another shape: \(web)") }
     guard (try? AppDeepLink(parsing: link.url)) == link else { violation("the canonical link does not read back") }
-    guard policy.decide(web, at: .mainFrameResponse) == .load else { violation("the route is not the web app's") }
+    guard policy.decision(for: web, at: .mainFrameResponse) == .load else { violation("the route is not the web app's") }
 }
 
 func checkMessage(_ text: String) {
@@ -64,8 +64,8 @@ func checkMessage(_ text: String) {
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     let text = String(decoding: UnsafeBufferPointer(start: data, count: size), as: UTF8.self)
     checkLink(text)
-    _ = policy.decide(text, at: .navigation(userGesture: size % 2 == 0))
-    _ = policy.decide(text, at: .newWindow(userGesture: size % 3 == 0))
+    _ = policy.decision(for: text, at: .navigation(userGesture: size % 2 == 0))
+    _ = policy.decision(for: text, at: .newWindow(userGesture: size % 3 == 0))
     checkMessage(text)
     return 0
 }

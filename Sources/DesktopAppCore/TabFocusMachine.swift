@@ -8,14 +8,18 @@
 /// second time. Coming into the page, the page must be given the Tab too,
 /// so that it focuses its first (or last) control at once rather than
 /// taking the focus as a whole, with nothing to show it.
-public struct TabFocus: Sendable, Equatable {
-    /// The time of the last Tab the page was given, whose echo WebKit may
-    /// hand back.
-    private var givenToPage: UInt32?
+public struct TabFocusMachine: Sendable, Equatable {
+    public struct State: Sendable, Equatable {
+        /// The time of the last Tab the page was given, whose echo WebKit
+        /// may hand back.
+        public var givenToPage: UInt32?
+    }
+
+    public private(set) var state = State()
 
     public init() {}
 
-    public enum Step: Sendable, Equatable {
+    public enum TabPressedAction: Sendable, Equatable {
         /// The page has the focus: the key is the page's.
         case toPage
         /// The key WebKit hands back after moving the focus out of the
@@ -26,15 +30,15 @@ public struct TabFocus: Sendable, Equatable {
         case moveFocus
     }
 
-    /// What a Tab pressed at `time` (the key event's own) does while the
-    /// focus is in the page or not.
-    public mutating func step(time: UInt32, focusInPage: Bool) -> Step {
+    /// A Tab was pressed at `time` (the key event's own) while the focus is
+    /// in the page or not.
+    public mutating func tabPressed(time: UInt32, focusInPage: Bool) -> TabPressedAction {
         if focusInPage {
-            givenToPage = time
+            state.givenToPage = time
             return .toPage
         }
-        if givenToPage == time {
-            givenToPage = nil
+        if state.givenToPage == time {
+            state.givenToPage = nil
             return .drop
         }
         return .moveFocus
@@ -42,5 +46,5 @@ public struct TabFocus: Sendable, Equatable {
 
     /// The focus came into the page with this Tab, which the page is then
     /// given.
-    public mutating func gaveToPage(time: UInt32) { givenToPage = time }
+    public mutating func gaveToPage(time: UInt32) { state.givenToPage = time }
 }

@@ -3,14 +3,18 @@
 /// so one call never navigates twice; a bad one is refused with its reason,
 /// and navigates nowhere; the app's own start page shows the window where
 /// it is. The shell (DesktopApplication) carries the steps out in order.
-public enum LinkStep: Sendable, Equatable {
-    case showWindow
-    case open(AppDeepLink)
-    case refuse(AppDeepLink.Refusal)
+public enum LinkRule {
+    /// One thing to do for a link of the call.
+    public enum Step: Sendable, Equatable {
+        case showWindow
+        case open(AppDeepLink)
+        case refuse(AppDeepLink.Refusal)
+    }
 
-    public static func steps(for uris: [String]) -> [LinkStep] {
+    /// The steps for the links of one Open call, in their order.
+    public static func steps(for uris: [String]) -> [Step] {
         var opened = false
-        var steps: [LinkStep] = []
+        var steps: [Step] = []
         for uri in uris {
             if AppDeepLink.isAppHome(uri) {
                 steps.append(.showWindow)

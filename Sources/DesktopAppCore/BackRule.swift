@@ -4,7 +4,7 @@
 /// of the history, so after a failed start Back would only show the same
 /// page again. Back skips the history's pages at the address shown now, and
 /// is offered only when an earlier, different page is there.
-public enum BackStep {
+public enum BackRule {
     /// How many pages back Back goes (1 is the previous page), given the
     /// address shown now and the history's addresses before it, the
     /// nearest first; nil when no earlier page is another.

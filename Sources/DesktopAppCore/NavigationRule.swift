@@ -57,21 +57,6 @@ public struct Refusal: Sendable, Equatable {
     }
 }
 
-/// What the app does with a navigation the web view asks about.
-public enum NavigationDecision: Sendable, Equatable {
-    /// Let WebKit load it where it was going.
-    case load
-    /// Load it in the window instead of a new one.
-    case loadInWindow(String)
-    /// Not in the window: hand it to the desktop (the default browser, or
-    /// the mail program for mailto:), once.
-    case openOutside(String)
-    /// The app's own link: open that route in the window instead.
-    case openLink(AppDeepLink)
-    /// Neither in the window nor outside; the log names the origin or scheme.
-    case refuse(Refusal)
-}
-
 /// When WebKit asks. WebKitGTK asks about every frame's navigation without
 /// saying which frame it is for; only the main frame's response is known to
 /// be about the window's page. Whether a person clicked the link in the top
@@ -92,19 +77,35 @@ public enum NavigationMoment: Sendable, Equatable {
 /// navigation never leaves, nor does a script's or a redirect's. Frames
 /// inside the web app's page may come from other origins: they cannot reach
 /// the bridge, whose scripts run in the top frame only.
-public struct NavigationPolicy: Sendable {
+public struct NavigationRule: Sendable {
     public let webOrigin: APIOrigin
 
     public init(webOrigin: APIOrigin) { self.webOrigin = webOrigin }
+
+    /// What the app does with a navigation the web view asks about.
+    public enum Decision: Sendable, Equatable {
+        /// Let WebKit load it where it was going.
+        case load
+        /// Load it in the window instead of a new one.
+        case loadInWindow(String)
+        /// Not in the window: hand it to the desktop (the default browser, or
+        /// the mail program for mailto:), once.
+        case openOutside(String)
+        /// The app's own link: open that route in the window instead.
+        case openLink(AppDeepLink)
+        /// Neither in the window nor outside; the log names the origin or scheme.
+        case refuse(Refusal)
+    }
 
     /// Schemes handed to the desktop when the web app links to them.
     static let outsideSchemes: Set<String> = ["https", "http", "mailto"]
     /// Documents without an origin of their own, which frames use.
     static let frameSchemes: Set<String> = ["about", "data", "blob"]
 
+    /// What to do with a navigation to `url` WebKit asks about at `moment`.
     /// `clickedInTopFrame`: a person's click on this link in the top frame
     /// led here (and was not used for another launch yet).
-    public func decide(_ url: String, at moment: NavigationMoment, clickedInTopFrame: Bool = false) -> NavigationDecision {
+    public func decision(for url: String, at moment: NavigationMoment, clickedInTopFrame: Bool = false) -> Decision {
         guard let parsed = WebURL(url) else { return .refuse(Refusal(.scheme, source: "?")) }
         if parsed.origin == webOrigin {
             if case .newWindow = moment { return .loadInWindow(url) }

@@ -29,18 +29,25 @@ public enum PageDialog: String, Sendable, CaseIterable {
 ///   app's top frame, within `personLifetime`; one click, one dialog.
 /// - A script dialog in the shown window is WebKit's own, drawn over the page.
 /// - Without a web app (the app's own pages), every dialog is refused.
-public struct DialogGuard: Sendable {
-    public let policy: NavigationPolicy?
+public struct DialogMachine: Sendable {
+    public let rule: NavigationRule?
     /// How long a person's click in the top frame vouches for a dialog:
     /// WebKit asks at once, so this only bounds a click whose page asked
     /// for nothing.
     public static let personLifetime: Duration = .seconds(2)
 
-    private var personActed: Int64?
-    private var logged = RefusalLog()
+    public struct State: Sendable, Equatable {
+        /// When a person last clicked in the web app's top frame, until a
+        /// dialog uses the click up.
+        public var personActed: MonotonicInstant?
+        /// Which refusals were logged lately.
+        public var logged = RefusalLogMachine()
+    }
 
-    public init(policy: NavigationPolicy?) {
-        self.policy = policy
+    public private(set) var state = State()
+
+    public init(rule: NavigationRule?) {
+        self.rule = rule
     }
 
     public enum Refusal: Sendable, Equatable {
@@ -51,33 +58,33 @@ public struct DialogGuard: Sendable {
         case noWebApp
     }
 
-    public struct Verdict: Sendable, Equatable {
-        /// nil: WebKit may show it.
-        public let refusal: Refusal?
-        public let log: String?
-        public var allowed: Bool { refusal == nil }
-    }
-
     /// The app's script in the top frame of the web app saw a person click.
-    public mutating func personClickedInTopFrame(at now: Int64) {
-        personActed = now
+    public mutating func personClickedInTopFrame(at now: MonotonicInstant) {
+        state.personActed = now
     }
 
-    /// Whether `dialog` may be shown. `origin` is the asking frame's origin
+    public enum DialogAskedAction: Sendable, Equatable {
+        /// WebKit may show it.
+        case show
+        /// Refuse it; `log` is the line to write, nil within the quiet time.
+        case refuse(Refusal, log: String?)
+    }
+
+    /// A page asks for `dialog`. `origin` is the asking frame's origin
     /// where WebKit names it, else nil.
-    public mutating func decide(_ dialog: PageDialog, origin: String?, windowShown: Bool, now: Int64) -> Verdict {
+    public mutating func dialogAsked(_ dialog: PageDialog, origin: String?, windowShown: Bool, at now: MonotonicInstant) -> DialogAskedAction {
         let source = origin.flatMap(WebURL.init)?.source ?? origin.map { _ in "?" }
         let refusal: Refusal?
         if dialog == .permission {
             refusal = .noneNeeded
-        } else if let policy {
+        } else if let rule {
             if !windowShown {
                 refusal = .windowHidden
-            } else if origin != nil && !policy.isWebApp(origin) {
+            } else if origin != nil && !rule.isWebApp(origin) {
                 refusal = .otherOrigin
             } else if dialog == .print || dialog == .fileChooser {
-                if let acted = personActed, now - acted >= 0, now - acted <= Self.personLifetime.wholeMilliseconds {
-                    personActed = nil
+                if let acted = state.personActed, now >= acted, now.duration(since: acted) <= Self.personLifetime {
+                    state.personActed = nil
                     refusal = nil
                 } else {
                     refusal = .noPerson
@@ -88,9 +95,9 @@ public struct DialogGuard: Sendable {
         } else {
             refusal = .noWebApp
         }
-        guard let refusal else { return Verdict(refusal: nil, log: nil) }
+        guard let refusal else { return .show }
         let key = "\(dialog.rawValue) \(source ?? "")"
-        let line = logged.shouldLog(key, now: now) ? AppLogText.refusedDialog(dialog, source: source, refusal) : nil
-        return Verdict(refusal: refusal, log: line)
+        let line = state.logged.refused(key, at: now) == .log ? AppLogText.refusedDialog(dialog, source: source, refusal) : nil
+        return .refuse(refusal, log: line)
     }
 }

@@ -108,7 +108,7 @@ extension Agent {
     ) {
         let id = record.timerID
         do {
-            try storing { () throws(StoreError) in try store.finishCompletion(of: id) }
+            _ = try storing { () throws(StoreError) in try store.finishCompletion(of: id) }
         } catch {
             return outcomeNotStored(id, error)
         }
@@ -130,8 +130,9 @@ extension Agent {
         _ record: CompletionRecord, _ state: CompletionState, reason: String, announcing announcement: CompletionAnnouncement
     ) {
         let id = record.timerID
+        let failed: FailedCompletion?
         do {
-            try storing { () throws(StoreError) in try store.failCompletion(of: id, state: state, lastError: reason) }
+            failed = try storing { () throws(StoreError) in try store.failCompletion(of: id, state: state, lastError: reason) }
         } catch {
             return outcomeNotStored(id, error)
         }
@@ -139,22 +140,31 @@ extension Agent {
         announceCompletion(
             id, outcome: announcement.outcome, activityID: announcement.activityID,
             sleptMinutes: announcement.sleptMinutes)
-        announceChange(of: id)
+        // The timer as the store wrote it, its token gone: nothing is read
+        // back.
+        if let timer = failed?.timer { announceChange(timer) }
         applyLifecycle()
         publishProperties()
     }
 
     private func retry(_ record: CompletionRecord, attempts: Int, at next: Instant, reason: String, showsWaiting: Bool) {
         let id = record.timerID
+        let written: CompletionRecord?
         do {
-            try storing { () throws(StoreError) in
+            written = try storing { () throws(StoreError) in
                 try store.scheduleRetry(of: id, attempts: attempts, nextAttemptAt: next, lastError: reason)
             }
         } catch {
             return outcomeNotStored(id, error)
         }
+        // Nil when the entry was settled or purged meanwhile: nothing to say.
+        guard let written else { return }
         log.log(.notice, "The completion of timer \(id) will be tried again in \((max(0, next.milliseconds(since: clock.now())) + 500) / 1000) s: \(reason).")
-        if showsWaiting { announceChange(of: id) }
+        // The timer's own row did not change: the one held, with the
+        // attempts the store wrote.
+        if showsWaiting, let held = timers[id] {
+            announceChange(StoredTimer(timer: held.timer, completionState: written.state, completionAttempts: written.attempts))
+        }
     }
 
     /// Writes the entry's new body, due at once. The reason only chooses

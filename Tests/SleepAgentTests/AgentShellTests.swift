@@ -61,12 +61,14 @@ final class RecordingObserver: AgentObserver {
     var removed: [(TimerID, RemovalReason)] = []
     var finished: [(id: TimerID, outcome: CompletionOutcome, activityID: String, sleptMinutes: Int64?)] = []
     var expiring: [(TimerID, Instant)] = []
-    func timerChanged(_ view: TimerView) {}
+    var changed: [TimerView] = []
+    var published: [AgentProperties] = []
+    func timerChanged(_ view: TimerView) { changed.append(view) }
     func timerRemoved(_ id: TimerID, reason: RemovalReason) { removed.append((id, reason)) }
     func completionFinished(_ id: TimerID, outcome: CompletionOutcome, activityID: String, sleptMinutes: Int64?) {
         finished.append((id, outcome, activityID, sleptMinutes))
     }
-    func propertiesChanged(_ properties: AgentProperties, previous: AgentProperties) {}
+    func propertiesChanged(_ properties: AgentProperties, previous: AgentProperties) { published.append(properties) }
     func tokenExpiring(_ id: TimerID, expiresAt: Instant) { expiring.append((id, expiresAt)) }
 }
 
@@ -372,6 +374,42 @@ final class RecordingOpener: LinkOpener {
         transport.answer(.tokenRevoked(reason: "a newer action token replaced this one (401 token_revoked)"))
         #expect(transport.sent.count == 1)
         #expect(try agent.list().first?.state == .needsApp)
+    }
+
+    @Test func aFailedCompletionIsAnnouncedAsTheStoreWroteIt() throws {
+        let agent = try agent()
+        let observer = RecordingObserver()
+        agent.addObserver(observer)
+        try agent.mirror(Fixtures.request())
+        try agent.complete(Self.timer, completedAtMilliseconds: 0)
+        #expect(agent.properties.pendingCompletions == 1)
+        transport.answer(.failed(reason: "the platform refused the completion (422)"))
+        let announced = try #require(observer.changed.last)
+        #expect(announced.state == .saveFailed)
+        #expect(announced.stored.timer.token == nil)
+        #expect(try agent.list().first?.stored == announced.stored)
+        #expect(observer.finished.map(\.outcome) == [.failed])
+        #expect(agent.properties.pendingCompletions == 0)
+        #expect(observer.published.last?.pendingCompletions == 0)
+    }
+
+    @Test func aRetryShowsTheAttemptTheStoreCounted() throws {
+        let agent = try agent()
+        let observer = RecordingObserver()
+        agent.addObserver(observer)
+        try agent.mirror(Fixtures.request())
+        try agent.complete(Self.timer, completedAtMilliseconds: 0)
+        transport.answer(.retry(retryAfterMilliseconds: 20_000, reason: "the platform is busy (503)"))
+        #expect(observer.changed.last?.stored.completionAttempts == 1)
+        #expect(observer.changed.last?.state == .saving)
+        #expect(try agent.list().first?.stored.completionAttempts == 1)
+        #expect(agent.properties.pendingCompletions == 1)
+        // Later retries change nothing a caller sees.
+        let announcements = observer.changed.count
+        alarm.fire(advancing: clock)
+        transport.answer(.retry(retryAfterMilliseconds: 20_000, reason: "the platform is busy (503)"))
+        #expect(observer.changed.count == announcements)
+        #expect(log.all.contains { $0.contains("will be tried again in 20 s") })
     }
 
     @Test func aDismissalOutlivesARestartOfTheAgent() throws {

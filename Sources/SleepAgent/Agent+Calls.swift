@@ -58,7 +58,11 @@ extension Agent {
             try store.purge(apiOrigin: origin, userID: user, familySubjectID: family)
         }
         log.log(.info, "Purged \(purged.timers.count) timer(s) of a signed-out scope.")
+        pendingCompletionsChanged(by: -purged.pendingCompletions)
         announceRemoval(purged.timers, reason: .purged)
+        // Pending clicks of timers removed earlier may have gone without a
+        // timer to announce.
+        publishProperties()
         return UInt32(clamping: purged.timers.count)
     }
 
@@ -82,6 +86,7 @@ extension Agent {
             throw ServiceError(refusal)
         case .record(let stored, let completedAt, let sentAs):
             let record = try record(stored.timer.id, completedAt: completedAt, sentAs: sentAs, now: now)
+            pendingCompletionsChanged(by: 1)
             announceChange(StoredTimer(timer: stored.timer, completionState: record.state, completionAttempts: record.attempts))
             publishProperties()
             switch completions.recorded(record, now: now) {

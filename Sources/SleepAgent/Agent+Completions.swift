@@ -107,11 +107,13 @@ extension Agent {
         _ record: CompletionRecord, announcing announcement: CompletionAnnouncement, removal: RemovalReason
     ) {
         let id = record.timerID
+        let leftOutbox: Bool
         do {
-            _ = try storing { () throws(StoreError) in try store.finishCompletion(of: id) }
+            leftOutbox = try storing { () throws(StoreError) in try store.finishCompletion(of: id) }
         } catch {
             return outcomeNotStored(id, error)
         }
+        if leftOutbox { pendingCompletionsChanged(by: -1) }
         if announcement.outcome == .created {
             log.log(.info, "Timer \(id) saved as activity \(announcement.activityID).")
         } else {
@@ -140,9 +142,12 @@ extension Agent {
         announceCompletion(
             id, outcome: announcement.outcome, activityID: announcement.activityID,
             sleptMinutes: announcement.sleptMinutes)
-        // The timer as the store wrote it, its token gone: nothing is read
-        // back.
-        if let timer = failed?.timer { announceChange(timer) }
+        if let failed {
+            pendingCompletionsChanged(by: -1)
+            // The timer as the store wrote it, its token gone: nothing is
+            // read back.
+            if let timer = failed.timer { announceChange(timer) }
+        }
         applyLifecycle()
         publishProperties()
     }

@@ -412,6 +412,39 @@ final class RecordingOpener: LinkOpener {
         #expect(log.all.contains { $0.contains("will be tried again in 20 s") })
     }
 
+    @Test func aClickWhoseTimerWasRemovedIsCountedUntilItsScopeIsPurged() throws {
+        let agent = try agent()
+        let observer = RecordingObserver()
+        agent.addObserver(observer)
+        try agent.mirror(Fixtures.request())
+        try agent.complete(Self.timer, completedAtMilliseconds: 0)
+        #expect(try agent.remove(Fixtures.timerID))
+        // The click is still sent.
+        #expect(agent.properties.pendingCompletions == 1)
+        #expect(agent.properties.runningCount == 0)
+        #expect(try agent.purge(apiOrigin: Fixtures.origin, userID: Fixtures.userID, familySubjectID: "") == 0)
+        #expect(agent.properties.pendingCompletions == 0)
+        #expect(observer.published.last?.pendingCompletions == 0)
+    }
+
+    @Test func pendingCompletionsAreCountedAtStartAndThenFromTheAgentsOwnWrites() throws {
+        var agent: Agent? = try self.agent()
+        try agent!.mirror(Fixtures.request())
+        try agent!.complete(Self.timer, completedAtMilliseconds: 0)
+        #expect(agent!.properties.pendingCompletions == 1)
+        // A click written behind the agent's back is not read while it
+        // runs: publishing reads nothing.
+        let other = try SleepTimerStore(location: StoreLocation(directory: directory.stateDirectory), log: log, clock: clock)
+        _ = try other.upsert(Fixtures.timer(2))
+        _ = try other.recordCompletion(of: Fixtures.timerID(2), completedAt: Fixtures.now, now: Fixtures.now)
+        try agent!.mirror(Fixtures.request { $0.revision = 4 })
+        #expect(agent!.properties.pendingCompletions == 1)
+        // A start counts the outbox as it is.
+        agent = nil
+        let restarted = try self.agent()
+        #expect(restarted.properties.pendingCompletions == 2)
+    }
+
     @Test func aDismissalOutlivesARestartOfTheAgent() throws {
         var agent: Agent? = try self.agent()
         try agent!.mirror(Fixtures.request())

@@ -172,13 +172,14 @@ extension Agent {
         }
     }
 
-    /// Writes the entry's new body, due at once. The reason only chooses
-    /// the store's write (a corrected time is marked, so that it happens
-    /// once) and the log's words.
+    /// Writes the entry's new body, due at once, and sends the entry as the
+    /// store returned it, without reading the outbox back. The reason only
+    /// chooses the store's write (a corrected time is marked, so that it
+    /// happens once) and the log's words.
     private func resend(_ record: CompletionRecord, body: CompletionRequestBody, because reason: CompletionResend) {
         let id = record.timerID
+        let written: CompletionRecord?
         do {
-            let written: Bool
             let notice: String
             switch reason {
             case .newerToken:
@@ -188,13 +189,20 @@ extension Agent {
                 written = try store.retimeCompletion(of: id, body: body, now: clock.now())
                 notice = "The platform's clock differs from this desktop's; the completion of timer \(id) is sent again with its time in the platform's clock."
             }
-            // False when the entry was settled meanwhile: nothing to say.
-            guard written else { return }
-            log.log(.notice, notice)
+            // Nil when the entry was settled meanwhile: nothing to say.
+            if written != nil { log.log(.notice, notice) }
         } catch {
             log.log(.error, "Could not write the new request of the completion of timer \(id): \(error.message)")
             completions.outcomeNotStored(id, now: clock.now())
             setWake(.completions, at: completions.state.wakeAt)
+            return
+        }
+        guard let written else { return }
+        switch completions.recorded(written, now: clock.now()) {
+        case .send(let record):
+            send(record)
+        case .readOutbox:
+            lookAtOutbox()
         }
     }
 }

@@ -547,27 +547,33 @@ public final class SleepTimerStore {
 
     /// The platform refused the completion's time: the entry gets a body
     /// with the corrected time, marked so that it is corrected only once,
-    /// and is due at once. False when the entry is no longer pending.
-    public func retimeCompletion(of id: TimerID, body: CompletionRequestBody, now: Instant) throws(StoreError) -> Bool {
+    /// and is due at once. Returns the entry as written, to be sent as it
+    /// is; nil when it is no longer pending (or was corrected before).
+    public func retimeCompletion(of id: TimerID, body: CompletionRequestBody, now: Instant)
+        throws(StoreError) -> CompletionRecord?
+    {
         try replaceBody(of: id, body, now: now, condition: "AND retimed = 0", marking: ", retimed = 1")
     }
 
     /// The platform refused the completion's token as revoked: the entry
-    /// gets a body with the timer's newer token, and is due at once. False
-    /// when the entry is no longer pending.
-    public func retokenCompletion(of id: TimerID, body: CompletionRequestBody, now: Instant) throws(StoreError) -> Bool {
+    /// gets a body with the timer's newer token, and is due at once.
+    /// Returns the entry as written, to be sent as it is; nil when it is no
+    /// longer pending.
+    public func retokenCompletion(of id: TimerID, body: CompletionRequestBody, now: Instant)
+        throws(StoreError) -> CompletionRecord?
+    {
         try replaceBody(of: id, body, now: now, condition: "", marking: "")
     }
 
     private func replaceBody(of id: TimerID, _ body: CompletionRequestBody, now: Instant, condition: String, marking: String)
-        throws(StoreError) -> Bool
+        throws(StoreError) -> CompletionRecord?
     {
-        try transaction("send a completion anew") { () throws(SQLiteError) -> Bool in
+        try transaction("send a completion anew") { () throws(SQLiteError) -> CompletionRecord? in
             try connection.statement("""
                 UPDATE completions SET request_body = ?, next_attempt_at_ms = ?\(marking)
-                WHERE timer_id = ? AND state = 'pending' \(condition)
-                """).bind(.blob(body.withRevealedBytes { $0 }), .integer(now.millisecondsSince1970), .text(id.string)).run()
-            return connection.changes > 0
+                WHERE timer_id = ? AND state = 'pending' \(condition) RETURNING \(Self.completionColumns)
+                """).bind(.blob(body.withRevealedBytes { $0 }), .integer(now.millisecondsSince1970), .text(id.string))
+                .rows(decodeCompletion).first ?? nil
         }
     }
 

@@ -129,10 +129,28 @@ import SleepTimerCore
         _ = try store.scheduleRetry(of: Fixtures.timerID(1), attempts: 1, nextAttemptAt: now.adding(milliseconds: 60_000), lastError: "x")
         let corrected = NativeCompletion.requestBody(
             token: ActionToken(unvalidated: Fixtures.canary), completedAt: now.adding(milliseconds: -90_000))
-        #expect(try store.retimeCompletion(of: Fixtures.timerID(1), body: corrected, now: now))
+        let written = try store.retimeCompletion(of: Fixtures.timerID(1), body: corrected, now: now)
+        #expect(written != nil)
         let record = try #require(try store.completion(of: Fixtures.timerID(1)))
         #expect(record.retimed && record.requestBody == corrected && record.nextAttemptAt == now)
-        #expect(try !store.retimeCompletion(of: Fixtures.timerID(1), body: corrected, now: now))
+        // It returned the entry as it wrote it: what a read finds.
+        #expect(written == record)
+        #expect(try store.retimeCompletion(of: Fixtures.timerID(1), body: corrected, now: now) == nil)
+    }
+
+    @Test func aNewerTokensBodyIsReturnedAsWrittenAndOnlyForAPendingEntry() throws {
+        let store = try StoreFixtures.open(directory)
+        _ = try store.upsert(Fixtures.timer(1))
+        _ = try store.recordCompletion(of: Fixtures.timerID(1), completedAt: now, now: now)
+        _ = try store.scheduleRetry(of: Fixtures.timerID(1), attempts: 2, nextAttemptAt: now.adding(milliseconds: 60_000), lastError: "x")
+        let newer = NativeCompletion.requestBody(token: ActionToken(unvalidated: "dflnat_NEWER_token_value_0123456789"), completedAt: now)
+        let later = now.adding(milliseconds: 5000)
+        let written = try #require(try store.retokenCompletion(of: Fixtures.timerID(1), body: newer, now: later))
+        #expect(written.requestBody == newer && written.nextAttemptAt == later && written.attempts == 2 && !written.retimed)
+        #expect(try store.completion(of: Fixtures.timerID(1)) == written)
+        _ = try store.failCompletion(of: Fixtures.timerID(1), state: .needsApp, lastError: "revoked")
+        #expect(try store.retokenCompletion(of: Fixtures.timerID(1), body: newer, now: later) == nil)
+        #expect(try store.completion(of: Fixtures.timerID(1))?.requestBody == nil)
     }
 
     @Test func recordingKeepsTheClickTimeAndTheExactBody() throws {

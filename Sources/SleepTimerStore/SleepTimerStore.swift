@@ -677,8 +677,8 @@ public final class SleepTimerStore {
             let timer = try connection.statement(
                 "UPDATE timers SET action_token = NULL WHERE timer_id = ? RETURNING \(Self.mirrorColumns)"
             ).bind(.text(id.string)).rows(decodeMirror).first ?? nil
-            // The agent fails only entries it read, so an unreadable one
-            // cannot reach here.
+            // The agent fails only entries it read from the outbox, so the
+            // row changed here reads back too.
             guard let record = entry else { return nil }
             return FailedCompletion(
                 record: record,

@@ -148,8 +148,9 @@ public struct CompletionMachine: Sendable {
         case readOutbox
     }
 
-    /// The store wrote a click to the outbox and returned `record`: it goes
-    /// at once when a place is free, without reading the outbox back.
+    /// The store wrote a click to the outbox (or an entry's new body, for a
+    /// resend) and returned `record`: it goes at once when a place is free,
+    /// without reading the outbox back.
     public mutating func recorded(_ record: CompletionRecord, now: Instant) -> RecordedAction {
         let id = record.timerID
         guard state.inFlight.count < settings.maximumInFlight, !state.inFlight.contains(id),

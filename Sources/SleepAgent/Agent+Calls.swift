@@ -54,12 +54,16 @@ extension Agent {
         let user = try Self.identifier(UserID.self, userID, field: "user_id")
         let family = familySubjectID.isEmpty
             ? nil : try Self.identifier(FamilySubjectID.self, familySubjectID, field: "family_subject_id")
-        let removed = try storing { () throws(StoreError) in
+        let purged = try storing { () throws(StoreError) in
             try store.purge(apiOrigin: origin, userID: user, familySubjectID: family)
         }
-        log.log(.info, "Purged \(removed.count) timer(s) of a signed-out scope.")
-        announceRemoval(removed, reason: .purged)
-        return UInt32(clamping: removed.count)
+        log.log(.info, "Purged \(purged.timers.count) timer(s) of a signed-out scope.")
+        pendingCompletionsChanged(by: -purged.pendingCompletions)
+        announceRemoval(purged.timers, reason: .purged)
+        // Pending clicks of timers removed earlier may have gone without a
+        // timer to announce.
+        publishProperties()
+        return UInt32(clamping: purged.timers.count)
     }
 
     /// Complete from the bus: the id read, then as the notification's and
@@ -82,6 +86,7 @@ extension Agent {
             throw ServiceError(refusal)
         case .record(let stored, let completedAt, let sentAs):
             let record = try record(stored.timer.id, completedAt: completedAt, sentAs: sentAs, now: now)
+            pendingCompletionsChanged(by: 1)
             announceChange(StoredTimer(timer: stored.timer, completionState: record.state, completionAttempts: record.attempts))
             publishProperties()
             switch completions.recorded(record, now: now) {

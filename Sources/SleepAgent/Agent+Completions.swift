@@ -107,11 +107,13 @@ extension Agent {
         _ record: CompletionRecord, announcing announcement: CompletionAnnouncement, removal: RemovalReason
     ) {
         let id = record.timerID
+        let leftOutbox: Bool
         do {
-            try storing { () throws(StoreError) in try store.finishCompletion(of: id) }
+            leftOutbox = try storing { () throws(StoreError) in try store.finishCompletion(of: id) }
         } catch {
             return outcomeNotStored(id, error)
         }
+        if leftOutbox { pendingCompletionsChanged(by: -1) }
         if announcement.outcome == .created {
             log.log(.info, "Timer \(id) saved as activity \(announcement.activityID).")
         } else {
@@ -130,8 +132,9 @@ extension Agent {
         _ record: CompletionRecord, _ state: CompletionState, reason: String, announcing announcement: CompletionAnnouncement
     ) {
         let id = record.timerID
+        let failed: FailedCompletion?
         do {
-            try storing { () throws(StoreError) in try store.failCompletion(of: id, state: state, lastError: reason) }
+            failed = try storing { () throws(StoreError) in try store.failCompletion(of: id, state: state, lastError: reason) }
         } catch {
             return outcomeNotStored(id, error)
         }
@@ -139,31 +142,44 @@ extension Agent {
         announceCompletion(
             id, outcome: announcement.outcome, activityID: announcement.activityID,
             sleptMinutes: announcement.sleptMinutes)
-        announceChange(of: id)
+        if let failed {
+            pendingCompletionsChanged(by: -1)
+            // The timer as the store wrote it, its token gone: nothing is
+            // read back.
+            if let timer = failed.timer { announceChange(timer) }
+        }
         applyLifecycle()
         publishProperties()
     }
 
     private func retry(_ record: CompletionRecord, attempts: Int, at next: Instant, reason: String, showsWaiting: Bool) {
         let id = record.timerID
+        let written: CompletionRecord?
         do {
-            try storing { () throws(StoreError) in
+            written = try storing { () throws(StoreError) in
                 try store.scheduleRetry(of: id, attempts: attempts, nextAttemptAt: next, lastError: reason)
             }
         } catch {
             return outcomeNotStored(id, error)
         }
+        // Nil when the entry was settled or purged meanwhile: nothing to say.
+        guard let written else { return }
         log.log(.notice, "The completion of timer \(id) will be tried again in \((max(0, next.milliseconds(since: clock.now())) + 500) / 1000) s: \(reason).")
-        if showsWaiting { announceChange(of: id) }
+        // The timer's own row did not change: the one held, with the
+        // attempts the store wrote.
+        if showsWaiting, let held = timers[id] {
+            announceChange(StoredTimer(timer: held.timer, completionState: written.state, completionAttempts: written.attempts))
+        }
     }
 
-    /// Writes the entry's new body, due at once. The reason only chooses
-    /// the store's write (a corrected time is marked, so that it happens
-    /// once) and the log's words.
+    /// Writes the entry's new body, due at once, and sends the entry as the
+    /// store returned it, without reading the outbox back. The reason only
+    /// chooses the store's write (a corrected time is marked, so that it
+    /// happens once) and the log's words.
     private func resend(_ record: CompletionRecord, body: CompletionRequestBody, because reason: CompletionResend) {
         let id = record.timerID
+        let written: CompletionRecord?
         do {
-            let written: Bool
             let notice: String
             switch reason {
             case .newerToken:
@@ -173,13 +189,20 @@ extension Agent {
                 written = try store.retimeCompletion(of: id, body: body, now: clock.now())
                 notice = "The platform's clock differs from this desktop's; the completion of timer \(id) is sent again with its time in the platform's clock."
             }
-            // False when the entry was settled meanwhile: nothing to say.
-            guard written else { return }
-            log.log(.notice, notice)
+            // Nil when the entry was settled meanwhile: nothing to say.
+            if written != nil { log.log(.notice, notice) }
         } catch {
             log.log(.error, "Could not write the new request of the completion of timer \(id): \(error.message)")
             completions.outcomeNotStored(id, now: clock.now())
             setWake(.completions, at: completions.state.wakeAt)
+            return
+        }
+        guard let written else { return }
+        switch completions.recorded(written, now: clock.now()) {
+        case .send(let record):
+            send(record)
+        case .readOutbox:
+            lookAtOutbox()
         }
     }
 }

@@ -58,6 +58,12 @@ public final class Agent {
     /// again, row by row, after each change: decisions and List read this
     /// instead of the file.
     var timers: [TimerID: StoredTimer] = [:]
+    /// How many completions the outbox holds pending: counted once at
+    /// start, then moved by what each write to the outbox returns (a click
+    /// recorded, an entry finished, failed or purged), so that publishing
+    /// PendingCompletions reads nothing. nil while the count could not be
+    /// read; it is read again when next published.
+    var pendingCompletionCount: Int?
     /// List's answer, kept until something changes.
     private var cachedList: [TimerView]?
     /// Counts the changes of List's answer, so that a caller can keep what
@@ -119,6 +125,7 @@ public final class Agent {
         } catch {
             log.log(.error, "Could not read the stored timers: \(error)")
         }
+        countPendingCompletions()
     }
 
     /// A pending wake-up goes with the agent: the alarm may outlive it.
@@ -161,8 +168,24 @@ public final class Agent {
     public var properties: AgentProperties {
         AgentProperties(
             runningCount: UInt32(clamping: timers.count),
-            pendingCompletions: UInt32(clamping: (try? store.pendingCompletionCount()) ?? 0),
+            pendingCompletions: UInt32(clamping: pendingCompletionCount ?? 0),
             notificationServer: notifications.state.server?.displayName ?? "")
+    }
+
+    /// Reads the outbox's pending count from the store: at start, and
+    /// again only after that read failed.
+    private func countPendingCompletions() {
+        do {
+            pendingCompletionCount = try store.pendingCompletionCount()
+        } catch {
+            log.log(.error, "Could not count the pending completions: \(error)")
+        }
+    }
+
+    /// A write to the outbox added (or, negative, took away) this many
+    /// pending entries.
+    func pendingCompletionsChanged(by change: Int) {
+        pendingCompletionCount = pendingCompletionCount.map { $0 + change }
     }
 
     // MARK: Announcing
@@ -225,6 +248,7 @@ public final class Agent {
     /// Sends PropertiesChanged when a property differs from what was last
     /// published.
     func publishProperties() {
+        if pendingCompletionCount == nil { countPendingCompletions() }
         let current = properties
         guard current != publishedProperties else { return }
         let previous = publishedProperties

@@ -157,6 +157,15 @@ final class SQLiteStatement {
         while try step() {}
     }
 
+    /// Runs a statement and reads every row it returns: a query's, or the
+    /// RETURNING rows of a write, which are what the write left.
+    func rows<Row>(_ read: (SQLiteStatement) -> Row) throws(SQLiteError) -> [Row] {
+        defer { reset() }
+        var rows: [Row] = []
+        while try step() { rows.append(read(self)) }
+        return rows
+    }
+
     func isNull(_ column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_NULL }
 
     func integer(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }

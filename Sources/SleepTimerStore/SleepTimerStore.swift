@@ -9,6 +9,35 @@ public enum UpsertOutcome: Sendable, Equatable {
     case ignoredStale(storedRevision: Int64)
 }
 
+/// What a purge took away.
+public struct PurgeOutcome: Sendable, Equatable {
+    /// The mirrored timers, each to be announced as removed.
+    public let timers: [TimerID]
+    /// How many pending completions went with them (including those of
+    /// timers removed earlier): the outbox holds that many fewer.
+    public let pendingCompletions: Int
+
+    public init(timers: [TimerID], pendingCompletions: Int) {
+        self.timers = timers
+        self.pendingCompletions = pendingCompletions
+    }
+}
+
+/// A completion that cannot succeed, as the store wrote it: what the agent
+/// announces, with nothing read back.
+public struct FailedCompletion: Sendable, Equatable {
+    /// The entry in its final state, without its request body.
+    public let record: CompletionRecord
+    /// Its timer as it now stands, without its token; nil when the timer
+    /// is no longer mirrored (it was removed while its click was pending).
+    public let timer: StoredTimer?
+
+    public init(record: CompletionRecord, timer: StoredTimer?) {
+        self.record = record
+        self.timer = timer
+    }
+}
+
 /// The agent's durable local state in one SQLite file: mirrored timers
 /// (display data and token), the completion outbox, and the map from timers
 /// to desktop notifications.
@@ -226,6 +255,14 @@ public final class SleepTimerStore {
 
     // MARK: Timers
 
+    /// A mirror's own columns, in the order `decodeMirror` reads them.
+    private static let mirrorColumns = """
+        timer_id, api_origin, user_id, family_subject_id, baby_id, baby_name, started_at_ms, timezone, revision,
+        action_token, token_expires_at_ms
+        """
+
+    /// A mirror's columns and its completion's state and attempts, as
+    /// `decodeTimer` reads them.
     private static let timerColumns = """
         t.timer_id, t.api_origin, t.user_id, t.family_subject_id, t.baby_id, t.baby_name, t.started_at_ms,
         t.timezone, t.revision, t.action_token, t.token_expires_at_ms, c.state, c.attempts
@@ -251,7 +288,8 @@ public final class SleepTimerStore {
         Self.parsed(text, in: &zoneCache) { TimeZoneName($0) }
     }
 
-    private func decodeTimer(_ row: SQLiteStatement) -> StoredTimer? {
+    /// A mirror from its first columns (`mirrorColumns`).
+    private func decodeMirror(_ row: SQLiteStatement) -> MirroredTimer? {
         guard let id = TimerID(row.text(0)), let origin = origin(row.text(1)),
             let user = UserID(row.text(2)), let family = FamilySubjectID(row.text(3)), let baby = BabyID(row.text(4)),
             let name = try? BabyName(validating: row.text(5)), let zone = zone(row.text(7))
@@ -259,11 +297,15 @@ public final class SleepTimerStore {
             log.log(.warning, "A stored timer row could not be read and was skipped.")
             return nil
         }
-        let timer = MirroredTimer(
+        return MirroredTimer(
             id: id, scope: TimerScope(apiOrigin: origin, userID: user, familySubjectID: family), babyID: baby,
             babyName: name, startedAt: Instant(millisecondsSince1970: row.integer(6)), timeZone: zone,
             revision: row.integer(8), token: row.optionalText(9).map { ActionToken(unvalidated: $0) },
             tokenExpiresAt: Instant(millisecondsSince1970: row.integer(10)))
+    }
+
+    private func decodeTimer(_ row: SQLiteStatement) -> StoredTimer? {
+        guard let timer = decodeMirror(row) else { return nil }
         return StoredTimer(
             timer: timer, completionState: row.optionalText(11).flatMap(CompletionState.init(rawValue:)),
             completionAttempts: Int(row.integer(12)))
@@ -351,14 +393,19 @@ public final class SleepTimerStore {
 
     /// Deletes timers by id: the mirror, its notification row and its
     /// completion (a pending one as `pending` says). The one place the
-    /// three tables are cleared.
-    private func deleteTimers(_ ids: some Sequence<TimerID>, pending: PendingCompletion = .kept) throws(SQLiteError) {
+    /// three tables are cleared. Returns how many pending completions it
+    /// deleted, as the deletes themselves report them.
+    @discardableResult
+    private func deleteTimers(_ ids: some Sequence<TimerID>, pending: PendingCompletion = .kept) throws(SQLiteError) -> Int {
+        var deletedPending = 0
         for id in ids {
             try connection.statement("DELETE FROM timers WHERE timer_id = ?").bind(.text(id.string)).run()
             try connection.statement("DELETE FROM notifications WHERE timer_id = ?").bind(.text(id.string)).run()
-            try connection.statement("DELETE FROM completions WHERE timer_id = ?1 AND (?2 OR state != 'pending')")
-                .bind(.text(id.string), .integer(pending == .deleted ? 1 : 0)).run()
+            deletedPending += try connection.statement(
+                "DELETE FROM completions WHERE timer_id = ?1 AND (?2 OR state != 'pending') RETURNING state = 'pending'"
+            ).bind(.text(id.string), .integer(pending == .deleted ? 1 : 0)).rows { $0.integer(0) != 0 }.filter { $0 }.count
         }
+        return deletedPending
     }
 
     private func timerIDs(_ query: String, _ values: SQLiteValue...) throws(SQLiteError) -> [TimerID] {
@@ -418,9 +465,11 @@ public final class SleepTimerStore {
     /// tokens, notifications and completions (pending ones included, since
     /// they hold a token), in one transaction. A nil family means every
     /// family of the user.
-    public func purge(apiOrigin: APIOrigin, userID: UserID, familySubjectID: FamilySubjectID?) throws(StoreError) -> [TimerID] {
+    public func purge(apiOrigin: APIOrigin, userID: UserID, familySubjectID: FamilySubjectID?) throws(StoreError)
+        -> PurgeOutcome
+    {
         defer { wipeDeletedTokens(after: "purged a scope") }
-        return try transaction("purge a scope") { () throws(SQLiteError) -> [TimerID] in
+        return try transaction("purge a scope") { () throws(SQLiteError) -> PurgeOutcome in
             let family = familySubjectID?.string ?? ""
             let condition = "api_origin = ?1 AND user_id = ?2 AND (?3 = '' OR family_subject_id = ?3)"
             let origin = SQLiteValue.text(apiOrigin.description)
@@ -429,8 +478,8 @@ public final class SleepTimerStore {
                 "SELECT timer_id FROM timers WHERE \(condition) ORDER BY timer_id", origin, user, .text(family))
             let orphans = try timerIDs(
                 "SELECT timer_id FROM completions WHERE \(condition)", origin, user, .text(family))
-            try deleteTimers(Set(ids + orphans), pending: .deleted)
-            return ids
+            let pending = try deleteTimers(Set(ids + orphans), pending: .deleted)
+            return PurgeOutcome(timers: ids, pendingCompletions: pending)
         }
     }
 
@@ -498,27 +547,33 @@ public final class SleepTimerStore {
 
     /// The platform refused the completion's time: the entry gets a body
     /// with the corrected time, marked so that it is corrected only once,
-    /// and is due at once. False when the entry is no longer pending.
-    public func retimeCompletion(of id: TimerID, body: CompletionRequestBody, now: Instant) throws(StoreError) -> Bool {
+    /// and is due at once. Returns the entry as written, to be sent as it
+    /// is; nil when it is no longer pending (or was corrected before).
+    public func retimeCompletion(of id: TimerID, body: CompletionRequestBody, now: Instant)
+        throws(StoreError) -> CompletionRecord?
+    {
         try replaceBody(of: id, body, now: now, condition: "AND retimed = 0", marking: ", retimed = 1")
     }
 
     /// The platform refused the completion's token as revoked: the entry
-    /// gets a body with the timer's newer token, and is due at once. False
-    /// when the entry is no longer pending.
-    public func retokenCompletion(of id: TimerID, body: CompletionRequestBody, now: Instant) throws(StoreError) -> Bool {
+    /// gets a body with the timer's newer token, and is due at once.
+    /// Returns the entry as written, to be sent as it is; nil when it is no
+    /// longer pending.
+    public func retokenCompletion(of id: TimerID, body: CompletionRequestBody, now: Instant)
+        throws(StoreError) -> CompletionRecord?
+    {
         try replaceBody(of: id, body, now: now, condition: "", marking: "")
     }
 
     private func replaceBody(of id: TimerID, _ body: CompletionRequestBody, now: Instant, condition: String, marking: String)
-        throws(StoreError) -> Bool
+        throws(StoreError) -> CompletionRecord?
     {
-        try transaction("send a completion anew") { () throws(SQLiteError) -> Bool in
+        try transaction("send a completion anew") { () throws(SQLiteError) -> CompletionRecord? in
             try connection.statement("""
                 UPDATE completions SET request_body = ?, next_attempt_at_ms = ?\(marking)
-                WHERE timer_id = ? AND state = 'pending' \(condition)
-                """).bind(.blob(body.withRevealedBytes { $0 }), .integer(now.millisecondsSince1970), .text(id.string)).run()
-            return connection.changes > 0
+                WHERE timer_id = ? AND state = 'pending' \(condition) RETURNING \(Self.completionColumns)
+                """).bind(.blob(body.withRevealedBytes { $0 }), .integer(now.millisecondsSince1970), .text(id.string))
+                .rows(decodeCompletion).first ?? nil
         }
     }
 
@@ -567,13 +622,17 @@ public final class SleepTimerStore {
     }
 
     /// A failed attempt that may pass: count it and set the next try.
-    public func scheduleRetry(of id: TimerID, attempts: Int, nextAttemptAt: Instant, lastError: String) throws(StoreError) {
-        try transaction("schedule a retry") { () throws(SQLiteError) in
+    /// Returns the entry as the update left it; nil when it is no longer
+    /// pending (settled or purged meanwhile), and nothing changed.
+    public func scheduleRetry(of id: TimerID, attempts: Int, nextAttemptAt: Instant, lastError: String)
+        throws(StoreError) -> CompletionRecord?
+    {
+        try transaction("schedule a retry") { () throws(SQLiteError) -> CompletionRecord? in
             try connection.statement("""
                 UPDATE completions SET attempts = ?, next_attempt_at_ms = ?, last_error = ?
-                WHERE timer_id = ? AND state = 'pending'
+                WHERE timer_id = ? AND state = 'pending' RETURNING \(Self.completionColumns)
                 """).bind(.integer(Int64(attempts)), .integer(nextAttemptAt.millisecondsSince1970), .text(lastError),
-                          .text(id.string)).run()
+                          .text(id.string)).rows(decodeCompletion).first ?? nil
         }
     }
 
@@ -589,24 +648,44 @@ public final class SleepTimerStore {
 
     /// The platform has the completion (created now, or earlier elsewhere):
     /// the timer, its token, its notification row and the outbox entry all
-    /// go in one transaction.
-    public func finishCompletion(of id: TimerID) throws(StoreError) {
-        try transaction("finish a completion") { () throws(SQLiteError) in try deleteTimers([id], pending: .deleted) }
+    /// go in one transaction. True when a pending entry left the outbox;
+    /// false when none was there (purged meanwhile).
+    public func finishCompletion(of id: TimerID) throws(StoreError) -> Bool {
+        let finished = try transaction("finish a completion") { () throws(SQLiteError) -> Bool in
+            try deleteTimers([id], pending: .deleted) > 0
+        }
         wipeDeletedTokens(after: "finished a completion")
+        return finished
     }
 
-    /// The completion cannot succeed: keep it visible in `state`, and drop
-    /// the request body and the token, which can do nothing more.
-    public func failCompletion(of id: TimerID, state: CompletionState, lastError: String) throws(StoreError) {
+    /// The pending completion cannot succeed: keep it visible in `state`,
+    /// and drop the request body and the token, which can do nothing more.
+    /// Returns the entry and its timer as the updates left them; nil when
+    /// no entry was pending (purged meanwhile), and nothing is written: a
+    /// settled entry's timer has no token left to drop.
+    public func failCompletion(of id: TimerID, state: CompletionState, lastError: String)
+        throws(StoreError) -> FailedCompletion?
+    {
         precondition(state != .pending)
-        try transaction("record a failed completion") { () throws(SQLiteError) in
-            try connection.statement("""
-                UPDATE completions SET state = ?, request_body = NULL, last_error = ? WHERE timer_id = ?
-                """).bind(.text(state.rawValue), .text(lastError), .text(id.string)).run()
-            try connection.statement("UPDATE timers SET action_token = NULL WHERE timer_id = ?")
-                .bind(.text(id.string)).run()
+        let failed = try transaction("record a failed completion") { () throws(SQLiteError) -> FailedCompletion? in
+            // Each row the update wrote; nil for one that could not be read.
+            let written = try connection.statement("""
+                UPDATE completions SET state = ?, request_body = NULL, last_error = ?
+                WHERE timer_id = ? AND state = 'pending' RETURNING \(Self.completionColumns)
+                """).bind(.text(state.rawValue), .text(lastError), .text(id.string)).rows(decodeCompletion)
+            guard let entry = written.first else { return nil }
+            let timer = try connection.statement(
+                "UPDATE timers SET action_token = NULL WHERE timer_id = ? RETURNING \(Self.mirrorColumns)"
+            ).bind(.text(id.string)).rows(decodeMirror).first ?? nil
+            // The agent fails only entries it read from the outbox, so the
+            // row changed here reads back too.
+            guard let record = entry else { return nil }
+            return FailedCompletion(
+                record: record,
+                timer: timer.map { StoredTimer(timer: $0, completionState: record.state, completionAttempts: record.attempts) })
         }
         wipeDeletedTokens(after: "recorded a failed completion")
+        return failed
     }
 
     // MARK: Notifications

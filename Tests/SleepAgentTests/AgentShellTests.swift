@@ -61,12 +61,14 @@ final class RecordingObserver: AgentObserver {
     var removed: [(TimerID, RemovalReason)] = []
     var finished: [(id: TimerID, outcome: CompletionOutcome, activityID: String, sleptMinutes: Int64?)] = []
     var expiring: [(TimerID, Instant)] = []
-    func timerChanged(_ view: TimerView) {}
+    var changed: [TimerView] = []
+    var published: [AgentProperties] = []
+    func timerChanged(_ view: TimerView) { changed.append(view) }
     func timerRemoved(_ id: TimerID, reason: RemovalReason) { removed.append((id, reason)) }
     func completionFinished(_ id: TimerID, outcome: CompletionOutcome, activityID: String, sleptMinutes: Int64?) {
         finished.append((id, outcome, activityID, sleptMinutes))
     }
-    func propertiesChanged(_ properties: AgentProperties, previous: AgentProperties) {}
+    func propertiesChanged(_ properties: AgentProperties, previous: AgentProperties) { published.append(properties) }
     func tokenExpiring(_ id: TimerID, expiresAt: Instant) { expiring.append((id, expiresAt)) }
 }
 
@@ -372,6 +374,75 @@ final class RecordingOpener: LinkOpener {
         transport.answer(.tokenRevoked(reason: "a newer action token replaced this one (401 token_revoked)"))
         #expect(transport.sent.count == 1)
         #expect(try agent.list().first?.state == .needsApp)
+    }
+
+    @Test func aFailedCompletionIsAnnouncedAsTheStoreWroteIt() throws {
+        let agent = try agent()
+        let observer = RecordingObserver()
+        agent.addObserver(observer)
+        try agent.mirror(Fixtures.request())
+        try agent.complete(Self.timer, completedAtMilliseconds: 0)
+        #expect(agent.properties.pendingCompletions == 1)
+        transport.answer(.failed(reason: "the platform refused the completion (422)"))
+        let announced = try #require(observer.changed.last)
+        #expect(announced.state == .saveFailed)
+        #expect(announced.stored.timer.token == nil)
+        #expect(try agent.list().first?.stored == announced.stored)
+        #expect(observer.finished.map(\.outcome) == [.failed])
+        #expect(agent.properties.pendingCompletions == 0)
+        #expect(observer.published.last?.pendingCompletions == 0)
+    }
+
+    @Test func aRetryShowsTheAttemptTheStoreCounted() throws {
+        let agent = try agent()
+        let observer = RecordingObserver()
+        agent.addObserver(observer)
+        try agent.mirror(Fixtures.request())
+        try agent.complete(Self.timer, completedAtMilliseconds: 0)
+        transport.answer(.retry(retryAfterMilliseconds: 20_000, reason: "the platform is busy (503)"))
+        #expect(observer.changed.last?.stored.completionAttempts == 1)
+        #expect(observer.changed.last?.state == .saving)
+        #expect(try agent.list().first?.stored.completionAttempts == 1)
+        #expect(agent.properties.pendingCompletions == 1)
+        // Later retries change nothing a caller sees.
+        let announcements = observer.changed.count
+        alarm.fire(advancing: clock)
+        transport.answer(.retry(retryAfterMilliseconds: 20_000, reason: "the platform is busy (503)"))
+        #expect(observer.changed.count == announcements)
+        #expect(log.all.contains { $0.contains("will be tried again in 20 s") })
+    }
+
+    @Test func aClickWhoseTimerWasRemovedIsCountedUntilItsScopeIsPurged() throws {
+        let agent = try agent()
+        let observer = RecordingObserver()
+        agent.addObserver(observer)
+        try agent.mirror(Fixtures.request())
+        try agent.complete(Self.timer, completedAtMilliseconds: 0)
+        #expect(try agent.remove(Fixtures.timerID))
+        // The click is still sent.
+        #expect(agent.properties.pendingCompletions == 1)
+        #expect(agent.properties.runningCount == 0)
+        #expect(try agent.purge(apiOrigin: Fixtures.origin, userID: Fixtures.userID, familySubjectID: "") == 0)
+        #expect(agent.properties.pendingCompletions == 0)
+        #expect(observer.published.last?.pendingCompletions == 0)
+    }
+
+    @Test func pendingCompletionsAreCountedAtStartAndThenFromTheAgentsOwnWrites() throws {
+        var agent: Agent? = try self.agent()
+        try agent!.mirror(Fixtures.request())
+        try agent!.complete(Self.timer, completedAtMilliseconds: 0)
+        #expect(agent!.properties.pendingCompletions == 1)
+        // A click written behind the agent's back is not read while it
+        // runs: publishing reads nothing.
+        let other = try SleepTimerStore(location: StoreLocation(directory: directory.stateDirectory), log: log, clock: clock)
+        _ = try other.upsert(Fixtures.timer(2))
+        _ = try other.recordCompletion(of: Fixtures.timerID(2), completedAt: Fixtures.now, now: Fixtures.now)
+        try agent!.mirror(Fixtures.request { $0.revision = 4 })
+        #expect(agent!.properties.pendingCompletions == 1)
+        // A start counts the outbox as it is.
+        agent = nil
+        let restarted = try self.agent()
+        #expect(restarted.properties.pendingCompletions == 2)
     }
 
     @Test func aDismissalOutlivesARestartOfTheAgent() throws {

@@ -56,7 +56,7 @@ import SleepTimerCore
         _ = try store.upsert(Fixtures.timer(1))
         _ = try store.upsert(Fixtures.timer(2, scope: otherFamily))
         #expect(try store.purge(apiOrigin: Fixtures.apiOrigin, userID: Fixtures.user, familySubjectID: Fixtures.family)
-            == [Fixtures.timerID(1)])
+            == PurgeOutcome(timers: [Fixtures.timerID(1)], pendingCompletions: 0))
         #expect(try store.timers().map(\.timer.id) == [Fixtures.timerID(2)])
     }
 
@@ -72,7 +72,8 @@ import SleepTimerCore
         _ = try store.recordCompletion(of: Fixtures.timerID(1), completedAt: Fixtures.now, now: Fixtures.now)
         try store.setNotification(for: Fixtures.timerID(2), NotificationRecord(notificationID: 9, dismissedInState: nil))
         let removed = try store.purge(apiOrigin: Fixtures.apiOrigin, userID: Fixtures.user, familySubjectID: nil)
-        #expect(Set(removed) == [Fixtures.timerID(1), Fixtures.timerID(2)])
+        #expect(Set(removed.timers) == [Fixtures.timerID(1), Fixtures.timerID(2)])
+        #expect(removed.pendingCompletions == 1)
         #expect(try store.timers().map(\.timer.id) == [Fixtures.timerID(3)])
         #expect(try store.completion(of: Fixtures.timerID(1)) == nil)
         #expect(try store.notification(for: Fixtures.timerID(2)) == nil)
@@ -90,6 +91,20 @@ import SleepTimerCore
         #expect(try store.timers().map(\.timer.id) == [Fixtures.timerID(3)])
         // The click on timer 2 is still sent.
         #expect(try store.pendingCompletionCount() == 1)
+    }
+
+    @Test func purgeCountsThePendingClicksOfTimersRemovedBefore() throws {
+        let store = try StoreFixtures.open(directory)
+        for index in 1...3 { _ = try store.upsert(Fixtures.timer(index)) }
+        _ = try store.recordCompletion(of: Fixtures.timerID(1), completedAt: Fixtures.now, now: Fixtures.now)
+        _ = try store.recordCompletion(of: Fixtures.timerID(2), completedAt: Fixtures.now, now: Fixtures.now)
+        _ = try store.failCompletion(of: Fixtures.timerID(2), state: .needsApp, lastError: "token expired")
+        _ = try store.recordCompletion(of: Fixtures.timerID(3), completedAt: Fixtures.now, now: Fixtures.now)
+        #expect(try store.remove(Fixtures.timerID(1)))
+        let purged = try store.purge(apiOrigin: Fixtures.apiOrigin, userID: Fixtures.user, familySubjectID: nil)
+        // Timer 1's click went without a timer; timer 2's had failed.
+        #expect(purged == PurgeOutcome(timers: [Fixtures.timerID(2), Fixtures.timerID(3)], pendingCompletions: 2))
+        #expect(try store.pendingCompletionCount() == 0)
     }
 }
 
@@ -111,13 +126,31 @@ import SleepTimerCore
         let store = try StoreFixtures.open(directory)
         _ = try store.upsert(Fixtures.timer(1))
         _ = try store.recordCompletion(of: Fixtures.timerID(1), completedAt: now, now: now)
-        try store.scheduleRetry(of: Fixtures.timerID(1), attempts: 1, nextAttemptAt: now.adding(milliseconds: 60_000), lastError: "x")
+        _ = try store.scheduleRetry(of: Fixtures.timerID(1), attempts: 1, nextAttemptAt: now.adding(milliseconds: 60_000), lastError: "x")
         let corrected = NativeCompletion.requestBody(
             token: ActionToken(unvalidated: Fixtures.canary), completedAt: now.adding(milliseconds: -90_000))
-        #expect(try store.retimeCompletion(of: Fixtures.timerID(1), body: corrected, now: now))
+        let written = try store.retimeCompletion(of: Fixtures.timerID(1), body: corrected, now: now)
+        #expect(written != nil)
         let record = try #require(try store.completion(of: Fixtures.timerID(1)))
         #expect(record.retimed && record.requestBody == corrected && record.nextAttemptAt == now)
-        #expect(try !store.retimeCompletion(of: Fixtures.timerID(1), body: corrected, now: now))
+        // It returned the entry as it wrote it: what a read finds.
+        #expect(written == record)
+        #expect(try store.retimeCompletion(of: Fixtures.timerID(1), body: corrected, now: now) == nil)
+    }
+
+    @Test func aNewerTokensBodyIsReturnedAsWrittenAndOnlyForAPendingEntry() throws {
+        let store = try StoreFixtures.open(directory)
+        _ = try store.upsert(Fixtures.timer(1))
+        _ = try store.recordCompletion(of: Fixtures.timerID(1), completedAt: now, now: now)
+        _ = try store.scheduleRetry(of: Fixtures.timerID(1), attempts: 2, nextAttemptAt: now.adding(milliseconds: 60_000), lastError: "x")
+        let newer = NativeCompletion.requestBody(token: ActionToken(unvalidated: "dflnat_NEWER_token_value_0123456789"), completedAt: now)
+        let later = now.adding(milliseconds: 5000)
+        let written = try #require(try store.retokenCompletion(of: Fixtures.timerID(1), body: newer, now: later))
+        #expect(written.requestBody == newer && written.nextAttemptAt == later && written.attempts == 2 && !written.retimed)
+        #expect(try store.completion(of: Fixtures.timerID(1)) == written)
+        _ = try store.failCompletion(of: Fixtures.timerID(1), state: .needsApp, lastError: "revoked")
+        #expect(try store.retokenCompletion(of: Fixtures.timerID(1), body: newer, now: later) == nil)
+        #expect(try store.completion(of: Fixtures.timerID(1))?.requestBody == nil)
     }
 
     @Test func recordingKeepsTheClickTimeAndTheExactBody() throws {
@@ -209,20 +242,22 @@ import SleepTimerCore
         _ = try store.upsert(Fixtures.timer(1))
         _ = try store.recordCompletion(of: Fixtures.timerID(1), completedAt: now, now: now)
         let later = now.adding(milliseconds: 30_000)
-        try store.scheduleRetry(of: Fixtures.timerID(1), attempts: 1, nextAttemptAt: later, lastError: "timed out")
+        let written = try store.scheduleRetry(of: Fixtures.timerID(1), attempts: 1, nextAttemptAt: later, lastError: "timed out")
         #expect(try store.dueCompletions(at: now).isEmpty)
         #expect(try store.dueCompletions(at: Instant(millisecondsSince1970: .max)).map(\.nextAttemptAt) == [later])
         let due = try store.dueCompletions(at: later)
         #expect(due.count == 1)
         #expect(due.first?.attempts == 1)
         #expect(due.first?.lastError == "timed out")
+        // The retry returned the entry as it wrote it: what a read finds.
+        #expect(written != nil && written == due.first)
     }
 
     @Test func pendingCompletionsCanBeBroughtForward() throws {
         let store = try StoreFixtures.open(directory)
         _ = try store.upsert(Fixtures.timer(1))
         _ = try store.recordCompletion(of: Fixtures.timerID(1), completedAt: now, now: now)
-        try store.scheduleRetry(of: Fixtures.timerID(1), attempts: 3, nextAttemptAt: now.adding(milliseconds: 300_000), lastError: "offline")
+        _ = try store.scheduleRetry(of: Fixtures.timerID(1), attempts: 3, nextAttemptAt: now.adding(milliseconds: 300_000), lastError: "offline")
         let later = now.adding(milliseconds: 1000)
         try store.bringPendingCompletionsForward(to: later)
         #expect(try store.dueCompletions(at: later).count == 1)
@@ -234,27 +269,84 @@ import SleepTimerCore
         _ = try store.upsert(Fixtures.timer(1))
         try store.setNotification(for: Fixtures.timerID(1), NotificationRecord(notificationID: 3, dismissedInState: nil))
         _ = try store.recordCompletion(of: Fixtures.timerID(1), completedAt: now, now: now)
-        try store.finishCompletion(of: Fixtures.timerID(1))
+        #expect(try store.finishCompletion(of: Fixtures.timerID(1)))
         #expect(try store.timer(Fixtures.timerID(1)) == nil)
         #expect(try store.completion(of: Fixtures.timerID(1)) == nil)
         #expect(try store.notification(for: Fixtures.timerID(1)) == nil)
         #expect(try store.dueCompletions(at: Instant(millisecondsSince1970: .max)).isEmpty)
+        // Nothing pending was left to finish.
+        #expect(try !store.finishCompletion(of: Fixtures.timerID(1)))
     }
 
     @Test func aFailedCompletionStaysVisibleWithoutItsTokenUntilTheAppMirrorsAgain() throws {
         let store = try StoreFixtures.open(directory)
         _ = try store.upsert(Fixtures.timer(1))
         _ = try store.recordCompletion(of: Fixtures.timerID(1), completedAt: now, now: now)
-        try store.failCompletion(of: Fixtures.timerID(1), state: .needsApp, lastError: "token expired")
+        let failed = try #require(try store.failCompletion(of: Fixtures.timerID(1), state: .needsApp, lastError: "token expired"))
         let stored = try #require(try store.timer(Fixtures.timerID(1)))
         #expect(stored.state == .needsApp)
         #expect(stored.timer.token == nil)
         #expect(try store.completion(of: Fixtures.timerID(1))?.requestBody == nil)
         #expect(try store.pendingCompletionCount() == 0)
+        // The failure returned the entry and the timer as it wrote them:
+        // what a read finds.
+        #expect(failed.timer == stored)
+        #expect(try failed.record == store.completion(of: Fixtures.timerID(1)))
+        #expect(failed.record.state == .needsApp && failed.record.lastError == "token expired")
         // A fresh token from the app makes it completable again.
         #expect(try store.upsert(Fixtures.timer(1, revision: 2)) == .updated)
         #expect(try store.timer(Fixtures.timerID(1))?.state == .running)
         #expect(try store.completion(of: Fixtures.timerID(1)) == nil)
+    }
+
+    @Test func aFailureReturnsTheAttemptsCountedAndTheTimerWithThem() throws {
+        let store = try StoreFixtures.open(directory)
+        _ = try store.upsert(Fixtures.timer(1))
+        _ = try store.recordCompletion(of: Fixtures.timerID(1), completedAt: now, now: now)
+        let retried = try #require(try store.scheduleRetry(
+            of: Fixtures.timerID(1), attempts: 2, nextAttemptAt: now.adding(milliseconds: 5000), lastError: "offline"))
+        #expect(retried.attempts == 2 && retried.state == .pending && retried.requestBody != nil)
+        let failed = try #require(try store.failCompletion(of: Fixtures.timerID(1), state: .failed, lastError: "gave up"))
+        #expect(failed.record.attempts == 2)
+        #expect(failed.timer?.completionAttempts == 2)
+        #expect(failed.timer?.state == .saveFailed)
+        #expect(try failed.timer == store.timer(Fixtures.timerID(1)))
+    }
+
+    @Test func aSettledEntryIsNeitherRetriedNorFailedAgain() throws {
+        let store = try StoreFixtures.open(directory)
+        _ = try store.upsert(Fixtures.timer(1))
+        _ = try store.recordCompletion(of: Fixtures.timerID(1), completedAt: now, now: now)
+        _ = try store.failCompletion(of: Fixtures.timerID(1), state: .needsApp, lastError: "token expired")
+        let settled = try store.completion(of: Fixtures.timerID(1))
+        #expect(try store.failCompletion(of: Fixtures.timerID(1), state: .failed, lastError: "again") == nil)
+        #expect(try store.scheduleRetry(
+            of: Fixtures.timerID(1), attempts: 1, nextAttemptAt: now.adding(milliseconds: 1000), lastError: "x") == nil)
+        #expect(try store.completion(of: Fixtures.timerID(1)) == settled)
+        #expect(try store.timer(Fixtures.timerID(1))?.state == .needsApp)
+    }
+
+    @Test func aPurgedEntryIsNeitherRetriedFailedNorFinished() throws {
+        let store = try StoreFixtures.open(directory)
+        _ = try store.upsert(Fixtures.timer(1))
+        _ = try store.recordCompletion(of: Fixtures.timerID(1), completedAt: now, now: now)
+        _ = try store.purge(apiOrigin: Fixtures.apiOrigin, userID: Fixtures.user, familySubjectID: nil)
+        #expect(try store.scheduleRetry(
+            of: Fixtures.timerID(1), attempts: 1, nextAttemptAt: now.adding(milliseconds: 1000), lastError: "x") == nil)
+        #expect(try store.failCompletion(of: Fixtures.timerID(1), state: .failed, lastError: "x") == nil)
+        #expect(try !store.finishCompletion(of: Fixtures.timerID(1)))
+        #expect(try store.completion(of: Fixtures.timerID(1)) == nil)
+    }
+
+    @Test func theFailedClickOfARemovedTimerIsReturnedWithoutATimer() throws {
+        let store = try StoreFixtures.open(directory)
+        _ = try store.upsert(Fixtures.timer(1))
+        _ = try store.recordCompletion(of: Fixtures.timerID(1), completedAt: now, now: now)
+        #expect(try store.remove(Fixtures.timerID(1)))
+        let failed = try #require(try store.failCompletion(of: Fixtures.timerID(1), state: .failed, lastError: "x"))
+        #expect(failed.timer == nil)
+        #expect(failed.record.timerID == Fixtures.timerID(1) && failed.record.state == .failed)
+        #expect(try store.pendingCompletionCount() == 0)
     }
 
     @Test func aPendingCompletionOutlivesRemoveAndReconcile() throws {

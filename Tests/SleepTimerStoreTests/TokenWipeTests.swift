@@ -57,13 +57,13 @@ enum Departure: String, CaseIterable, CustomTestStringConvertible {
             #expect(try store.reconcile(scope: Fixtures.scope, keeping: [Fixtures.timerID(1)]) == [id])
         case .purged:
             _ = try store.recordCompletion(of: id, completedAt: Fixtures.now, now: Fixtures.now)
-            #expect(try store.purge(apiOrigin: Fixtures.apiOrigin, userID: Fixtures.user, familySubjectID: Fixtures.family) == [id])
+            #expect(try store.purge(apiOrigin: Fixtures.apiOrigin, userID: Fixtures.user, familySubjectID: Fixtures.family).timers == [id])
         case .completed:
             _ = try store.recordCompletion(of: id, completedAt: Fixtures.now, now: Fixtures.now)
-            try store.finishCompletion(of: id)
+            #expect(try store.finishCompletion(of: id))
         case .failed:
             _ = try store.recordCompletion(of: id, completedAt: Fixtures.now, now: Fixtures.now)
-            try store.failCompletion(of: id, state: .needsApp, lastError: "token expired")
+            #expect(try store.failCompletion(of: id, state: .needsApp, lastError: "token expired") != nil)
         case .replaced:
             #expect(try store.upsert(Fixtures.timer(2, revision: 21, token: Self.fresh)) == .updated)
         }

@@ -65,7 +65,7 @@ do {
         _ = try store.recordCompletion(of: timer(2).id, completedAt: now, now: now)
     case "finish-race":
         store.beforeCommit = { say("committing") }
-        try store.finishCompletion(of: timer(1).id)
+        _ = try store.finishCompletion(of: timer(1).id)
         say("committed")
         waitForKill()
     case "umask-create":

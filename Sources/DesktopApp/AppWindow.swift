@@ -20,7 +20,7 @@ final class AppWindow {
     /// Which dialogs a page may open, with the person's last click in the
     /// top frame and the refusals logged lately.
     var dialogGuard: DialogGuard
-    let relay: BridgeRelay?
+    let relay: BridgeRelayRule?
     let website: WebsiteSession
     let opener: ExternalOpener
     var bridge: BridgeChild?
@@ -49,7 +49,7 @@ final class AppWindow {
         if case .configured(let origin, let authorities) = setup {
             policy = NavigationPolicy(webOrigin: origin)
             launchGuard = LaunchGuard(policy: NavigationPolicy(webOrigin: origin))
-            relay = BridgeRelay(policy: NavigationPolicy(webOrigin: origin))
+            relay = BridgeRelayRule(policy: NavigationPolicy(webOrigin: origin))
             dialogGuard = DialogGuard(policy: NavigationPolicy(webOrigin: origin))
             certificateAuthorities = authorities
         } else {

@@ -286,8 +286,8 @@ public enum AppLogText {
         "Timer \(timerID) has no link in the agent's list; the window stays on the web app's start."
     }
 
-    // The agent kept alive in the sandbox (SandboxAgentKeeper).
-    public static func startingAgent(_ busName: String, _ why: SandboxAgentKeeper.StartReason) -> String {
+    // The agent kept alive in the sandbox (SandboxAgentMachine).
+    public static func startingAgent(_ busName: String, _ why: SandboxAgentMachine.StartReason) -> String {
         switch why {
         case .appStarted: return "Starting the agent by D-Bus activation of \(busName)."
         case .agentVanished:
@@ -301,7 +301,7 @@ public enum AppLogText {
         "Could not start the agent at \(busName): \(error)"
     }
     public static let requestingBackground = "Asking the Background portal to start the agent at login."
-    public static func sandboxReport(_ report: SandboxAgentKeeper.Report) -> String {
+    public static func sandboxReport(_ report: SandboxAgentMachine.Report) -> String {
         switch report {
         case .autostartOn: return "The Background portal starts the agent at login."
         case .autostartNotWritten: return "The Background portal allows running in the background but wrote no autostart entry."

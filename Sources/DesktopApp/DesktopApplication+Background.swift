@@ -21,7 +21,7 @@ extension DesktopApplication {
         // The notification's Complete and Open (DesktopApplication+TimerActions).
         addTimerActions()
         if let connection = g_application_get_dbus_connection(dfl_g_application(application)) {
-            let watch = AgentTimersWatch(connection: connection, agentName: TimerActions.agentBusName(for: place))
+            let watch = AgentTimersWatch(connection: connection, agentName: TimerActionRule.agentBusName(for: place))
             watch.onTimers = { [unowned self] timers in
                 self.sandboxAgent.timersListed(count: timers.count)
                 self.apply(self.background.timersListed(timers))
@@ -162,18 +162,18 @@ extension DesktopApplication {
     }
 
     /// The notice's body as GIO's backend will show it: the backend read as
-    /// GIO reads it (AppNoticeSurface), once, and on the freedesktop path
+    /// GIO reads it (AppNoticeSurfaceRule), once, and on the freedesktop path
     /// the server's capabilities. Both are synchronous calls of a notice
     /// that is sent at most once a run, as GIO's own backend choice is.
     private func noticeBody(_ text: String) -> String {
         let connection = g_application_get_dbus_connection(dfl_g_application(application))
-        let surface = noticeSurface ?? AppNoticeSurface.chosen(
+        let surface = noticeSurface ?? AppNoticeSurfaceRule.surface(
             forced: environment["GNOTIFICATION_BACKEND"],
             portalPreferred: place.isSandboxed || environment["GTK_USE_PORTAL"] == "1",
             gtkServerPresent: connection.map { Self.nameHasOwner(ExternalInterface.GtkNotifications.name, on: $0) } ?? false)
         noticeSurface = surface
         let capabilities = surface == .freedesktop ? connection.flatMap(Self.notificationCapabilities) : nil
-        return surface.body(text, capabilities: capabilities)
+        return AppNoticeSurfaceRule.body(text, on: surface, capabilities: capabilities)
     }
 
     /// How long the app waits for the bus daemon or the notification server

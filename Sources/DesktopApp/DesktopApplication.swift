@@ -42,7 +42,7 @@ public final class DesktopApplication {
     var graceSource: guint = 0
     /// GIO's notification backend for the app's notices, read at the first
     /// one (GIO keeps its choice for the process too).
-    var noticeSurface: AppNoticeSurface?
+    var noticeSurface: AppNoticeSurfaceRule.Surface?
     /// The environment names a locale glibc does not have: said in the log
     /// once, by the instance that runs the window.
     let localeMissing: Bool

@@ -142,4 +142,43 @@ import Testing
         #expect(machine.graceElapsed() == [])
         #expect(machine.state.quitting)
     }
+
+    @Test func aNewMachinesStateIsTheStatesOwnFirstState() {
+        #expect(BackgroundMachine().state == BackgroundMachine.State())
+        #expect(BackgroundMachine.State().visible && !BackgroundMachine.State().noticeGiven)
+    }
+
+    @Test func aShownAppThatQuitIgnoresAClose() {
+        var machine = BackgroundMachine()
+        #expect(machine.quitRequested() == [.quit(sayWhatStops: false)])
+        #expect(machine.closeRequested() == [])
+        #expect(machine.quitRequested() == [])
+    }
+
+    @Test func anAppClosedWithNothingMirroredHasQuitForGood() {
+        var machine = BackgroundMachine()
+        #expect(machine.closeRequested() == [.quit(sayWhatStops: false)])
+        #expect(machine.quitRequested() == [])
+        #expect(machine.state.quitting)
+    }
+
+    @Test func anAppThatQuitAfterTheGraceHasNoGraceLeftAndQuitsNoMore() {
+        var machine = hidden(with: [maya])
+        _ = machine.timersListed([])
+        #expect(machine.graceElapsed() == [.release, .quit(sayWhatStops: false)])
+        #expect(!machine.state.graceRunning && !machine.state.held && machine.state.quitting)
+        #expect(machine.quitRequested() == [])
+    }
+
+    @Test func afterQuitTheStateNoLongerChanges() {
+        var machine = hidden(with: [maya])
+        _ = machine.quitRequested()
+        let quit = machine.state
+        _ = machine.shown()
+        _ = machine.timersListed([leo, maya])
+        _ = machine.startedHidden()
+        _ = machine.closeRequested()
+        _ = machine.graceElapsed()
+        #expect(machine.state == quit)
+    }
 }

@@ -9,7 +9,7 @@ backend makes them.
 The sandbox's own part (the agent's name under the app id, the Background
 portal) is decided by RunningPlace, read from /.flatpak-info, which has no
 override: its rules are unit tests (SandboxAgentMachineTests,
-TimerActionsTests) and the Flatpak's tests carry it out."""
+TimerActionRuleTests) and the Flatpak's tests carry it out."""
 
 import os
 import subprocess

@@ -7,7 +7,7 @@
 #   fuzz-mirror   one serialized D-Bus message, parsed by libdbus, through the
 #                 agent's MirrorArguments.decode and MirrorPolicy.validate
 #   fuzz-applink  one link given to the desktop app and one message of its
-#                 page, through AppDeepLink, NavigationRule and BridgeRelay
+#                 page, through AppDeepLink, NavigationRule and BridgeRelayRule
 #
 # Usage: scripts/fuzz.sh [short|long|build]
 #

@@ -9,7 +9,7 @@ import SleepTimersAPI
 /// TimerChanged or TimerRemoved (several signals in a row make one List);
 /// nothing while it is not on the bus. Only the baby's name and the state
 /// of each timer are read: the app decides with them whether it stays
-/// running with its window closed (BackgroundPolicy). Its CompletionFinished,
+/// running with its window closed (BackgroundMachine). Its CompletionFinished,
 /// with the names its Lists gave, tells the window what to announce when a
 /// sleep is saved from the desktop (SaveAnnouncementMachine).
 ///
@@ -29,7 +29,7 @@ final class AgentTimersWatch {
     private var announcement = SaveAnnouncementMachine()
 
     private let connection: OpaquePointer
-    /// The agent's name on this bus (TimerActions.agentBusName): the one it
+    /// The agent's name on this bus (TimerActionRule.agentBusName): the one it
     /// is called and followed at.
     let agentName: String
     private var nameWatch: guint = 0

@@ -8,7 +8,7 @@ import SleepTimerCore
 /// bridge as the app's child. Texts pass through the app in flight only:
 /// they are never logged or kept.
 extension AppWindow {
-    func installBridge(relay: BridgeRelay, origin: APIOrigin, content: OpaquePointer, program: String) {
+    func installBridge(relay: BridgeRelayRule, origin: APIOrigin, content: OpaquePointer, program: String) {
         let world = BridgeScripts.worldName
         withCStringArray(BridgeScripts.allowList(origin: origin)) { allowList in
             let isolated = webkit_user_script_new_for_world(
@@ -45,7 +45,7 @@ extension AppWindow {
         switch relay.line(forMessage: text, pageURL: currentURI) {
         case .success(let line):
             if bridge?.send(line) != true {
-                AppLog.log(.notice, AppLogText.droppedMessage(BridgeRelay.Drop.noBridge.reason))
+                AppLog.log(.notice, AppLogText.droppedMessage(BridgeRelayRule.Drop.noBridge.reason))
                 tellPageTheBridgeClosed()
             }
         case .failure(let drop):
@@ -66,7 +66,7 @@ extension AppWindow {
 
     private func tellPageTheBridgeClosed() {
         guard relay != nil, policy?.isWebApp(currentURI) == true else { return }
-        evaluateInBridgeWorld(BridgeRelay.closeScript)
+        evaluateInBridgeWorld(BridgeRelayRule.closeScript)
     }
 
     private func evaluateInBridgeWorld(_ script: String) {

@@ -20,7 +20,7 @@ final class AppWindow {
     /// Which dialogs a page may open, with the person's last click in the
     /// top frame and the refusals logged lately.
     var dialogs: DialogMachine
-    let relay: BridgeRelay?
+    let relay: BridgeRelayRule?
     let website: WebsiteSession
     let opener: ExternalOpener
     var bridge: BridgeChild?
@@ -49,7 +49,7 @@ final class AppWindow {
         if case .configured(let origin, let authorities) = setup {
             policy = NavigationRule(webOrigin: origin)
             launches = LaunchMachine(rule: NavigationRule(webOrigin: origin))
-            relay = BridgeRelay(policy: NavigationRule(webOrigin: origin))
+            relay = BridgeRelayRule(policy: NavigationRule(webOrigin: origin))
             dialogs = DialogMachine(rule: NavigationRule(webOrigin: origin))
             certificateAuthorities = authorities
         } else {

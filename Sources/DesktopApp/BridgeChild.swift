@@ -7,7 +7,7 @@ import Glibc
 /// it is written to its stdin, each line it writes is handed on. When it
 /// ends, the page is told (its client rejects the calls in flight and sends
 /// session.set again) and a new bridge starts, at once after a healthy run,
-/// later and later if it keeps ending (BridgeRestartPolicy).
+/// later and later if it keeps ending (BridgeRestartMachine).
 ///
 /// Its stderr is the app's: its log lines go where the app's go.
 ///
@@ -20,7 +20,7 @@ final class BridgeChild {
     var onEnded: () -> Void = {}
 
     private var run: Run?
-    private var restart = BridgeRestartPolicy()
+    private var restart = BridgeRestartMachine()
     private var restartSource: guint = 0
 
     init(program: String) { self.program = program }
@@ -70,7 +70,11 @@ final class BridgeChild {
     }
 
     private func scheduleRestart(afterRunOf lasted: Duration, how: String) {
-        let delay = Int(restart.delayAfterRun(lasting: lasted).wholeMilliseconds)
+        let wait: Duration
+        switch restart.bridgeEnded(lasting: lasted) {
+        case .startAgain(let after): wait = after
+        }
+        let delay = Int(wait.wholeMilliseconds)
         AppLog.log(.warning, AppLogText.bridgeEnded(how, delay))
         restartSource = g_timeout_add(guint(delay), { data in
             from(data, as: BridgeChild.self).start()

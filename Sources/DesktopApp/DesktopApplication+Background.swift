@@ -4,7 +4,7 @@ import DesktopAppCore
 import Glibc
 import SleepTimerCore
 
-/// Running with the window closed: BackgroundPolicy decides, this carries
+/// Running with the window closed: BackgroundMachine decides, this carries
 /// it out. The window is hidden, not destroyed, so the web view (the web
 /// app's session, its realtime updates) and the bridge (renewals) live on;
 /// the application is held while it has no window shown.
@@ -13,7 +13,7 @@ extension DesktopApplication {
     /// in the sandbox, the agent kept running): in the instance that runs
     /// the window.
     func startBackgroundSupport() {
-        background = BackgroundPolicy(noticeGiven: g_file_test(paths.backgroundNoticeGiven, G_FILE_TEST_EXISTS) != 0)
+        background = BackgroundMachine(noticeGiven: g_file_test(paths.backgroundNoticeGiven, G_FILE_TEST_EXISTS) != 0)
         addApplicationAction(AppActionName.quit.rawValue, accelerators: ["<Control>q"]) { $0.quit(why: "Quit was chosen") }
         // The agent's way to start the app when a token needs renewal and no
         // bridge answers: the web app loads, its window never shows.
@@ -21,73 +21,132 @@ extension DesktopApplication {
         // The notification's Complete and Open (DesktopApplication+TimerActions).
         addTimerActions()
         if let connection = g_application_get_dbus_connection(dfl_g_application(application)) {
-            let watch = AgentTimersWatch(connection: connection, agentName: TimerActions.agentBusName(for: place))
+            let watch = AgentTimersWatch(connection: connection, agentName: TimerActionRule.agentBusName(for: place))
             watch.onTimers = { [unowned self] timers in
-                self.keepAgent(.timers(count: timers.count))
-                self.apply(self.background.handle(.timers(timers)))
+                self.sandboxAgent.timersListed(count: timers.count)
+                self.apply(self.background.timersListed(timers))
             }
-            watch.onPresence = { [unowned self] present in self.keepAgent(present ? .agentAppeared : .agentVanished) }
+            watch.onPresence = { [unowned self] present in
+                if present { self.sandboxAgent.agentAppeared() } else { self.sandboxAgentVanished() }
+            }
             watch.isWindowShown = { [unowned self] in self.window?.isVisible ?? false }
             watch.onAnnouncement = { [unowned self] text in self.window?.announce(text) }
             timersWatch = watch
         }
-        keepAgent(.started(place))
+        startSandboxAgent()
     }
 
     /// The window asked to close: it is hidden, or it goes with the app.
     func closeRequested() {
         window?.saveState()
-        apply(background.handle(.closeRequested))
+        apply(background.closeRequested())
     }
 
     func quit(why: String) {
         AppLog.log(.info, AppLogText.quitting(why))
-        apply(background.handle(.quitRequested))
+        apply(background.quitRequested())
     }
 
     private func startInBackground() {
         guard window == nil else { return }
         AppLog.log(.info, AppLogText.startedInBackground)
         makeWindow()
-        apply(background.handle(.startedHidden))
+        apply(background.startedHidden())
     }
 
-    func apply(_ actions: [BackgroundPolicy.Action]) {
-        let app = dfl_g_application(application)
+    /// What the window's closing leads to (BackgroundMachine.closeRequested).
+    func apply(_ actions: [BackgroundMachine.CloseRequestedAction]) {
         for action in actions {
             switch action {
             case .hideWindow:
                 AppLog.log(.info, AppLogText.keepsRunning)
                 window?.hide()
             case .hold:
-                g_application_hold(app)
-            case .release:
-                g_application_release(app)
+                g_application_hold(dfl_g_application(application))
             case .notice(let text):
                 sendNotification(id: "background", body: text)
                 g_mkdir_with_parents(paths.state, 0o700)
                 g_file_set_contents(paths.backgroundNoticeGiven, "", 0, nil)
-            case .startGrace(let grace):
-                let seconds = Int(grace.roundedSeconds)
-                AppLog.log(.info, AppLogText.graceStarted(seconds))
-                if graceSource != 0 { g_source_remove(graceSource) }
-                graceSource = g_timeout_add_seconds(guint(seconds), { data in
-                    let app = from(data, as: DesktopApplication.self)
-                    app.graceSource = 0
-                    app.apply(app.background.handle(.graceElapsed))
-                    return 0
-                }, unretained(self))
-            case .cancelGrace:
-                if graceSource != 0 { g_source_remove(graceSource) }
-                graceSource = 0
             case .quit(let sayWhatStops):
-                if sayWhatStops { sendNotification(id: "quit", body: AppText.quitStops) }
-                g_application_withdraw_notification(app, "background")
-                if let window, window.isVisible { window.saveState() }
-                window?.destroy()
-                g_application_quit(app)
+                quitNow(sayWhatStops: sayWhatStops)
             }
         }
+    }
+
+    func apply(_ actions: [BackgroundMachine.ShownAction]) {
+        for action in actions {
+            switch action {
+            case .cancelGrace: cancelGrace()
+            case .release: g_application_release(dfl_g_application(application))
+            }
+        }
+    }
+
+    func apply(_ actions: [BackgroundMachine.StartedHiddenAction]) {
+        for action in actions {
+            switch action {
+            case .hold: g_application_hold(dfl_g_application(application))
+            case .startGrace(let grace): startGrace(grace)
+            case .cancelGrace: cancelGrace()
+            }
+        }
+    }
+
+    func apply(_ actions: [BackgroundMachine.TimersListedAction]) {
+        for action in actions {
+            switch action {
+            case .hold: g_application_hold(dfl_g_application(application))
+            case .startGrace(let grace): startGrace(grace)
+            case .cancelGrace: cancelGrace()
+            }
+        }
+    }
+
+    func apply(_ actions: [BackgroundMachine.GraceElapsedAction]) {
+        for action in actions {
+            switch action {
+            case .release: g_application_release(dfl_g_application(application))
+            case .quit(let sayWhatStops): quitNow(sayWhatStops: sayWhatStops)
+            }
+        }
+    }
+
+    func apply(_ actions: [BackgroundMachine.QuitRequestedAction]) {
+        for action in actions {
+            switch action {
+            case .cancelGrace: cancelGrace()
+            case .release: g_application_release(dfl_g_application(application))
+            case .quit(let sayWhatStops): quitNow(sayWhatStops: sayWhatStops)
+            }
+        }
+    }
+
+    private func startGrace(_ grace: Duration) {
+        let seconds = Int(grace.roundedSeconds)
+        AppLog.log(.info, AppLogText.graceStarted(seconds))
+        if graceSource != 0 { g_source_remove(graceSource) }
+        graceSource = g_timeout_add_seconds(guint(seconds), { data in
+            let app = from(data, as: DesktopApplication.self)
+            app.graceSource = 0
+            app.apply(app.background.graceElapsed())
+            return 0
+        }, unretained(self))
+    }
+
+    private func cancelGrace() {
+        if graceSource != 0 { g_source_remove(graceSource) }
+        graceSource = 0
+    }
+
+    /// Quit for real; `sayWhatStops`: the parent is told in one line what
+    /// no longer happens.
+    private func quitNow(sayWhatStops: Bool) {
+        let app = dfl_g_application(application)
+        if sayWhatStops { sendNotification(id: "quit", body: AppText.quitStops) }
+        g_application_withdraw_notification(app, "background")
+        if let window, window.isVisible { window.saveState() }
+        window?.destroy()
+        g_application_quit(app)
     }
 
     /// A desktop notification of the app's own (GIO picks the desktop's
@@ -103,18 +162,18 @@ extension DesktopApplication {
     }
 
     /// The notice's body as GIO's backend will show it: the backend read as
-    /// GIO reads it (AppNoticeSurface), once, and on the freedesktop path
+    /// GIO reads it (AppNoticeSurfaceRule), once, and on the freedesktop path
     /// the server's capabilities. Both are synchronous calls of a notice
     /// that is sent at most once a run, as GIO's own backend choice is.
     private func noticeBody(_ text: String) -> String {
         let connection = g_application_get_dbus_connection(dfl_g_application(application))
-        let surface = noticeSurface ?? AppNoticeSurface.chosen(
+        let surface = noticeSurface ?? AppNoticeSurfaceRule.surface(
             forced: environment["GNOTIFICATION_BACKEND"],
             portalPreferred: place.isSandboxed || environment["GTK_USE_PORTAL"] == "1",
             gtkServerPresent: connection.map { Self.nameHasOwner(ExternalInterface.GtkNotifications.name, on: $0) } ?? false)
         noticeSurface = surface
         let capabilities = surface == .freedesktop ? connection.flatMap(Self.notificationCapabilities) : nil
-        return surface.body(text, capabilities: capabilities)
+        return AppNoticeSurfaceRule.body(text, on: surface, capabilities: capabilities)
     }
 
     /// How long the app waits for the bus daemon or the notification server

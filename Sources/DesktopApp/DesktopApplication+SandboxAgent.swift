@@ -4,21 +4,53 @@ import DesktopAppCore
 import Glibc
 import SleepTimerCore
 
-/// The agent started and kept running inside the Flatpak: SandboxAgentKeeper
+/// The agent started and kept running inside the Flatpak: SandboxAgentMachine
 /// decides (on the host it decides nothing), this carries it out with the
 /// Background portal and D-Bus activation, on the app's own connection.
 extension DesktopApplication {
-    func keepAgent(_ event: SandboxAgentKeeper.Event) {
-        for action in agentKeeper.handle(event) {
+    func startSandboxAgent() {
+        for action in sandboxAgent.started(place) {
             switch action {
             case .requestBackground(let commandLine):
                 requestBackground(commandLine: commandLine)
-            case .startAgent(let busName, let why):
-                AppLog.log(.info, AppLogText.startingAgent(busName, why))
+            case .startAgent(let busName):
+                AppLog.log(.info, AppLogText.startingAgent(busName, .appStarted))
                 startAgent(busName)
-            case .report(let report):
-                AppLog.log(.notice, AppLogText.sandboxReport(report))
             }
+        }
+    }
+
+    func sandboxAgentVanished() {
+        switch sandboxAgent.agentVanished() {
+        case nil:
+            break
+        case .startAgent(let busName):
+            AppLog.log(.info, AppLogText.startingAgent(busName, .agentVanished))
+            startAgent(busName)
+        case .restartLimitReached(let restarts):
+            AppLog.log(.notice, AppLogText.sandboxReport(.restartLimitReached(restarts)))
+        }
+    }
+
+    fileprivate func backgroundAnswered(allowed: Bool, autostart: Bool) {
+        switch sandboxAgent.backgroundAnswered(allowed: allowed, autostart: autostart) {
+        case nil:
+            break
+        case .autostartOn:
+            AppLog.log(.notice, AppLogText.sandboxReport(.autostartOn))
+        case .autostartNotWritten:
+            AppLog.log(.notice, AppLogText.sandboxReport(.autostartNotWritten))
+        case .backgroundRefused:
+            AppLog.log(.notice, AppLogText.sandboxReport(.backgroundRefused))
+        }
+    }
+
+    fileprivate func backgroundFailed(_ reason: String) {
+        switch sandboxAgent.backgroundFailed(reason) {
+        case nil:
+            break
+        case .portalUnavailable(let why):
+            AppLog.log(.notice, AppLogText.sandboxReport(.portalUnavailable(why)))
         }
     }
 
@@ -132,7 +164,7 @@ private final class BackgroundRequest {
             g_variant_unref(value)
         }
         guard code != 2 else {
-            application.keepAgent(.backgroundFailed("the portal ended the request"))
+            application.backgroundFailed("the portal ended the request")
             return
         }
         let results = g_variant_get_child_value(parameters, 1)
@@ -143,14 +175,14 @@ private final class BackgroundRequest {
             guard String(cString: g_variant_get_type_string(value)) == "b" else { return nil }
             return g_variant_get_boolean(value) != 0
         }
-        application.keepAgent(.backgroundAnswered(
-            allowed: flag("background") ?? (code == 0), autostart: flag("autostart") ?? false))
+        application.backgroundAnswered(
+            allowed: flag("background") ?? (code == 0), autostart: flag("autostart") ?? false)
     }
 
     func failed(_ reason: String) {
         guard !done else { return }
         finish()
-        application.keepAgent(.backgroundFailed(reason))
+        application.backgroundFailed(reason)
     }
 
     private func finish() {

@@ -8,7 +8,7 @@ import SleepTimersAPI
 /// (`app.complete-timer`, `app.open-timer`, the timer's id as target):
 /// inside a Flatpak the notification portal delivers a click to the app
 /// through org.freedesktop.Application.ActivateAction, D-Bus activating it
-/// when it is not running. TimerActions decides; this carries it out with
+/// when it is not running. TimerActionRule decides; this carries it out with
 /// GIO's GDBus on the app's own connection.
 extension DesktopApplication {
     func addTimerActions() {
@@ -26,7 +26,7 @@ extension DesktopApplication {
     private func completeTimer(target: String?) {
         let id: TimerID
         do {
-            id = try TimerActions.timerID(target: target)
+            id = try TimerActionRule.timerID(target: target)
         } catch {
             logRefusal(
                 .warning, AppLogText.refusedTimerAction(AppActionName.completeTimer.rawValue, error),
@@ -34,8 +34,8 @@ extension DesktopApplication {
             return
         }
         guard let connection = g_application_get_dbus_connection(dfl_g_application(application)) else { return }
-        let busName = TimerActions.agentBusName(for: place)
-        AppLog.log(.info, AppLogText.completing(id.string, busName))
+        let busName = TimerActionRule.agentBusName(for: place)
+        AppLog.log(.info, AppLogText.completing(id, busName))
         g_application_hold(dfl_g_application(application))
         var arguments: [OpaquePointer?] = [g_variant_new_string(id.string), g_variant_new_int64(0)]
         let parameters = g_variant_new_tuple(&arguments, gsize(arguments.count))
@@ -49,21 +49,21 @@ extension DesktopApplication {
                 let call = taken(data, as: PendingTimerCall.self)
                 var error: UnsafeMutablePointer<GError>?
                 let reply = g_dbus_connection_call_finish(OpaquePointer(source), result, &error)
-                let outcome: TimerActions.CompleteOutcome
+                let outcome: TimerActionRule.CompleteOutcome
                 if let reply {
                     var status: UnsafePointer<gchar>?
                     if let value = g_variant_get_child_value(reply, 0) {
                         status = g_variant_get_string(value, nil)
-                        outcome = TimerActions.CompleteOutcome(status: status.map { String(cString: $0) }, errorName: nil)
+                        outcome = TimerActionRule.completeOutcome(status: status.map { String(cString: $0) }, errorName: nil)
                         g_variant_unref(value)
                     } else {
-                        outcome = TimerActions.CompleteOutcome(status: nil, errorName: nil)
+                        outcome = TimerActionRule.completeOutcome(status: nil, errorName: nil)
                     }
                     g_variant_unref(reply)
                 } else {
-                    outcome = TimerActions.CompleteOutcome(status: nil, errorName: errorName(error))
+                    outcome = TimerActionRule.completeOutcome(status: nil, errorName: errorName(error))
                 }
-                AppLog.log(outcome.isFailure ? .warning : .info, AppLogText.completeOutcome(call.timerID.string, outcome))
+                AppLog.log(outcome.isFailure ? .warning : .info, AppLogText.completeOutcome(call.timerID, outcome))
                 g_application_release(dfl_g_application(call.application.application))
             }, retained(PendingTimerCall(application: self, timerID: id)))
     }
@@ -75,19 +75,19 @@ extension DesktopApplication {
     private func openTimer(target: String?) {
         let id: TimerID
         do {
-            id = try TimerActions.timerID(target: target)
+            id = try TimerActionRule.timerID(target: target)
         } catch {
             logRefusal(
                 .warning, AppLogText.refusedTimerAction(AppActionName.openTimer.rawValue, error),
                 by: AppActionName.openTimer.rawValue)
             return
         }
-        AppLog.log(.info, AppLogText.openingTimer(id.string))
+        AppLog.log(.info, AppLogText.openingTimer(id))
         presentWindow()
         guard let connection = g_application_get_dbus_connection(dfl_g_application(application)) else { return }
         g_application_hold(dfl_g_application(application))
         g_dbus_connection_call(
-            connection, TimerActions.agentBusName(for: place), SleepTimers1.objectPath, SleepTimers1.interface,
+            connection, TimerActionRule.agentBusName(for: place), SleepTimers1.objectPath, SleepTimers1.interface,
             SleepTimers1.List.name, nil, nil, G_DBUS_CALL_FLAGS_NONE, BusCall.timeoutMilliseconds, nil, { source, result, data in
                 let call = taken(data, as: PendingTimerCall.self)
                 var error: UnsafeMutablePointer<GError>?
@@ -105,8 +105,8 @@ extension DesktopApplication {
     }
 
     private func followTimerLink(_ id: TimerID, deepLink: String?) {
-        if deepLink == nil { AppLog.log(.info, AppLogText.timerNotListed(id.string)) }
-        for step in TimerActions.openSteps(for: id, deepLink: deepLink) {
+        if deepLink == nil { AppLog.log(.info, AppLogText.timerNotListed(id)) }
+        for step in TimerActionRule.openSteps(for: id, deepLink: deepLink) {
             switch step {
             case .showWindow:
                 break  // presented already, where it is
@@ -139,7 +139,7 @@ private func errorName(_ error: UnsafeMutablePointer<GError>?) -> String {
     return takeGString(g_dbus_error_get_remote_error(error)) ?? "an unnamed error"
 }
 
-extension TimerActions.CompleteOutcome {
+extension TimerActionRule.CompleteOutcome {
     fileprivate var isFailure: Bool {
         if case .failed = self { return true }
         return false

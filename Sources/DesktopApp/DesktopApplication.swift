@@ -27,22 +27,22 @@ public final class DesktopApplication {
     /// drive the window (AppSetupMachine).
     var setup = AppSetupMachine()
     var window: AppWindow?
-    /// Whether the app stays with its window closed (see BackgroundPolicy).
-    var background = BackgroundPolicy()
+    /// Whether the app stays with its window closed (see BackgroundMachine).
+    var background = BackgroundMachine()
     /// When a refused link or action is logged (see logRefusal).
     var refusalLog = LogBudget.refusals
     var timersWatch: AgentTimersWatch?
     /// Where the app runs, read once: the host or a Flatpak sandbox, which
     /// decides the agent's bus name and who keeps the agent running.
     let place: RunningPlace
-    /// Who starts the agent inside the sandbox (SandboxAgentKeeper).
-    var agentKeeper = SandboxAgentKeeper()
+    /// Who starts the agent inside the sandbox (SandboxAgentMachine).
+    var sandboxAgent = SandboxAgentMachine()
     /// The desktop's style, followed from the settings portal.
     var appearanceWatch: AppearanceWatch?
     var graceSource: guint = 0
     /// GIO's notification backend for the app's notices, read at the first
     /// one (GIO keeps its choice for the process too).
-    var noticeSurface: AppNoticeSurface?
+    var noticeSurface: AppNoticeSurfaceRule.Surface?
     /// The environment names a locale glibc does not have: said in the log
     /// once, by the instance that runs the window.
     let localeMissing: Bool
@@ -130,7 +130,7 @@ public final class DesktopApplication {
     func presentWindow(activationToken: String? = nil) -> AppWindow {
         let window = self.window ?? makeWindow()
         window.present(activationToken: activationToken)
-        apply(background.handle(.shown))
+        apply(background.shown())
         return window
     }
 

@@ -36,8 +36,8 @@ final class WebsiteSession {
     private var watchedForDownloads: OpaquePointer?
 
     init(paths: AppPaths, certificateAuthorities: String?) {
-        // Private before WebKit writes anything beneath them (WebsiteStorage).
-        let storage = WebsiteStorage.decide(
+        // Private before WebKit writes anything beneath them (WebsiteStorageRule).
+        let storage = WebsiteStorageRule.storage(
             websiteDataFailure: Self.makePrivate(paths.websiteData, what: "the website data folder"),
             cacheFailure: Self.makePrivate(paths.cache, what: "the cache folder"))
         switch storage {

@@ -9,7 +9,7 @@ import SleepTimerCore
 /// starts, after it stops or fails on its configuration, another program of
 /// the session can take the name. A timer whose id or name the agent itself
 /// would have refused is not the agent's: it is neither announced
-/// (SaveAnnouncementMachine) nor keeps the hidden app running (BackgroundPolicy).
+/// (SaveAnnouncementMachine) nor keeps the hidden app running (BackgroundMachine).
 public struct AgentListEntry: Sendable, Equatable {
     public let timerID: String
     public let timer: ListedTimer

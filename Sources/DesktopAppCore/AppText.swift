@@ -261,17 +261,17 @@ public enum AppLogText {
     public static let automationIgnored =
         "Ignored --automation: it takes effect only when the app starts, under WebKitWebDriver."
 
-    // The notification's actions (TimerActions): the timer's id, never its token.
-    public static func refusedTimerAction(_ action: String, _ refusal: TimerActions.Refusal) -> String {
+    // The notification's actions (TimerActionRule): the timer's id, never its token.
+    public static func refusedTimerAction(_ action: String, _ refusal: TimerActionRule.Refusal) -> String {
         switch refusal {
         case .noTimerID: return "Refused the \(action) action: it names no timer (its target must be a timer's id)."
         case .notATimerID: return "Refused the \(action) action: its target is not a timer's id (a UUID); nothing was changed."
         }
     }
-    public static func completing(_ timerID: String, _ busName: String) -> String {
+    public static func completing(_ timerID: TimerID, _ busName: String) -> String {
         "Completing timer \(timerID) from the notification: asking the agent at \(busName)."
     }
-    public static func completeOutcome(_ timerID: String, _ outcome: TimerActions.CompleteOutcome) -> String {
+    public static func completeOutcome(_ timerID: TimerID, _ outcome: TimerActionRule.CompleteOutcome) -> String {
         switch outcome {
         case .queued: return "The agent recorded the completion of timer \(timerID) and sends it."
         case .alreadyCompleting:
@@ -281,13 +281,13 @@ public enum AppLogText {
         case .failed(let why): return "Could not complete timer \(timerID) through the agent: \(why)"
         }
     }
-    public static func openingTimer(_ timerID: String) -> String { "Opening timer \(timerID) from the notification." }
-    public static func timerNotListed(_ timerID: String) -> String {
+    public static func openingTimer(_ timerID: TimerID) -> String { "Opening timer \(timerID) from the notification." }
+    public static func timerNotListed(_ timerID: TimerID) -> String {
         "Timer \(timerID) has no link in the agent's list; the window stays on the web app's start."
     }
 
-    // The agent kept alive in the sandbox (SandboxAgentKeeper).
-    public static func startingAgent(_ busName: String, _ why: SandboxAgentKeeper.StartReason) -> String {
+    // The agent kept alive in the sandbox (SandboxAgentMachine).
+    public static func startingAgent(_ busName: String, _ why: SandboxAgentMachine.StartReason) -> String {
         switch why {
         case .appStarted: return "Starting the agent by D-Bus activation of \(busName)."
         case .agentVanished:
@@ -301,7 +301,7 @@ public enum AppLogText {
         "Could not start the agent at \(busName): \(error)"
     }
     public static let requestingBackground = "Asking the Background portal to start the agent at login."
-    public static func sandboxReport(_ report: SandboxAgentKeeper.Report) -> String {
+    public static func sandboxReport(_ report: SandboxAgentMachine.Report) -> String {
         switch report {
         case .autostartOn: return "The Background portal starts the agent at login."
         case .autostartNotWritten: return "The Background portal allows running in the background but wrote no autostart entry."

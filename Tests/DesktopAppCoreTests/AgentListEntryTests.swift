@@ -37,10 +37,10 @@ import Testing
     }
 
     @Test func aHiddenAppListedOnlyRefusedTimersGoesOnItsWay() {
-        var policy = BackgroundPolicy()
-        #expect(policy.handle(.startedHidden) == [.startGrace(BackgroundPolicy.grace)])
+        var machine = BackgroundMachine()
+        #expect(machine.startedHidden() == [.startGrace(BackgroundMachine.grace)])
         let accepted = AgentListEntry.accepted([(timerID: id, babyName: String(repeating: "\u{1}", count: 4096), state: "running")])
-        #expect(policy.handle(.timers(accepted.map(\.timer))) == [])
-        #expect(policy.handle(.graceElapsed) == [.quit(sayWhatStops: false)])
+        #expect(machine.timersListed(accepted.map(\.timer)) == [])
+        #expect(machine.graceElapsed() == [.quit(sayWhatStops: false)])
     }
 }

@@ -8,8 +8,8 @@ backend makes them.
 
 The sandbox's own part (the agent's name under the app id, the Background
 portal) is decided by RunningPlace, read from /.flatpak-info, which has no
-override: its rules are unit tests (SandboxAgentKeeperTests,
-TimerActionsTests) and the Flatpak's tests carry it out."""
+override: its rules are unit tests (SandboxAgentMachineTests,
+TimerActionRuleTests) and the Flatpak's tests carry it out."""
 
 import os
 import subprocess

@@ -24,7 +24,7 @@ from test_desktop_app import DeepLinkTests, ProcessHandle, dbus_application, sle
 from window_close import request_close
 
 NOTICE = "Dreams for Littles keeps running while Maya's sleep is on the desktop; quit from the panel or with Ctrl+Q"
-# BackgroundPolicy.grace: a hidden app with no timer left quits after it.
+# BackgroundMachine.grace: a hidden app with no timer left quits after it.
 GRACE_SECONDS = 10
 
 

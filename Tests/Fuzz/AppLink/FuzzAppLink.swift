@@ -16,7 +16,7 @@ import SleepTimerCore
 
 let origin = try! APIOrigin(parsing: "https://app.dreamsforlittles.example")
 let policy = NavigationRule(webOrigin: origin)
-let relay = BridgeRelay(policy: policy)
+let relay = BridgeRelayRule(policy: policy)
 let page = "https://app.dreamsforlittles.example/"
 
 func violation(_ what: String) -> Never {

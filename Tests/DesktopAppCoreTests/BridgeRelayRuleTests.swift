@@ -2,8 +2,8 @@ import DesktopAppCore
 import SleepTimerCore
 import Testing
 
-@Suite struct BridgeRelayTests {
-    let relay = BridgeRelay(policy: NavigationRule(webOrigin: try! APIOrigin(parsing: "https://app.example")))
+@Suite struct BridgeRelayRuleTests {
+    let relay = BridgeRelayRule(policy: NavigationRule(webOrigin: try! APIOrigin(parsing: "https://app.example")))
     let page = "https://app.example/families/x"
 
     @Test func aMessageOfTheWebAppBecomesOneLine() throws {
@@ -23,12 +23,12 @@ import Testing
         #expect(relay.line(forMessage: "{}\n{}", pageURL: page) == .failure(.lineBreak))
         #expect(relay.line(forMessage: "{}\r", pageURL: page) == .failure(.lineBreak))
         #expect(relay.line(forMessage: nil, pageURL: page) == .failure(.notText))
-        let long = String(repeating: "x", count: BridgeRelay.maximumMessageBytes + 1)
+        let long = String(repeating: "x", count: BridgeRelayRule.maximumMessageBytes + 1)
         #expect(relay.line(forMessage: long, pageURL: page) == .failure(.tooLong(long.utf8.count)))
     }
 
     @Test func aMessageOfTheLargestSizeGoesThrough() {
-        let largest = String(repeating: "x", count: BridgeRelay.maximumMessageBytes)
+        let largest = String(repeating: "x", count: BridgeRelayRule.maximumMessageBytes)
         #expect(relay.line(forMessage: largest, pageURL: page) == .success(Array(largest.utf8) + [UInt8(ascii: "\n")]))
     }
 
@@ -68,7 +68,7 @@ import Testing
             #expect(isolated.contains(event) && page.contains(event))
         }
         #expect(page.contains("dreamsforlittles-bridge:message") && page.contains("dreamsforlittles-bridge:close"))
-        #expect(BridgeRelay.closeScript.contains("dreamsforlittles-bridge:close"))
+        #expect(BridgeRelayRule.closeScript.contains("dreamsforlittles-bridge:close"))
         #expect(BridgeScripts.allowList(origin: origin) == ["https://app.example/*"])
     }
 
@@ -78,28 +78,5 @@ import Testing
         #expect(clicks.contains(#"const WEB_ORIGIN = "https://app.example:8443";"#))
         #expect(clicks.contains("window !== window.top"))
         #expect(clicks.contains("if (!event.isTrusted) return;"))
-    }
-}
-
-@Suite struct BridgeRestartPolicyTests {
-    @Test func aBridgeThatRanAWhileStartsAgainAtOnce() {
-        var policy = BridgeRestartPolicy()
-        #expect(policy.delayAfterRun(lasting: .milliseconds(60_000)) == .zero)
-        #expect(policy.delayAfterRun(lasting: .milliseconds(45_000)) == .zero)
-    }
-
-    @Test func aBridgeThatKeepsEndingWaitsLongerEachTimeUpToHalfAMinute() {
-        var policy = BridgeRestartPolicy()
-        let delays = (0..<10).map { _ in policy.delayAfterRun(lasting: .milliseconds(100)).wholeMilliseconds }
-        #expect(delays == [0, 250, 500, 1000, 2000, 4000, 8000, 16_000, 30_000, 30_000])
-        #expect(policy.delayAfterRun(lasting: .milliseconds(31_000)) == .zero)
-    }
-
-    @Test func aRunOfExactlyTheHealthyTimeCountsAsHealthy() {
-        var policy = BridgeRestartPolicy()
-        #expect(BridgeRestartPolicy.healthyRun == .seconds(30))
-        _ = policy.delayAfterRun(lasting: .milliseconds(100))
-        #expect(policy.delayAfterRun(lasting: .milliseconds(100)) == .milliseconds(250))
-        #expect(policy.delayAfterRun(lasting: .seconds(30)) == .zero)
     }
 }

@@ -5,11 +5,12 @@ import SleepTimerCore
 /// each text from the page becomes one line on the bridge's stdin, each line
 /// the bridge writes becomes one text for the page.
 ///
-/// Decided here, performed by the app: which messages pass, the script that
-/// hands a line to the page, and when a bridge that ended starts again.
+/// Decided here, performed by the app: which messages pass, and the script
+/// that hands a line to the page (BridgeRestartMachine says when a bridge
+/// that ended starts again).
 /// The content of a message is never logged: a `session.set` carries the
 /// family's sign-in token.
-public struct BridgeRelay: Sendable {
+public struct BridgeRelayRule: Sendable {
     /// The bridge refuses longer lines (JSONRPCServer.maximumMessageBytes);
     /// the relay drops them before they reach it.
     public static let maximumMessageBytes = 1 << 20
@@ -31,7 +32,7 @@ public struct BridgeRelay: Sendable {
             case .notTheWebApp(let origin): return AppLogText.dropNotTheWebApp(origin)
             case .notText: return AppLogText.dropNotText
             case .lineBreak: return AppLogText.dropLineBreak
-            case .tooLong(let bytes): return AppLogText.dropTooLong(bytes, BridgeRelay.maximumMessageBytes)
+            case .tooLong(let bytes): return AppLogText.dropTooLong(bytes, BridgeRelayRule.maximumMessageBytes)
             case .noBridge: return AppLogText.dropNoBridge
             }
         }
@@ -75,31 +76,5 @@ public struct BridgeRelay: Sendable {
     static func originForLog(_ url: String?) -> String {
         guard let url, let parsed = WebURL(url) else { return "none" }
         return parsed.origin?.description ?? parsed.scheme + ":"
-    }
-}
-
-/// When a bridge that ended starts again. A bridge that ran for a while is
-/// restarted at once; one that keeps ending soon after its start waits
-/// longer each time (doubling up to half a minute), so a bridge that cannot
-/// run does not spin.
-public struct BridgeRestartPolicy: Sendable, Equatable {
-    /// A run at least this long counts as healthy.
-    public static let healthyRun: Duration = .seconds(30)
-    /// The waits after the second ending in a row, and on.
-    public static let backoff = Backoff(first: .milliseconds(250), longest: .seconds(30))
-
-    /// Endings in a row since the last healthy run (which counts as one).
-    private var endings = 0
-
-    public init() {}
-
-    /// The delay before the next start, given how long the run that just
-    /// ended lasted.
-    public mutating func delayAfterRun(lasting run: Duration) -> Duration {
-        if run >= Self.healthyRun {
-            endings = 0
-        }
-        endings += 1
-        return endings == 1 ? .zero : Self.backoff.wait(afterFailures: endings - 1)
     }
 }

@@ -7,7 +7,11 @@ import SleepTimersAPI
 /// org.freedesktop.Application.ActivateAction with the timer's id as the
 /// target, D-Bus activating the app when it is not running. The decisions
 /// are here; DesktopApplication+TimerActions carries them out.
-public enum TimerActions {
+///
+/// The target is read into a `TimerID` once, where it arrives
+/// (`timerID(target:)`), and the app carries that typed id to the agent's
+/// Complete and List; the id is written as a string only in the bus call.
+public enum TimerActionRule {
     /// The name the app calls the agent at (SleepTimers1.callableBusName).
     public static func agentBusName(for place: RunningPlace) -> String {
         SleepTimers1.callableBusName(sandboxed: place.isSandboxed)
@@ -47,19 +51,20 @@ public enum TimerActions {
         /// Any other error (the agent could not be started, its store
         /// failed): said in the log, with the error's name.
         case failed(String)
+    }
 
-        /// The reply's status or the error's D-Bus name.
-        public init(status: String?, errorName: String?) {
-            switch errorName {
-            case nil:
-                self = status == "queued" ? .queued : .failed("an unexpected reply")
-            case SleepTimers1.ErrorName.cannotComplete.name:
-                self = .alreadyCompleting
-            case SleepTimers1.ErrorName.unknownTimer.name:
-                self = .notMirrored
-            case let name?:
-                self = .failed(name)
-            }
+    /// What the agent's answer to Complete means: the reply's status, or
+    /// the error's D-Bus name.
+    public static func completeOutcome(status: String?, errorName: String?) -> CompleteOutcome {
+        switch errorName {
+        case nil:
+            return status == "queued" ? .queued : .failed("an unexpected reply")
+        case SleepTimers1.ErrorName.cannotComplete.name:
+            return .alreadyCompleting
+        case SleepTimers1.ErrorName.unknownTimer.name:
+            return .notMirrored
+        case let name?:
+            return .failed(name)
         }
     }
 

@@ -1,0 +1,38 @@
+import SleepTimerCore
+
+/// When a bridge that ended starts again. A bridge that ran for a while is
+/// restarted at once; one that keeps ending soon after its start waits
+/// longer each time (doubling up to half a minute), so a bridge that cannot
+/// run does not spin.
+public struct BridgeRestartMachine: Sendable, Equatable {
+    /// A run at least this long counts as healthy.
+    public static let healthyRun: Duration = .seconds(30)
+    /// The waits after the second ending in a row, and on.
+    public static let backoff = Backoff(first: .milliseconds(250), longest: .seconds(30))
+
+    public struct State: Sendable, Equatable {
+        /// Endings in a row since the last healthy run (which counts as one).
+        public fileprivate(set) var endings = 0
+
+        /// No ending yet: the app's start.
+        public init() {}
+    }
+
+    public private(set) var state = State()
+
+    public init() {}
+
+    public enum BridgeEndedAction: Sendable, Equatable {
+        /// Start the bridge again once this delay has passed (none: at once).
+        case startAgain(after: Duration)
+    }
+
+    /// The bridge ended after a run that lasted `run`.
+    public mutating func bridgeEnded(lasting run: Duration) -> BridgeEndedAction {
+        if run >= Self.healthyRun {
+            state.endings = 0
+        }
+        state.endings += 1
+        return .startAgain(after: state.endings == 1 ? .zero : Self.backoff.wait(afterFailures: state.endings - 1))
+    }
+}

@@ -1,0 +1,148 @@
+import SleepTimerCore
+import SleepTimersAPI
+
+/// Who starts dfl-sleep-agent inside the Flatpak, at login and after a
+/// crash. On the host the .deb's systemd unit, its XDG autostart entry and
+/// D-Bus activation of the public name do it, and this rule does nothing.
+/// A Flatpak can export none of those, so the app, at each start:
+///
+/// - asks the Background portal for the agent's autostart. Asking at every
+///   start is what the portal expects: xdg-desktop-portal keeps the user's
+///   answer in its permission store and asks only while none is stored, so
+///   a user who refused is not asked again (the answer is "no" at once),
+///   and for one who allowed it the entry is written again, so an entry
+///   the user deleted comes back;
+/// - starts the agent by D-Bus activation of its name under the app's id,
+///   which the Flatpak exports a service file for (a call from another app
+///   starts it the same way).
+///
+/// While the app runs, an agent that leaves the bus while timers were
+/// mirrored has crashed or been killed (it never leaves on its own with a
+/// timer): it is started again the same way, once for each time it was
+/// seen on the bus, so an agent that cannot start is not started in a loop;
+/// and at most `restartLimit` times in one run of the app.
+///
+/// DesktopApplication+SandboxAgent tells it what happened, one method per
+/// event, and carries out what each returns.
+public struct SandboxAgentMachine: Sendable, Equatable {
+    /// The agent's command inside the sandbox, for the autostart entry the
+    /// portal writes (`flatpak run --command=dfl-sleep-agent APPID`).
+    public static let agentCommandLine = ["dfl-sleep-agent"]
+    /// Restarts in one run of the app, at most.
+    public static let restartLimit = 5
+
+    public struct State: Sendable, Equatable {
+        /// The app runs in a Flatpak: only then does the machine act.
+        public fileprivate(set) var sandboxed = false
+        public fileprivate(set) var agentPresent = false
+        /// The agent's last List had a timer: its leaving is a crash.
+        public fileprivate(set) var timersKnown = false
+        /// A start was asked and the agent has not been seen since.
+        public fileprivate(set) var startPending = false
+        public fileprivate(set) var restarts = 0
+
+        /// Nothing known: the app's start.
+        public init() {}
+    }
+
+    public private(set) var state = State()
+
+    public init() {}
+
+    /// Why the agent is started, for the log line.
+    public enum StartReason: Sendable, Equatable {
+        case appStarted
+        case agentVanished
+    }
+
+    /// What the log says of the portal's answer, or of a restart not made.
+    public enum Report: Sendable, Equatable {
+        case autostartOn
+        /// Allowed in the background, but the entry was not written.
+        case autostartNotWritten
+        /// The user refused (now or before): the agent runs while the app
+        /// runs, and starts again with the app.
+        case backgroundRefused
+        case portalUnavailable(String)
+        case restartLimitReached(Int)
+    }
+
+    public enum StartedAction: Sendable, Equatable {
+        /// org.freedesktop.portal.Background.RequestBackground with
+        /// autostart of `commandLine`, not D-Bus activatable (the entry
+        /// runs the command).
+        case requestBackground(commandLine: [String])
+        /// org.freedesktop.DBus.StartServiceByName(`busName`).
+        case startAgent(busName: String)
+    }
+
+    /// The app started, in this place: in the sandbox it asks for the
+    /// agent's autostart and starts the agent.
+    public mutating func started(_ place: RunningPlace) -> [StartedAction] {
+        state.sandboxed = place.isSandboxed
+        guard state.sandboxed else { return [] }
+        state.startPending = true
+        return [
+            .requestBackground(commandLine: Self.agentCommandLine),
+            .startAgent(busName: SleepTimers1.appScopedBusName),
+        ]
+    }
+
+    /// The agent's name has an owner.
+    public mutating func agentAppeared() {
+        state.agentPresent = true
+        state.startPending = false
+    }
+
+    /// How many timers the agent's last List gave.
+    public mutating func timersListed(count: Int) {
+        // The empty List that follows a vanished agent is not news.
+        if state.agentPresent { state.timersKnown = count > 0 }
+    }
+
+    public enum AgentVanishedAction: Sendable, Equatable {
+        /// org.freedesktop.DBus.StartServiceByName(`busName`) again.
+        case startAgent(busName: String)
+        /// Said in the log: the agent is not started again in this run.
+        case restartLimitReached(Int)
+    }
+
+    /// The agent's name lost its owner: a crash when it had timers, and
+    /// it is started again unless a start is already on its way.
+    public mutating func agentVanished() -> AgentVanishedAction? {
+        let crashed = state.agentPresent && state.timersKnown
+        state.agentPresent = false
+        state.timersKnown = false
+        guard state.sandboxed, crashed, !state.startPending else { return nil }
+        guard state.restarts < Self.restartLimit else { return .restartLimitReached(state.restarts) }
+        state.restarts += 1
+        state.startPending = true
+        return .startAgent(busName: SleepTimers1.appScopedBusName)
+    }
+
+    /// Each said in the log.
+    public enum BackgroundAnsweredAction: Sendable, Equatable {
+        case autostartOn
+        case autostartNotWritten
+        case backgroundRefused
+    }
+
+    /// The Background portal's Response: `allowed` to run in the
+    /// background, and whether the `autostart` entry was written.
+    public mutating func backgroundAnswered(allowed: Bool, autostart: Bool) -> BackgroundAnsweredAction? {
+        guard state.sandboxed else { return nil }
+        if !allowed { return .backgroundRefused }
+        return autostart ? .autostartOn : .autostartNotWritten
+    }
+
+    public enum BackgroundFailedAction: Sendable, Equatable {
+        /// Said in the log, with the reason.
+        case portalUnavailable(String)
+    }
+
+    /// The portal could not be asked (none runs, no Background backend).
+    public mutating func backgroundFailed(_ reason: String) -> BackgroundFailedAction? {
+        guard state.sandboxed else { return nil }
+        return .portalUnavailable(reason)
+    }
+}

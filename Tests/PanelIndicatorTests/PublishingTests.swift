@@ -107,6 +107,51 @@ import SleepTimerCore
         #expect(indicator.state.isPublished)
     }
 
+    /// The app's coming, before anything else, publishes an item shown
+    /// always, as a minute boundary does; nothing registers, no watcher is
+    /// known yet.
+    @Test func alwaysPublishesAtTheAppsComingBeforeAnythingElse() {
+        var indicator = PanelItemMachine(settings: .init(visibility: .always))
+        #expect(indicator.appRunningChanged(true, now: now) == [.publish])
+        #expect(indicator.state.isPublished)
+        #expect(indicator.state.appRunning)
+        #expect(Fixtures.labels(indicator) == ["Open Dreams for Littles", "Quit Dreams for Littles"])
+        #expect(indicator.appRunningChanged(false, now: now)
+            == [.emit(.layoutUpdated(revision: indicator.state.menu.revision, parent: 0))])
+        #expect(!indicator.state.appRunning)
+    }
+
+    /// Without a panel, the app's coming or going changes nothing on the
+    /// bus, and the menu waits for the item to be published.
+    @Test func theAppsComingWithoutAPanelSaysNothing() {
+        var indicator = PanelItemMachine(settings: .init(visibility: .auto))
+        #expect(indicator.appRunningChanged(true, now: now) == [])
+        #expect(indicator.state.appRunning)
+        #expect(!indicator.state.isPublished)
+        #expect(Fixtures.labels(indicator) == ["Open Dreams for Littles"])
+    }
+
+    /// A watcher's report is kept as it came: the item reads it back.
+    @Test func theWatcherIsKeptAsReported() {
+        var indicator = Fixtures.shown()
+        #expect(indicator.state.watcher == .present(hostRegistered: true))
+        _ = indicator.watcherChanged(.present(hostRegistered: false), newInstance: false, now: now)
+        #expect(indicator.state.watcher == .present(hostRegistered: false))
+        #expect(indicator.state.isPublished)
+        _ = indicator.watcherChanged(.absent, newInstance: true, now: now)
+        #expect(indicator.state.watcher == .absent)
+        #expect(!indicator.state.isPublished)
+    }
+
+    /// With show=always, a start after the timers came publishes the item
+    /// with them, and says nothing more.
+    @Test func alwaysStartedAfterATimerPublishesItsMenu() {
+        var indicator = PanelItemMachine(settings: .init(visibility: .always))
+        #expect(indicator.timersChanged([Fixtures.timer()], now: now) == [.publish])
+        #expect(indicator.started(now: Fixtures.minutes(1)) == .export(then: [.emit(.newToolTip)]))
+        #expect(Fixtures.labels(indicator) == ["Complete Maya's sleep", "Open Maya's sleep", "—", "Open Dreams for Littles"])
+    }
+
     @Test func alwaysIsPassiveWithNoTimerAndActiveWithOne() {
         var indicator = Fixtures.shown([], visibility: .always)
         #expect(indicator.status == .passive)

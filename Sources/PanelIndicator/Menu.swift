@@ -71,7 +71,7 @@ struct MenuKey: Hashable, Sendable {
 /// for a timer gets an id when it appears, keeps it while it stays, and the
 /// id is retired when it goes: a click a host sends for a menu it showed
 /// before a change reaches no item, rather than another timer's.
-struct MenuIDs: Sendable {
+struct MenuIDs: Sendable, Equatable {
     static let root: Int32 = 0
     static let separator: Int32 = 1
     static let openApp: Int32 = 2

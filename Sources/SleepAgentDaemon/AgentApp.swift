@@ -292,7 +292,7 @@ public final class AgentApp {
         let notifications: NotificationSurfaceKind
         /// The bus names owned, in the order they are taken.
         let busNames: [String]
-        let panel: PanelRegistration
+        let panel: PanelRegistrationRule.Registration
     }
 
     /// The surfaces for where the agent runs (the portals inside a
@@ -304,8 +304,8 @@ public final class AgentApp {
                 place: place, override: environment[NotificationSurfaceChoice.overrideVariable])
             let busNames = AgentBusNames.owned(at: place).names(
                 public: SleepTimers1.busName, appScoped: SleepTimers1.appScopedBusName)
-            let panel = try PanelRegistration.choose(
-                place: place, processID: getpid(), override: environment[PanelRegistration.overrideVariable])
+            let panel = try PanelRegistrationRule.registration(
+                place: place, processID: getpid(), override: environment[PanelRegistrationRule.overrideVariable])
             return Surfaces(place: place, notifications: notifications, busNames: busNames, panel: panel)
         } catch {
             log.log(.error, "\(error)")
@@ -397,7 +397,7 @@ public final class AgentApp {
     /// The panel indicator, its menu's clicks going through the same agent
     /// calls as the notification's buttons.
     private func panel(
-        agent: Agent, connection: BusConnection, registration: PanelRegistration, clock: SystemClock
+        agent: Agent, connection: BusConnection, registration: PanelRegistrationRule.Registration, clock: SystemClock
     ) -> IndicatorAgentObserver {
         let indicator = IndicatorAgentObserver(
             agent: agent, connection: connection, registration: registration, clock: clock, log: log)

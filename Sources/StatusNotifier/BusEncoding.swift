@@ -30,7 +30,7 @@ enum BusEncoding {
     }
 
     /// `a(ias)`
-    static func removedProperties(_ removed: [PanelIndicator.RemovedProperties]) -> BusValue {
+    static func removedProperties(_ removed: [PanelItemMachine.RemovedProperties]) -> BusValue {
         .array(elementSignature: "(ias)", removed.map { .structure([.int32($0.id), .strings($0.names)]) })
     }
 
@@ -40,8 +40,8 @@ enum BusEncoding {
     static var noPixmap: BusValue { .array(elementSignature: "(iiay)", []) }
 
     /// `(sa(iiay)ss)`: icon name, icon pixmaps, title, description.
-    static func toolTip(_ toolTip: PanelIndicator.ToolTip) -> BusValue {
-        .structure([.string(PanelIndicator.iconName), noPixmap, .string(toolTip.title), .string(toolTip.description)])
+    static func toolTip(_ toolTip: PanelItemMachine.ToolTip) -> BusValue {
+        .structure([.string(PanelItemMachine.iconName), noPixmap, .string(toolTip.title), .string(toolTip.description)])
     }
 
     static func int32(_ value: BusValue) -> Int32? {

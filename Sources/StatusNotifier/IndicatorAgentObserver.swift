@@ -17,14 +17,14 @@ public final class IndicatorAgentObserver: PanelSurface {
     private let agent: any PanelHost
     private let clock: any WallClock
     private let log: any LogSink
-    private var shown = IndicatorTimers()
+    private var shown = IndicatorTimersMachine()
     private let appActions: AppActions
     /// The app on the bus: while it runs, the menu can quit it.
     private let appWatch: NameOwnerWatch
     public var wakeAtChanged: (() -> Void)?
 
     public init(
-        agent: any PanelHost, connection: BusConnection, registration: PanelRegistration,
+        agent: any PanelHost, connection: BusConnection, registration: PanelRegistrationRule.Registration,
         clock: any WallClock, log: any LogSink
     ) {
         self.agent = agent
@@ -43,9 +43,9 @@ public final class IndicatorAgentObserver: PanelSurface {
         indicator.onOpenApp = { [weak self] token, caller in self?.agent.openApp(activationToken: token, caller: caller) }
         indicator.onQuitApp = { [weak self] in self?.appActions.activate(.quit) }
         indicator.onScheduleChanged = { [weak self] in self?.wakeAtChanged?() }
-        for view in (try? agent.list()) ?? [] { shown.changed(Self.value(of: view)) }
+        for view in (try? agent.list()) ?? [] { _ = shown.timerChanged(Self.value(of: view)) }
         indicator.start()
-        indicator.timersChanged(shown.all)
+        indicator.timersChanged(shown.state.all)
         appWatch.onOwnerChanged = { [weak self] owner in self?.indicator.appRunningChanged(owner != nil) }
         do {
             try appWatch.start()
@@ -71,30 +71,33 @@ public final class IndicatorAgentObserver: PanelSurface {
     }
 
     public func wake(now: Instant) {
-        if shown.endMoments(at: now) {
-            indicator.timersChanged(shown.all)
-        } else {
-            indicator.minuteBoundary()
+        switch shown.woke(now: now) {
+        case .show(let timers)?: indicator.timersChanged(timers)
+        case nil: indicator.minuteBoundary()
         }
     }
 
     // MARK: AgentObserver
 
     public func timerChanged(_ view: TimerView) {
-        shown.changed(Self.value(of: view))
-        indicator.timersChanged(shown.all)
+        switch shown.timerChanged(Self.value(of: view)) {
+        case .show(let timers): indicator.timersChanged(timers)
+        }
     }
 
     public func timerRemoved(_ id: TimerID, reason: RemovalReason) {
-        guard shown.removed(id) else { return }
-        indicator.timersChanged(shown.all)
+        switch shown.timerRemoved(id) {
+        case .show(let timers)?: indicator.timersChanged(timers)
+        case nil: break
+        }
     }
 
     public func completionFinished(_ id: TimerID, outcome: CompletionOutcome, activityID: String, sleptMinutes: Int64?) {
-        guard outcome == .created, let minutes = sleptMinutes, shown.saved(id, minutes: minutes, now: clock.now()) else {
-            return
+        guard outcome == .created, let minutes = sleptMinutes else { return }
+        switch shown.sleepSaved(id, minutes: minutes, now: clock.now()) {
+        case .show(let timers)?: indicator.timersChanged(timers)
+        case nil: break
         }
-        indicator.timersChanged(shown.all)
     }
 
     public func propertiesChanged(_ properties: AgentProperties, previous: AgentProperties) {}

@@ -19,15 +19,15 @@ extension StatusNotifierIndicator {
 
     func itemProperties() -> [(String, BusValue)] {
         [
-            ("Category", .string(PanelIndicator.category)),
-            ("Id", .string(PanelIndicator.itemID)),
+            ("Category", .string(PanelItemMachine.category)),
+            ("Id", .string(PanelItemMachine.itemID)),
             ("Title", .string(model.title)),
             ("Status", .string(model.status.rawValue)),
             ("WindowId", .int32(0)),
             ("IconThemePath", .string("")),
             ("Menu", .objectPath(Self.menuPath)),
             ("ItemIsMenu", .boolean(false)),
-            ("IconName", .string(PanelIndicator.iconName)),
+            ("IconName", .string(PanelItemMachine.iconName)),
             ("IconPixmap", BusEncoding.noPixmap),
             ("OverlayIconName", .string("")),
             ("OverlayIconPixmap", BusEncoding.noPixmap),
@@ -42,9 +42,9 @@ extension StatusNotifierIndicator {
         switch member {
         case "Activate":
             item?.reply(to: message)
-            apply(model.activate(), caller: message.sender ?? "?")
+            apply(model.activated(), caller: message.sender ?? "?")
         case "ProvideXdgActivationToken":
-            model.provideActivationToken(arguments[0].stringValue ?? "")
+            model.activationTokenProvided(arguments[0].stringValue ?? "")
             item?.reply(to: message)
         default:
             // ContextMenu: the host shows the Menu itself. SecondaryActivate

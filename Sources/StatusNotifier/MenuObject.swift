@@ -33,13 +33,13 @@ extension StatusNotifierIndicator {
                 parent: BusEncoding.int32(arguments[0]) ?? -1, depth: BusEncoding.int32(arguments[1]) ?? -1,
                 propertyNames: names)
             else { return menu.fail(message, BusError.Names.invalidArgs, Self.unknownItem) }
-            menu.reply(to: message, .uint32(model.menu.revision), BusEncoding.layout(node))
+            menu.reply(to: message, .uint32(model.state.menu.revision), BusEncoding.layout(node))
         case "GetGroupProperties":
             let ids = arguments[0].arrayElements?.compactMap(BusEncoding.int32) ?? []
             let names = arguments[1].arrayElements?.compactMap(\.stringValue) ?? []
             menu.reply(to: message, BusEncoding.groupProperties(model.groupProperties(ids: ids, propertyNames: names)))
         case "GetProperty":
-            guard let item = model.menu.item(BusEncoding.int32(arguments[0]) ?? -1) else {
+            guard let item = model.state.menu.item(BusEncoding.int32(arguments[0]) ?? -1) else {
                 return menu.fail(message, BusError.Names.invalidArgs, Self.unknownItem)
             }
             guard let value = item.properties[arguments[1].stringValue ?? ""] else {
@@ -47,12 +47,14 @@ extension StatusNotifierIndicator {
             }
             menu.reply(to: message, .variant(BusEncoding.value(value)))
         case "Event":
-            let outcome = model.menuEvent(id: BusEncoding.int32(arguments[0]) ?? -1, event: arguments[1].stringValue ?? "")
-            guard case .handled(let actions) = outcome else {
+            let click = model.menuEvent(id: BusEncoding.int32(arguments[0]) ?? -1, event: arguments[1].stringValue ?? "")
+            guard click != .unknownItem else {
                 return menu.fail(message, BusError.Names.invalidArgs, Self.unknownItem)
             }
             menu.reply(to: message)
-            apply(actions, caller: message.sender ?? "?")
+            // A call of one click: a fresh EventGroupMachine lets it through.
+            var call = EventGroupMachine()
+            apply(call.clicked(click), caller: message.sender ?? "?")
         case "EventGroup":
             eventGroup(message, arguments[0].arrayElements ?? [], menu: menu)
         case "AboutToShow":
@@ -69,20 +71,22 @@ extension StatusNotifierIndicator {
 
     /// Events in one call (libdbusmenu's clients send clicks this way),
     /// each acted on before the next is read, so a click repeated in one
-    /// group meets the menu the first one left; OneCall keeps what they
+    /// group meets the menu the first one left; EventGroupMachine keeps what they
     /// ask for to once a call: a thousand clicks on Open in one message
     /// open the app once. Ids not in the menu come back in idErrors and do
     /// nothing; when none is valid, the call fails, as libdbusmenu's own
     /// server answers.
     private func eventGroup(_ message: Message, _ events: [BusValue], menu: BusObject) {
         var unknown: [Int32] = []
-        var call = OneCall()
+        var call = EventGroupMachine()
         for event in events {
             guard case .structure(let fields) = event, fields.count == 4, let id = BusEncoding.int32(fields[0]) else { continue }
-            switch model.menuEvent(id: id, event: fields[1].stringValue ?? "") {
-            case .handled(let actions): apply(call.admit(actions), caller: message.sender ?? "?")
-            case .unknownItem: unknown.append(id)
+            let click = model.menuEvent(id: id, event: fields[1].stringValue ?? "")
+            guard click != .unknownItem else {
+                unknown.append(id)
+                continue
             }
+            apply(call.clicked(click), caller: message.sender ?? "?")
         }
         guard unknown.isEmpty || unknown.count < events.count else {
             return menu.fail(message, BusError.Names.invalidArgs, Self.unknownItem)

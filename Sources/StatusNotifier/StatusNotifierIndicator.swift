@@ -4,12 +4,12 @@ import SleepTimerCore
 
 /// The panel indicator on the bus: the org.kde.StatusNotifierItem at
 /// /StatusNotifierItem and its com.canonical.dbusmenu menu at /MenuBar, on
-/// the agent's own connection and loop. The decisions are PanelIndicator's;
+/// the agent's own connection and loop. The decisions are PanelItemMachine's;
 /// this performs them: it owns the name org.kde.StatusNotifierItem-PID-1
 /// while the item is shown (releasing it is what makes hosts drop the
 /// item) and registers that name with the watcher, or, inside a Flatpak,
 /// registers the item's object path under the agent's unique name
-/// (PanelRegistration); it sends the signals, and hands clicks to the
+/// (PanelRegistrationRule); it sends the signals, and hands clicks to the
 /// agent through the callbacks.
 ///
 /// It owns no timer. Whoever owns the minute tick calls `minuteBoundary()`
@@ -26,7 +26,7 @@ public final class StatusNotifierIndicator {
 
     /// How the item is known to the watcher: by its own bus name while it
     /// is shown, or by object path.
-    public let registration: PanelRegistration
+    public let registration: PanelRegistrationRule.Registration
     public var onComplete: (TimerID) -> Void = { _ in }
     /// An open asked for by `caller`, the connection that clicked.
     public var onOpen: (TimerID, _ activationToken: String?, _ caller: String) -> Void = { _, _, _ in }
@@ -37,7 +37,7 @@ public final class StatusNotifierIndicator {
 
     // Internal rather than private: the item and the menu (ItemObject.swift,
     // MenuObject.swift) read and drive them.
-    var model: PanelIndicator
+    var model: PanelItemMachine
     let connection: BusConnection
     let clock: any WallClock
     private let log: any LogSink
@@ -46,10 +46,10 @@ public final class StatusNotifierIndicator {
     var menuObject: BusObject?
 
     public init(
-        visibility: IndicatorVisibility, connection: BusConnection, registration: PanelRegistration, clock: any WallClock,
+        visibility: IndicatorVisibility, connection: BusConnection, registration: PanelRegistrationRule.Registration, clock: any WallClock,
         log: any LogSink
     ) {
-        model = PanelIndicator(visibility: visibility)
+        model = PanelItemMachine(settings: .init(visibility: visibility))
         self.registration = registration
         self.connection = connection
         self.clock = clock
@@ -57,10 +57,10 @@ public final class StatusNotifierIndicator {
         watch = WatcherWatch(connection: connection, log: log)
     }
 
-    /// Exports the objects and follows the watcher, unless PanelIndicator
+    /// Exports the objects and follows the watcher, unless PanelItemMachine
     /// says the item stays off the bus (`show=never`).
     public func start() {
-        guard case .export(let settled) = model.started(now: clock.now()) else { return }
+        guard case .export(let afterExport) = model.started(now: clock.now()) else { return }
         let item = makeItem()
         let menu = makeMenu()
         item.register()
@@ -72,7 +72,7 @@ public final class StatusNotifierIndicator {
             self.apply(self.model.watcherChanged(watcher, newInstance: newInstance, now: self.clock.now()))
         }
         watch.start()
-        apply(settled)
+        apply(afterExport)
     }
 
     // MARK: The agent's side
@@ -98,45 +98,104 @@ public final class StatusNotifierIndicator {
 
     // MARK: Performing
 
-    /// `caller`: the connection whose call the actions answer, for opens.
-    func apply(_ actions: [PanelIndicator.Action], caller: String = "?") {
+    func apply(_ actions: [PanelItemMachine.StartedAction.AfterExport]) {
         for action in actions {
             switch action {
-            case .publish:
-                switch registration {
-                case .wellKnownName(let busName):
-                    log.log(.info, "The panel indicator is shown as \(busName).")
-                    busCall(StandardInterface.Bus.requestName, .string(busName), .uint32(4)) // DBUS_NAME_FLAG_DO_NOT_QUEUE
-                case .objectPath:
-                    log.log(.info, "The panel indicator is shown at \(Self.itemPath) under the agent's own name.")
-                }
-            case .register:
-                register()
-            case .withdraw:
-                switch registration {
-                case .wellKnownName(let busName):
-                    log.log(.info, "The panel indicator is withdrawn.")
-                    busCall(StandardInterface.Bus.releaseName, .string(busName))
-                case .objectPath:
-                    // No call takes an item off the watcher: it goes when
-                    // the agent leaves the bus. Until then it is Passive,
-                    // which hosts show apart or not at all.
-                    log.log(.info, "The panel indicator is withdrawn; registered by path, it stays with the watcher as Passive.")
-                    item?.signal("NewStatus", .string(PanelIndicator.Status.passive.rawValue))
-                }
-            case .emit(let signal):
-                emit(signal)
-            case .complete(let id):
-                onComplete(id)
-            case .open(let id, let token):
-                onOpen(id, token, caller)
-            case .openApp(let token):
-                onOpenApp(token, caller)
-            case .quitApp:
-                onQuitApp()
+            case .publish: publish()
+            case .emit(let signal): emit(signal)
             }
         }
         onScheduleChanged()
+    }
+
+    func apply(_ actions: [PanelItemMachine.TimersChangedAction]) {
+        for action in actions {
+            switch action {
+            case .publish: publish()
+            case .register: register()
+            case .withdraw: withdraw()
+            case .emit(let signal): emit(signal)
+            }
+        }
+        onScheduleChanged()
+    }
+
+    func apply(_ actions: [PanelItemMachine.MinuteBoundaryAction]) {
+        for action in actions {
+            switch action {
+            case .publish: publish()
+            case .emit(let signal): emit(signal)
+            }
+        }
+        onScheduleChanged()
+    }
+
+    func apply(_ actions: [PanelItemMachine.AppRunningChangedAction]) {
+        for action in actions {
+            switch action {
+            case .publish: publish()
+            case .emit(let signal): emit(signal)
+            }
+        }
+        onScheduleChanged()
+    }
+
+    func apply(_ actions: [PanelItemMachine.WatcherChangedAction]) {
+        for action in actions {
+            switch action {
+            case .publish: publish()
+            case .register: register()
+            case .withdraw: withdraw()
+            case .emit(let signal): emit(signal)
+            }
+        }
+        onScheduleChanged()
+    }
+
+    /// A primary click on the item; `caller`: the connection that clicked.
+    func apply(_ action: PanelItemMachine.ActivatedAction, caller: String) {
+        switch action {
+        case .open(let id, let token): onOpen(id, token, caller)
+        case .openApp(let token): onOpenApp(token, caller)
+        }
+        onScheduleChanged()
+    }
+
+    /// A menu click of one call, nil when it does nothing; `caller`: the
+    /// connection that clicked.
+    func apply(_ action: EventGroupMachine.ClickedAction?, caller: String) {
+        switch action {
+        case .complete(let id)?: onComplete(id)
+        case .open(let id, let token)?: onOpen(id, token, caller)
+        case .openApp(let token)?: onOpenApp(token, caller)
+        case .quitApp?: onQuitApp()
+        case nil: break
+        }
+        onScheduleChanged()
+    }
+
+    private func publish() {
+        switch registration {
+        case .wellKnownName(let busName):
+            log.log(.info, "The panel indicator is shown as \(busName).")
+            busCall(StandardInterface.Bus.requestName, .string(busName), .uint32(4)) // DBUS_NAME_FLAG_DO_NOT_QUEUE
+        case .objectPath:
+            log.log(.info, "The panel indicator is shown at \(Self.itemPath) under the agent's own name.")
+        }
+    }
+
+    private func withdraw() {
+        switch registration {
+        case .wellKnownName(let busName):
+            log.log(.info, "The panel indicator is withdrawn.")
+            busCall(StandardInterface.Bus.releaseName, .string(busName))
+        case .objectPath:
+            // No call takes an item off the watcher: it goes when
+            // the agent leaves the bus. Until then it is Passive,
+            // which hosts show apart or not at all.
+            log.log(.info, "The panel indicator is withdrawn; registered by path, it stays with the watcher as Passive.")
+            item?.signal("NewStatus", .string(PanelItemMachine.Status.passive.rawValue))
+        }
     }
 
     /// A call to the bus daemon whose answer only matters when it fails.
@@ -174,7 +233,7 @@ public final class StatusNotifierIndicator {
         }
     }
 
-    private func emit(_ signal: PanelIndicator.Signal) {
+    private func emit(_ signal: PanelItemMachine.Signal) {
         switch signal {
         case .newStatus(let status): item?.signal("NewStatus", .string(status.rawValue))
         case .newTitle: item?.signal("NewTitle")

@@ -17,7 +17,7 @@ final class WatcherWatch {
     private let connection: BusConnection
     private let log: any LogSink
     /// The watcher as it now is; `newInstance` on the first report of a new owner.
-    var onChange: ((_ watcher: PanelIndicator.Watcher, _ newInstance: Bool) -> Void)?
+    var onChange: ((_ watcher: PanelItemMachine.Watcher, _ newInstance: Bool) -> Void)?
     private(set) var owner: String?
     /// Owner whose first report is still to come (its property is being read).
     private var reportedOwner: String?

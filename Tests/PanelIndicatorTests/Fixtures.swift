@@ -28,21 +28,21 @@ enum Fixtures {
     /// An indicator on a panel whose host shows items.
     static func shown(
         _ timers: [IndicatorTimer] = [timer()], visibility: IndicatorVisibility = .auto
-    ) -> PanelIndicator {
-        var indicator = PanelIndicator(visibility: visibility)
+    ) -> PanelItemMachine {
+        var indicator = PanelItemMachine(settings: .init(visibility: visibility))
         _ = indicator.watcherChanged(.present(hostRegistered: true), newInstance: true, now: now)
         _ = indicator.timersChanged(timers, now: now)
         return indicator
     }
 
-    static func labels(_ indicator: PanelIndicator) -> [String] {
-        indicator.menu.items.map {
+    static func labels(_ indicator: PanelItemMachine) -> [String] {
+        indicator.state.menu.items.map {
             if case .string(let label)? = $0.properties["label"] { return label }
             return "—"
         }
     }
 
-    static func id(of label: String, in indicator: PanelIndicator) -> Int32? {
-        indicator.menu.items.first { $0.properties["label"] == .string(label) }?.id
+    static func id(of label: String, in indicator: PanelItemMachine) -> Int32? {
+        indicator.state.menu.items.first { $0.properties["label"] == .string(label) }?.id
     }
 }

@@ -9,7 +9,7 @@ import SleepTimerCore
     @Test func aRunningTimerOffersCompleteAndOpenThenTheApp() {
         let indicator = Fixtures.shown()
         #expect(Fixtures.labels(indicator) == ["Complete Maya's sleep", "Open Maya's sleep", "—", "Open Dreams for Littles"])
-        #expect(indicator.menu.items[2].properties == ["type": .string("separator")])
+        #expect(indicator.state.menu.items[2].properties == ["type": .string("separator")])
     }
 
     @Test func aTimerTheDesktopCannotCompleteOffersOnlyOpen() {
@@ -25,8 +25,8 @@ import SleepTimerCore
     func aCompletionUnderWayShowsItsStateAndOpen(_ phase: TimerPhase, _ state: String) {
         let indicator = Fixtures.shown([Fixtures.timer(phase: phase)])
         #expect(Fixtures.labels(indicator) == [state, "Open Maya's sleep", "—", "Open Dreams for Littles"])
-        #expect(indicator.menu.items[0].properties["enabled"] == .boolean(false))
-        #expect(indicator.menu.items[1].properties["enabled"] == nil)
+        #expect(indicator.state.menu.items[0].properties["enabled"] == .boolean(false))
+        #expect(indicator.state.menu.items[1].properties["enabled"] == nil)
     }
 
     @Test func aSavedSleepShowsItsLengthAndCannotBeOpened() {
@@ -50,25 +50,25 @@ import SleepTimerCore
     }
 
     @Test func theFirstMenuIsRevisionOneAndOffersTheApp() {
-        let indicator = PanelIndicator(visibility: .auto)
-        #expect(indicator.menu.revision == 1)
+        let indicator = PanelItemMachine(settings: .init(visibility: .auto))
+        #expect(indicator.state.menu.revision == 1)
         #expect(Fixtures.labels(indicator) == ["Open Dreams for Littles"])
     }
 
     @Test func aChangeOfItemsBumpsTheRevisionAndSaysLayoutUpdated() {
         var indicator = Fixtures.shown()
-        let before = indicator.menu.revision
+        let before = indicator.state.menu.revision
         let actions = indicator.timersChanged([Fixtures.timer(phase: .saving(waitingForNetwork: false))], now: now)
-        #expect(indicator.menu.revision == before + 1)
+        #expect(indicator.state.menu.revision == before + 1)
         #expect(actions.contains(.emit(.layoutUpdated(revision: before + 1, parent: 0))))
     }
 
     @Test func aChangedLabelAloneSaysItemsPropertiesUpdated() {
         var indicator = Fixtures.shown([Fixtures.timer(phase: .saving(waitingForNetwork: false))])
-        let before = indicator.menu.revision
-        let stateID = indicator.menu.items[0].id
+        let before = indicator.state.menu.revision
+        let stateID = indicator.state.menu.items[0].id
         let actions = indicator.timersChanged([Fixtures.timer(phase: .saving(waitingForNetwork: true))], now: now)
-        #expect(indicator.menu.revision == before)
+        #expect(indicator.state.menu.revision == before)
         #expect(actions.contains(.emit(.itemsPropertiesUpdated(
             updated: [MenuItem(id: stateID, properties: ["label": .string("Maya's sleep will save when you are back online")])],
             removed: []))))
@@ -85,7 +85,7 @@ import SleepTimerCore
         let indicator = Fixtures.shown()
         let root = try #require(indicator.layout(parent: 0, depth: -1, propertyNames: []))
         #expect(root.properties == ["children-display": .string("submenu")])
-        #expect(root.children.map(\.id) == indicator.menu.items.map(\.id))
+        #expect(root.children.map(\.id) == indicator.state.menu.items.map(\.id))
     }
 
     @Test func depthZeroLeavesTheChildrenOut() throws {
@@ -117,7 +117,7 @@ import SleepTimerCore
         let indicator = Fixtures.shown()
         let open = Fixtures.id(of: "Open Maya's sleep", in: indicator)!
         #expect(indicator.groupProperties(ids: [open, 9999], propertyNames: ["label"]).map(\.id) == [open])
-        #expect(indicator.groupProperties(ids: [], propertyNames: []).map(\.id) == [0] + indicator.menu.items.map(\.id))
+        #expect(indicator.groupProperties(ids: [], propertyNames: []).map(\.id) == [0] + indicator.state.menu.items.map(\.id))
     }
 
     @Test func aboutToShowNeverAsksForAnUpdateAndRefusesUnknownIds() {

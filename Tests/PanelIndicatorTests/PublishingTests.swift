@@ -7,15 +7,15 @@ import SleepTimerCore
     let now = Fixtures.now
 
     @Test func withNoWatcherAutoPublishesNothingAndSaysNothing() {
-        var indicator = PanelIndicator(visibility: .auto)
+        var indicator = PanelItemMachine(settings: .init(visibility: .auto))
         #expect(indicator.timersChanged([Fixtures.timer()], now: now) == [])
         #expect(indicator.minuteBoundary(now: Fixtures.minutes(1)) == [])
-        #expect(!indicator.isPublished)
+        #expect(!indicator.state.isPublished)
         #expect(!indicator.wantsMinuteRefreshes)
     }
 
     @Test func withNoPanelTheMenuWaitsUntilTheItemIsPublished() {
-        var indicator = PanelIndicator(visibility: .auto)
+        var indicator = PanelItemMachine(settings: .init(visibility: .auto))
         _ = indicator.timersChanged([Fixtures.timer()], now: now)
         #expect(Fixtures.labels(indicator) == ["Open Dreams for Littles"])
         _ = indicator.watcherChanged(.present(hostRegistered: true), newInstance: true, now: now)
@@ -24,21 +24,21 @@ import SleepTimerCore
     }
 
     @Test func aWatcherWithoutTimersPublishesNothingInAuto() {
-        var indicator = PanelIndicator(visibility: .auto)
+        var indicator = PanelItemMachine(settings: .init(visibility: .auto))
         #expect(indicator.watcherChanged(.present(hostRegistered: true), newInstance: true, now: now) == [])
-        #expect(!indicator.isPublished)
+        #expect(!indicator.state.isPublished)
     }
 
     @Test func theFirstTimerOnAPanelPublishesAndRegisters() {
-        var indicator = PanelIndicator(visibility: .auto)
+        var indicator = PanelItemMachine(settings: .init(visibility: .auto))
         _ = indicator.watcherChanged(.present(hostRegistered: true), newInstance: true, now: now)
         #expect(indicator.timersChanged([Fixtures.timer()], now: now) == [.publish, .register])
-        #expect(indicator.isPublished)
+        #expect(indicator.state.isPublished)
         #expect(indicator.status == .active)
     }
 
     @Test func aPanelArrivingWhileATimerRunsPublishesAndRegisters() {
-        var indicator = PanelIndicator(visibility: .auto)
+        var indicator = PanelItemMachine(settings: .init(visibility: .auto))
         _ = indicator.timersChanged([Fixtures.timer()], now: now)
         #expect(indicator.watcherChanged(.present(hostRegistered: true), newInstance: true, now: now)
             == [.publish, .register])
@@ -47,7 +47,7 @@ import SleepTimerCore
     @Test func theLastTimerEndingWithdrawsTheItem() {
         var indicator = Fixtures.shown()
         #expect(indicator.timersChanged([], now: now) == [.withdraw])
-        #expect(!indicator.isPublished)
+        #expect(!indicator.state.isPublished)
     }
 
     @Test func aRestartedWatcherGetsTheItemRegisteredAgain() {
@@ -68,43 +68,88 @@ import SleepTimerCore
     }
 
     @Test func neverPublishesWhateverHappens() {
-        var indicator = PanelIndicator(visibility: .never)
+        var indicator = PanelItemMachine(settings: .init(visibility: .never))
         #expect(indicator.watcherChanged(.present(hostRegistered: true), newInstance: true, now: now) == [])
         #expect(indicator.timersChanged([Fixtures.timer()], now: now) == [])
         #expect(indicator.minuteBoundary(now: Fixtures.minutes(1)) == [])
-        #expect(!indicator.isPublished)
+        #expect(!indicator.state.isPublished)
         #expect(!indicator.wantsMinuteRefreshes)
     }
 
     /// `show=never` is decided here alone: the shell asks at its start and
     /// carries out whatever the events return.
     @Test func neverStaysOffTheBusFromTheStart() {
-        var indicator = PanelIndicator(visibility: .never)
+        var indicator = PanelItemMachine(settings: .init(visibility: .never))
         #expect(indicator.started(now: now) == .stayOffTheBus)
         #expect(indicator.timersChanged([Fixtures.timer()], now: now) == [])
         #expect(indicator.appRunningChanged(true, now: now) == [])
         #expect(indicator.watcherChanged(.present(hostRegistered: true), newInstance: true, now: now) == [])
-        #expect(!indicator.isPublished)
+        #expect(!indicator.state.isPublished)
     }
 
     @Test func autoStartsOnTheBusAndPublishesNothingYet() {
-        var indicator = PanelIndicator(visibility: .auto)
+        var indicator = PanelItemMachine(settings: .init(visibility: .auto))
         #expect(indicator.started(now: now) == .export(then: []))
-        #expect(!indicator.isPublished)
+        #expect(!indicator.state.isPublished)
     }
 
     @Test func alwaysStartsOnTheBusPublished() {
-        var indicator = PanelIndicator(visibility: .always)
+        var indicator = PanelItemMachine(settings: .init(visibility: .always))
         #expect(indicator.started(now: now) == .export(then: [.publish]))
-        #expect(indicator.isPublished)
+        #expect(indicator.state.isPublished)
     }
 
     @Test func alwaysPublishesWithoutAWatcherAndRegistersWhenOneComes() {
-        var indicator = PanelIndicator(visibility: .always)
+        var indicator = PanelItemMachine(settings: .init(visibility: .always))
         #expect(indicator.minuteBoundary(now: now) == [.publish])
         #expect(indicator.watcherChanged(.present(hostRegistered: true), newInstance: true, now: now) == [.register])
         #expect(indicator.watcherChanged(.absent, newInstance: false, now: now) == [])
-        #expect(indicator.isPublished)
+        #expect(indicator.state.isPublished)
+    }
+
+    /// The app's coming, before anything else, publishes an item shown
+    /// always, as a minute boundary does; nothing registers, no watcher is
+    /// known yet.
+    @Test func alwaysPublishesAtTheAppsComingBeforeAnythingElse() {
+        var indicator = PanelItemMachine(settings: .init(visibility: .always))
+        #expect(indicator.appRunningChanged(true, now: now) == [.publish])
+        #expect(indicator.state.isPublished)
+        #expect(indicator.state.appRunning)
+        #expect(Fixtures.labels(indicator) == ["Open Dreams for Littles", "Quit Dreams for Littles"])
+        #expect(indicator.appRunningChanged(false, now: now)
+            == [.emit(.layoutUpdated(revision: indicator.state.menu.revision, parent: 0))])
+        #expect(!indicator.state.appRunning)
+    }
+
+    /// Without a panel, the app's coming or going changes nothing on the
+    /// bus, and the menu waits for the item to be published.
+    @Test func theAppsComingWithoutAPanelSaysNothing() {
+        var indicator = PanelItemMachine(settings: .init(visibility: .auto))
+        #expect(indicator.appRunningChanged(true, now: now) == [])
+        #expect(indicator.state.appRunning)
+        #expect(!indicator.state.isPublished)
+        #expect(Fixtures.labels(indicator) == ["Open Dreams for Littles"])
+    }
+
+    /// A watcher's report is kept as it came: the item reads it back.
+    @Test func theWatcherIsKeptAsReported() {
+        var indicator = Fixtures.shown()
+        #expect(indicator.state.watcher == .present(hostRegistered: true))
+        _ = indicator.watcherChanged(.present(hostRegistered: false), newInstance: false, now: now)
+        #expect(indicator.state.watcher == .present(hostRegistered: false))
+        #expect(indicator.state.isPublished)
+        _ = indicator.watcherChanged(.absent, newInstance: true, now: now)
+        #expect(indicator.state.watcher == .absent)
+        #expect(!indicator.state.isPublished)
+    }
+
+    /// With show=always, a start after the timers came publishes the item
+    /// with them, and says nothing more.
+    @Test func alwaysStartedAfterATimerPublishesItsMenu() {
+        var indicator = PanelItemMachine(settings: .init(visibility: .always))
+        #expect(indicator.timersChanged([Fixtures.timer()], now: now) == [.publish])
+        #expect(indicator.started(now: Fixtures.minutes(1)) == .export(then: [.emit(.newToolTip)]))
+        #expect(Fixtures.labels(indicator) == ["Complete Maya's sleep", "Open Maya's sleep", "—", "Open Dreams for Littles"])
     }
 
     @Test func alwaysIsPassiveWithNoTimerAndActiveWithOne() {
@@ -114,14 +159,14 @@ import SleepTimerCore
         #expect(Fixtures.labels(indicator) == ["Open Dreams for Littles"])
         #expect(indicator.timersChanged([Fixtures.timer()], now: now).contains(.emit(.newStatus(.active))))
         #expect(indicator.timersChanged([], now: now).contains(.emit(.newStatus(.passive))))
-        #expect(indicator.isPublished)
+        #expect(indicator.state.isPublished)
     }
 
     @Test func aNewTimerTellsTheTitleTheTooltipAndTheLayout() {
         var indicator = Fixtures.shown()
         let actions = indicator.timersChanged([Fixtures.timer(), Fixtures.timer(Fixtures.leo, name: "Leo")], now: now)
         #expect(actions == [
-            .emit(.newTitle), .emit(.newToolTip), .emit(.layoutUpdated(revision: indicator.menu.revision, parent: 0)),
+            .emit(.newTitle), .emit(.newToolTip), .emit(.layoutUpdated(revision: indicator.state.menu.revision, parent: 0)),
         ])
     }
 
@@ -176,12 +221,12 @@ import SleepTimerCore
 
     @Test func noRefreshesWhenNothingShownCounts() {
         let indicator = Fixtures.shown([Fixtures.timer(phase: .saving(waitingForNetwork: false))])
-        #expect(indicator.isPublished)
+        #expect(indicator.state.isPublished)
         #expect(!indicator.wantsMinuteRefreshes)
     }
 
     @Test func noRefreshesWhenUnpublished() {
-        var indicator = PanelIndicator(visibility: .auto)
+        var indicator = PanelItemMachine(settings: .init(visibility: .auto))
         _ = indicator.timersChanged([Fixtures.timer()], now: now)
         #expect(!indicator.wantsMinuteRefreshes)
         #expect(indicator.nextMinuteBoundary(after: now) == nil)

@@ -93,8 +93,8 @@ import Testing
         #expect(lifecycle.check([old], now: now) == [.remove([F.id(1)])])
         #expect(lifecycle.wakeAt == nil)
         lifecycle.removalNotStored(now: now)
-        #expect(lifecycle.wakeAt == now.adding(milliseconds: StoreFailure.hold))
-        #expect(lifecycle.check([old], now: now.adding(milliseconds: StoreFailure.hold)) == [.remove([F.id(1)])])
+        #expect(lifecycle.wakeAt == now.adding(StoreFailure.hold))
+        #expect(lifecycle.check([old], now: now.adding(StoreFailure.hold)) == [.remove([F.id(1)])])
     }
 
     @Test func theHoldNeverPutsAnEarlierWakeUpOff() {

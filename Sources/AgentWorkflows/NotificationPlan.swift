@@ -340,7 +340,7 @@ public struct NotificationPlan: Sendable {
             }
         } else if farewells[id] != nil {
             // A server that ignores the timeout still loses the notification.
-            farewells[id]?.closeAt = now.adding(milliseconds: NotificationContent.transientLifetime)
+            farewells[id]?.closeAt = now.adding(NotificationContent.transientLifetime)
         }
     }
 

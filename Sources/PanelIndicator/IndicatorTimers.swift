@@ -6,7 +6,7 @@ import SleepTimerCore
 public struct IndicatorTimers: Sendable {
     /// As long as the notification's "Sleep saved" at most stays: its
     /// timeout, and the grace for a server that ignores it.
-    public static let savedMoment: Int64 = NotificationContent.transientLifetime
+    public static let savedMoment: Duration = NotificationContent.transientLifetime
 
     private var timers: [TimerID: IndicatorTimer] = [:]
     private var savedUntil: [TimerID: Instant] = [:]
@@ -36,7 +36,7 @@ public struct IndicatorTimers: Sendable {
     public mutating func saved(_ id: TimerID, minutes: Int64, now: Instant) -> Bool {
         guard let timer = timers[id] else { return false }
         timers[id] = IndicatorTimer(id: id, babyName: timer.babyName, startedAt: timer.startedAt, phase: .saved(minutes: minutes))
-        savedUntil[id] = now.adding(milliseconds: Self.savedMoment)
+        savedUntil[id] = now.adding(Self.savedMoment)
         return true
     }
 

@@ -226,7 +226,7 @@ import Testing
         // The timer's removal that follows leaves the farewell on screen.
         #expect(plan.handle(.timerRemoved(F.id(1))).isEmpty)
         _ = plan.handle(.shown(F.id(1), notificationID: 40, now: now))
-        let closeAt = now.adding(milliseconds: Int64(NotificationContent.transientTimeout) + NotificationContent.ignoredTimeoutGrace)
+        let closeAt = now.adding(NotificationContent.transientTimeout + NotificationContent.ignoredTimeoutGrace)
         #expect(plan.wakeAt == closeAt)
         #expect(plan.handle(.wake(now: closeAt)) == [.close(F.id(1))])
         #expect(plan.wakeAt == nil)

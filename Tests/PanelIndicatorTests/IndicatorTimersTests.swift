@@ -36,10 +36,10 @@ import Testing
         let removedIt = shown.removed(id)
         #expect(!removedIt)
         #expect(shown.all.first?.phase == .saved(minutes: 97))
-        #expect(shown.nextMomentEnd == now.adding(milliseconds: IndicatorTimers.savedMoment))
+        #expect(shown.nextMomentEnd == now.adding(IndicatorTimers.savedMoment))
         let early = shown.endMoments(at: now.adding(milliseconds: 9_999))
         #expect(!early)
-        let over = shown.endMoments(at: now.adding(milliseconds: IndicatorTimers.savedMoment))
+        let over = shown.endMoments(at: now.adding(IndicatorTimers.savedMoment))
         #expect(over)
         #expect(shown.all.isEmpty)
         #expect(shown.nextMomentEnd == nil)
@@ -62,7 +62,7 @@ import Testing
     }
 
     @Test func theSavedMomentLastsAsLongAsTheNotificationsSleepSavedAtMost() {
-        #expect(IndicatorTimers.savedMoment == Int64(NotificationContent.transientTimeout) + NotificationContent.ignoredTimeoutGrace)
+        #expect(IndicatorTimers.savedMoment == NotificationContent.transientTimeout + NotificationContent.ignoredTimeoutGrace)
         #expect(IndicatorTimers.savedMoment == NotificationContent.transientLifetime)
     }
 }

@@ -302,7 +302,7 @@ public final class AgentApp {
         do {
             let notifications = try NotificationSurfaceChoice.choose(
                 place: place, override: environment[NotificationSurfaceChoice.overrideVariable])
-            let busNames = AgentBusNames.owned(at: place).names(
+            let busNames = AgentBusNameRule.owned(at: place).names(
                 public: SleepTimers1.busName, appScoped: SleepTimers1.appScopedBusName)
             let panel = try PanelRegistration.choose(
                 place: place, processID: getpid(), override: environment[PanelRegistration.overrideVariable])

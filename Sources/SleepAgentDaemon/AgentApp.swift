@@ -300,8 +300,8 @@ public final class AgentApp {
     private func chooseSurfaces() -> Surfaces? {
         let place = RunningPlace.current()
         do {
-            let notifications = try NotificationSurfaceChoice.choose(
-                place: place, override: environment[NotificationSurfaceChoice.overrideVariable])
+            let notifications = try NotificationSurfaceRule.surface(
+                at: place, override: environment[NotificationSurfaceRule.overrideVariable])
             let busNames = AgentBusNameRule.owned(at: place).names(
                 public: SleepTimers1.busName, appScoped: SleepTimers1.appScopedBusName)
             let panel = try PanelRegistration.choose(

@@ -340,7 +340,7 @@ public final class AgentApp {
         let appActions = AppActions(connection: connection, log: log)
         agent.launchAppInBackground = { appActions.activate(.background) }
         wallClock?.clockChanged = { [weak agent] in agent?.clockChanged(reason: "the clock was set") }
-        let backgroundStatus = BackgroundStatusPlan.applies(at: surfaces.place)
+        let backgroundStatus = BackgroundStatusMachine.applies(at: surfaces.place)
             ? BackgroundStatus(
                 agent: agent, connection: connection, timeZones: ZoneInfoDirectory(environment: environment),
                 timeFormat: { [locale] in locale.timeFormat(clockFormat: desktopClock.hourCycle) }, log: log)

@@ -45,6 +45,21 @@ import Testing
         #expect(ServerDiscoveryMachine().settings.backoff == Backoff(first: .milliseconds(250), longest: .seconds(10)))
     }
 
+    /// At the start the machine knows of no owner, no answer, no server,
+    /// no Do Not Disturb, and has asked nothing.
+    @Test func theStartKnowsNothingAndHasAskedNothing() {
+        let state = ServerDiscoveryMachine().state
+        #expect(state.owner == nil)
+        #expect(state.capabilities == nil)
+        #expect(state.information == nil)
+        #expect(state.failures == 0)
+        #expect(state.reported == nil)
+        #expect(!state.doNotDisturb)
+        #expect(!state.reportedHides)
+        #expect(!state.askedDoNotDisturb)
+        #expect(state.wakeAt == nil)
+    }
+
     /// What the machine holds once a server is reported: its owner, both
     /// answers, no retry waiting.
     @Test func theStateHoldsTheOwnerItsAnswersAndTheServerReported() {

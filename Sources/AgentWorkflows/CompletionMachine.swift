@@ -67,7 +67,7 @@ public struct CompletionMachine: Sendable {
 
         public init(
             retry: RetryPolicy = RetryPolicy(), maximumInFlight: Int = 4,
-            storeFailureHold: Duration = .milliseconds(StoreFailure.hold), clockSkew: Duration = .seconds(60)
+            storeFailureHold: Duration = StoreFailure.hold, clockSkew: Duration = .seconds(60)
         ) {
             precondition(maximumInFlight > 0)
             self.retry = retry

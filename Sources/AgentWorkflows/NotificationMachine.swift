@@ -290,7 +290,7 @@ public struct NotificationMachine: Sendable {
             }
         } else if state.farewells[id] != nil {
             // A server that ignores the timeout still loses the notification.
-            state.farewells[id]?.closeAt = now.adding(milliseconds: NotificationContent.transientLifetime)
+            state.farewells[id]?.closeAt = now.adding(NotificationContent.transientLifetime)
         }
         return nil
     }

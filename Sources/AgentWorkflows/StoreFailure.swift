@@ -4,5 +4,5 @@ import SleepTimerCore
 /// full, I/O error): it holds what failed back this long and tries again,
 /// so that a failing disk does not turn into a tight loop.
 public enum StoreFailure {
-    public static let hold: Int64 = 30 * Milliseconds.second
+    public static let hold: Duration = .seconds(30)
 }

@@ -22,7 +22,7 @@ public struct TimerLifecycleMachine: Sendable {
 
         public init(
             renewalLead: Duration = .seconds(30 * 60), longestSleep: Duration = .seconds(48 * 3600),
-            storeFailureHold: Duration = .milliseconds(StoreFailure.hold)
+            storeFailureHold: Duration = StoreFailure.hold
         ) {
             self.renewalLead = renewalLead
             self.longestSleep = longestSleep

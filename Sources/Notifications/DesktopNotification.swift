@@ -75,7 +75,9 @@ final class DesktopNotification {
                     owner.onAction?(action, token)
                 }, box, { data in Unmanaged<WeakNotification>.fromOpaque(data!).release() })
         }
-        notify_notification_set_timeout(raw, content.persistent ? 0 : NotificationContent.transientTimeout)
+        // libnotify takes the timeout in milliseconds, 0 for "never".
+        notify_notification_set_timeout(
+            raw, content.persistent ? 0 : Int32(clamping: NotificationContent.transientTimeout.wholeMilliseconds))
         notify_notification_set_hint(raw, "resident", content.persistent ? g_variant_new_boolean(1) : nil)
         notify_notification_set_hint(raw, "transient", content.persistent ? nil : g_variant_new_boolean(1))
     }

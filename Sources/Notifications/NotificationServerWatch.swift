@@ -6,10 +6,10 @@ import SleepTimerCore
 /// what that server can do, through the agent's own bus connection: the
 /// owner's arrival, restart and departure come as NameOwnerChanged, and its
 /// capabilities are asked for without blocking the loop. What the answers
-/// mean, and when to ask again after an error, is ServerDiscovery's
+/// mean, and when to ask again after an error, is ServerDiscoveryMachine's
 /// decision. xfce4-notifyd's Do Not Disturb is followed in its settings,
 /// xfconf, where alone it is announced. It owns no timer: when
-/// ServerDiscovery wants to ask again, the moment goes to the agent's one
+/// ServerDiscoveryMachine wants to ask again, the moment goes to the agent's one
 /// schedule (`onWakeAt`), which calls `wake(now:)` then.
 final class NotificationServerWatch {
     static let name = ExternalInterface.Notifications.name
@@ -32,7 +32,7 @@ final class NotificationServerWatch {
     private let connection: BusConnection
     private let clock: any WallClock
     private let log: any LogSink
-    private var discovery = ServerDiscovery()
+    private var discovery = ServerDiscoveryMachine()
     /// Called with the new server (nil when there is none) after every change.
     var onChange: ((NotificationServer?) -> Void)?
     /// Called after every event with the moment the watch next needs the
@@ -63,7 +63,7 @@ final class NotificationServerWatch {
             else { return false }
             let on = message.member == Xfconf.propertyChanged && arguments.count == 3
                 && arguments[2].unwrapped.booleanValue == true
-            self.run(.doNotDisturb(on, now: self.clock.now()))
+            self.run { $0.doNotDisturbHeard(on).map(Step.init) }
             return false
         }
         connection.addSignalFilter { [weak self] message in
@@ -71,7 +71,7 @@ final class NotificationServerWatch {
                 message.member == StandardInterface.Bus.nameOwnerChanged, let arguments = try? message.arguments(),
                 arguments.count == 3, arguments[0].stringValue == Self.name, let newOwner = arguments[2].stringValue
             else { return false }
-            self.run(.ownerChanged(newOwner.isEmpty ? nil : newOwner, now: self.clock.now()))
+            self.run { $0.ownerChanged(newOwner.isEmpty ? nil : newOwner).map(Step.init) }
             return false
         }
         let question = Message.methodCall(
@@ -82,36 +82,45 @@ final class NotificationServerWatch {
             // NameHasNoOwner: no server yet; NameOwnerChanged tells when one comes.
             guard let self, case .success(let reply) = result, let owner = (try? reply.arguments())?.first?.stringValue
             else { return }
-            self.run(.ownerChanged(owner, now: self.clock.now()))
+            self.run { $0.ownerChanged(owner).map(Step.init) }
         }
     }
 
     /// The moment the watch asked for has come.
     func wake(now: Instant) {
-        run(.wake(now: now))
+        run { $0.woke(now: now).map { [Step($0)] } ?? [] }
     }
 
-    /// What the watch does with one event, in order.
+    /// What the watch does after one event, in order: what the machine's
+    /// action for it asks of the bus, the agent and the log.
     enum Step: Sendable, Equatable {
-        case discovery(ServerDiscovery.Action)
+        /// Ask this owner for its capabilities and its information.
+        case ask(owner: String)
+        /// Ask xfconf whether xfce4-notifyd's Do Not Disturb is on.
+        case askDoNotDisturb
+        /// Tell the agent of the server to show notifications on (nil: none).
+        case report(NotificationServer?)
+        case log(LogPriority, String)
         /// Tell the agent's schedule when to wake the watch (nil: never).
         case wakeAt(Instant?)
     }
 
-    /// ServerDiscovery's actions, then, after every event, the moment it
-    /// waits for: the schedule forgets a wake once it has come, and an early
-    /// one leaves the moment as it was, to be set again.
-    static func steps(after event: ServerDiscovery.Event, in discovery: inout ServerDiscovery) -> [Step] {
-        discovery.handle(event).map(Step.discovery) + [.wakeAt(discovery.wakeAt)]
+    /// The machine's actions for one event, then, after every event, the
+    /// moment it waits for: the schedule forgets a wake once it has come,
+    /// and an early one leaves the moment as it was, to be set again.
+    static func steps(
+        in discovery: inout ServerDiscoveryMachine, after event: (inout ServerDiscoveryMachine) -> [Step]
+    ) -> [Step] {
+        event(&discovery) + [.wakeAt(discovery.state.wakeAt)]
     }
 
-    private func run(_ event: ServerDiscovery.Event) {
-        for step in Self.steps(after: event, in: &discovery) {
+    private func run(_ event: (inout ServerDiscoveryMachine) -> [Step]) {
+        for step in Self.steps(in: &discovery, after: event) {
             switch step {
-            case .discovery(.ask(let owner)): ask(owner)
-            case .discovery(.askDoNotDisturb): askDoNotDisturb()
-            case .discovery(.report(let server)): onChange?(server)
-            case .discovery(.log(let priority, let message)): log.log(priority, message)
+            case .ask(let owner): ask(owner)
+            case .askDoNotDisturb: askDoNotDisturb()
+            case .report(let server): onChange?(server)
+            case .log(let priority, let message): log.log(priority, message)
             case .wakeAt(let moment): onWakeAt?(moment)
             }
         }
@@ -125,7 +134,7 @@ final class NotificationServerWatch {
         connection.call(question) { [weak self] result in
             guard let self else { return }
             let on = (try? result.get().arguments())?.first?.unwrapped.booleanValue ?? false
-            self.run(.doNotDisturb(on, now: self.clock.now()))
+            self.run { $0.doNotDisturbHeard(on).map(Step.init) }
         }
     }
 
@@ -136,15 +145,51 @@ final class NotificationServerWatch {
             // An error is "not known yet"; an answer that is no list, none.
             let answer = try? result.get().arguments()
             let capabilities = answer.map { $0.first?.arrayElements?.compactMap(\.stringValue) ?? [] }
-            self.run(.capabilities(owner: owner, capabilities, now: self.clock.now()))
+            let now = self.clock.now()
+            self.run { $0.capabilitiesAnswered(owner: owner, capabilities, now: now).map(Step.init) }
         }
         connection.call(Message.methodCall(destination: owner, path: Self.path, interface: Self.name, member: "GetServerInformation")) {
             [weak self] result in
             guard let self else { return }
             let fields = (try? result.get().arguments())?.compactMap(\.stringValue)
-            self.run(.information(
-                owner: owner, name: fields.map { $0.first ?? "unknown" },
-                version: fields.flatMap { $0.count > 2 ? $0[2] : nil } ?? "", now: self.clock.now()))
+            let now = self.clock.now()
+            self.run {
+                $0.informationAnswered(
+                    owner: owner, name: fields.map { $0.first ?? "unknown" },
+                    version: fields.flatMap { $0.count > 2 ? $0[2] : nil } ?? "", now: now
+                ).map(Step.init)
+            }
+        }
+    }
+}
+
+extension NotificationServerWatch.Step {
+    init(_ action: ServerDiscoveryMachine.OwnerChangedAction) {
+        switch action {
+        case .ask(let owner): self = .ask(owner: owner)
+        case .reportNoServer: self = .report(nil)
+        case .log(let priority, let message): self = .log(priority, message)
+        }
+    }
+
+    init(_ action: ServerDiscoveryMachine.AnsweredAction) {
+        switch action {
+        case .askDoNotDisturb: self = .askDoNotDisturb
+        case .report(let server): self = .report(server)
+        case .log(let priority, let message): self = .log(priority, message)
+        }
+    }
+
+    init(_ action: ServerDiscoveryMachine.WokeAction) {
+        switch action {
+        case .ask(let owner): self = .ask(owner: owner)
+        }
+    }
+
+    init(_ action: ServerDiscoveryMachine.DoNotDisturbHeardAction) {
+        switch action {
+        case .ask(let owner): self = .ask(owner: owner)
+        case .log(let priority, let message): self = .log(priority, message)
         }
     }
 }

@@ -12,7 +12,7 @@ public struct IndicatorTimersMachine: Sendable {
         /// and the grace for a server that ignores it).
         public var savedMoment: Duration
 
-        public init(savedMoment: Duration = .milliseconds(NotificationContent.transientLifetime)) {
+        public init(savedMoment: Duration = NotificationContent.transientLifetime) {
             self.savedMoment = savedMoment
         }
     }

@@ -3,7 +3,7 @@ import SleepTimerCore
 
 /// Where the notification machine's actions are carried out: the desktop's
 /// notification server through libnotify on the host, the notification
-/// portal inside the Flatpak (NotificationSurfaceChoice picks which). The
+/// portal inside the Flatpak (NotificationSurfaceRule says which). The
 /// surface knows nothing of
 /// timers beyond their ids; it reports what the server did.
 public protocol NotificationSurface: AnyObject {

@@ -5,11 +5,14 @@ import SleepTimerCore
 /// needs: nothing wakes the process between those moments.
 extension Agent {
     func setWake(_ reason: AgentWake, at instant: Instant?) {
-        if let arm = schedule.update(reason, to: instant) { apply(arm) }
+        switch schedule.deadlineChanged(reason, to: instant) {
+        case .arm(let moment)?: arm(at: moment)
+        case .disarm?: alarm.cancel()
+        case nil: break
+        }
     }
 
-    private func apply(_ arm: Schedule<AgentWake>.Arm) {
-        guard case .at(let moment) = arm else { return alarm.cancel() }
+    private func arm(at moment: Instant) {
         alarm.set(at: moment) { [weak self] in self?.woke() }
     }
 
@@ -19,7 +22,10 @@ extension Agent {
     public func clockChanged(reason: String) {
         let now = clock.now()
         log.log(.info, "Bringing every timer up to date: \(reason).")
-        if let arm = schedule.timerLost() { apply(arm) }
+        switch schedule.alarmLost() {
+        case .arm(let moment)?: arm(at: moment)
+        case nil: break
+        }
         applyLifecycle()
         notificationsClockChanged(now: now)
         lookAtOutbox()
@@ -28,8 +34,14 @@ extension Agent {
 
     private func woke() {
         let now = clock.now()
-        let (due, arm) = schedule.fire(at: now)
-        if let arm { apply(arm) }
+        // The alarm armed again first, then each reason due, earliest first.
+        var due: [AgentWake] = []
+        for action in schedule.alarmFired(at: now) {
+            switch action {
+            case .arm(let moment): arm(at: moment)
+            case .due(let reason): due.append(reason)
+            }
+        }
         for reason in due {
             switch reason {
             case .tokenExpiry: applyLifecycle()

@@ -83,7 +83,7 @@ public final class Agent {
     /// app at its upsert, or from the Date of the platform's own answer):
     /// completion times are sent in the platform's clock.
     var platformClockOffsets: [APIOrigin: Int64] = [:]
-    var schedule = Schedule<AgentWake>()
+    var schedule = ScheduleMachine<AgentWake>()
     var lifecycle: TimerLifecycleMachine
     let limits: TimerLimits
     var backgroundLaunch: BackgroundLaunchMachine

@@ -300,9 +300,9 @@ public final class AgentApp {
     private func chooseSurfaces() -> Surfaces? {
         let place = RunningPlace.current()
         do {
-            let notifications = try NotificationSurfaceChoice.choose(
-                place: place, override: environment[NotificationSurfaceChoice.overrideVariable])
-            let busNames = AgentBusNames.owned(at: place).names(
+            let notifications = try NotificationSurfaceRule.surface(
+                at: place, override: environment[NotificationSurfaceRule.overrideVariable])
+            let busNames = AgentBusNameRule.owned(at: place).names(
                 public: SleepTimers1.busName, appScoped: SleepTimers1.appScopedBusName)
             let panel = try PanelRegistrationRule.registration(
                 place: place, processID: getpid(), override: environment[PanelRegistrationRule.overrideVariable])
@@ -340,7 +340,7 @@ public final class AgentApp {
         let appActions = AppActions(connection: connection, log: log)
         agent.launchAppInBackground = { appActions.activate(.background) }
         wallClock?.clockChanged = { [weak agent] in agent?.clockChanged(reason: "the clock was set") }
-        let backgroundStatus = BackgroundStatusPlan.applies(at: surfaces.place)
+        let backgroundStatus = BackgroundStatusMachine.applies(at: surfaces.place)
             ? BackgroundStatus(
                 agent: agent, connection: connection, timeZones: ZoneInfoDirectory(environment: environment),
                 timeFormat: { [locale] in locale.timeFormat(clockFormat: desktopClock.hourCycle) }, log: log)

@@ -3,8 +3,8 @@ import DFLDBus
 import SleepAgent
 import SleepTimerCore
 
-/// Carries out the BackgroundStatusPlan inside a Flatpak: the background
-/// portal's SetStatus, called when the plan says the line changed. It
+/// Carries out the BackgroundStatusMachine inside a Flatpak: the background
+/// portal's SetStatus, called when the machine says the line changed. It
 /// follows the agent's timers as an observer, and the desktop's clock
 /// format through `timeFormatChanged`.
 final class BackgroundStatus: AgentObserver {
@@ -14,7 +14,7 @@ final class BackgroundStatus: AgentObserver {
     private let timeZones: any TimeZoneResolving
     private var timeFormat: () -> TimeFormat
     private let log: any LogSink
-    private var plan = BackgroundStatusPlan()
+    private var machine = BackgroundStatusMachine()
     /// The last refusal logged, so that a portal without a background
     /// backend is named once, not at every change.
     private var lastRefusal: String?
@@ -41,7 +41,13 @@ final class BackgroundStatus: AgentObserver {
 
     private func refresh() {
         let timers = ((try? agent.list()) ?? []).map(\.stored)
-        guard let line = plan.update(timers, timeZones: timeZones, timeFormat: timeFormat()) else { return }
+        guard let action = machine.timersChanged(timers, timeZones: timeZones, timeFormat: timeFormat()) else { return }
+        switch action {
+        case .send(let line): setStatus(line)
+        }
+    }
+
+    private func setStatus(_ line: String) {
         let call = Message.methodCall(
             destination: Portal.name, path: Portal.path, interface: Portal.backgroundInterface, member: Portal.setStatus
         ).append(.vardict([("message", .string(line))]))

@@ -175,7 +175,7 @@ import Testing
 
     @Test func theHoldIsThirtySeconds() {
         #expect(M.Settings().storeFailureHold == .seconds(30))
-        #expect(M.Settings().storeFailureHold.wholeMilliseconds == StoreFailure.hold)
+        #expect(M.Settings().storeFailureHold == StoreFailure.hold)
     }
 
     @Test func anEarlierWakeUpIsKeptWhenAnEntryIsHeld() {

@@ -263,7 +263,7 @@ import Testing
         // The timer's removal that follows leaves the farewell on screen.
         #expect(machine.timerRemoved(F.id(1)) == nil)
         _ = machine.shown(F.id(1), notificationID: 40, now: now)
-        let closeAt = now.adding(milliseconds: Int64(NotificationContent.transientTimeout) + NotificationContent.ignoredTimeoutGrace)
+        let closeAt = now.adding(NotificationContent.transientTimeout + NotificationContent.ignoredTimeoutGrace)
         #expect(machine.wakeAt == closeAt)
         #expect(machine.woke(now: closeAt) == [.close(F.id(1))])
         #expect(machine.wakeAt == nil)

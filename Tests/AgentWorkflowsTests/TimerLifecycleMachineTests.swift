@@ -105,8 +105,8 @@ import Testing
         #expect(lifecycle.timersSeen([old], now: now) == [.remove([F.id(1)])])
         #expect(lifecycle.wakeAt == nil)
         lifecycle.removalNotStored(now: now)
-        #expect(lifecycle.wakeAt == now.adding(milliseconds: StoreFailure.hold))
-        #expect(lifecycle.timersSeen([old], now: now.adding(milliseconds: StoreFailure.hold)) == [.remove([F.id(1)])])
+        #expect(lifecycle.wakeAt == now.adding(StoreFailure.hold))
+        #expect(lifecycle.timersSeen([old], now: now.adding(StoreFailure.hold)) == [.remove([F.id(1)])])
     }
 
     @Test func theHoldNeverPutsAnEarlierWakeUpOff() {

@@ -39,7 +39,7 @@ enum WorkflowFixtures {
         owner: ":1.10", displayName: "gnome-shell 48.7",
         traits: NotificationServerTraits(
             capabilities: ["actions", "body", "body-markup", "persistence"], serverName: "gnome-shell", version: "48.7"))
-    /// xfce4-notifyd during Do Not Disturb, as ServerDiscovery reports it: the same owner, no actions.
+    /// xfce4-notifyd during Do Not Disturb, as ServerDiscoveryMachine reports it: the same owner, no actions.
     static var xfceDoNotDisturb: NotificationServer {
         var traits = xfce.traits
         traits.actions = false

@@ -91,8 +91,8 @@ import Testing
     }
 
     @Test func theSavedMomentLastsAsLongAsTheNotificationsSleepSavedAtMost() {
-        #expect(savedMoment == .milliseconds(Int64(NotificationContent.transientTimeout) + NotificationContent.ignoredTimeoutGrace))
-        #expect(savedMoment == .milliseconds(NotificationContent.transientLifetime))
+        #expect(savedMoment == NotificationContent.transientTimeout + NotificationContent.ignoredTimeoutGrace)
+        #expect(savedMoment == NotificationContent.transientLifetime)
     }
 
     @Test func aSavedMomentOfItsOwnLengthIsKept() {

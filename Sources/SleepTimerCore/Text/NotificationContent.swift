@@ -116,16 +116,17 @@ public struct NotificationContent: Sendable, Equatable {
         return self == other
     }
 
-    /// How long a transient notification stays, in milliseconds.
-    public static let transientTimeout: Int32 = 6000
+    /// How long a transient notification stays: the timeout the server is
+    /// asked for (in whole milliseconds on the bus).
+    public static let transientTimeout: Duration = .seconds(6)
 
     /// How long after its own timeout a transient notification is closed
     /// by the agent, for a server that ignores the timeout.
-    public static let ignoredTimeoutGrace: Int64 = 4000
+    public static let ignoredTimeoutGrace: Duration = .seconds(4)
 
     /// The longest a transient notification ("Sleep saved") stays, on any
     /// server: its timeout, and the grace after it.
-    public static let transientLifetime: Int64 = Int64(transientTimeout) + ignoredTimeoutGrace
+    public static let transientLifetime: Duration = transientTimeout + ignoredTimeoutGrace
 
     /// The notification for a timer in `phase`. The summary is plain text
     /// (servers show it literally); the body is escaped where the server

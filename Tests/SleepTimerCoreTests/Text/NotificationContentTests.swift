@@ -24,6 +24,14 @@ import SleepTimerCore
         #expect(content(.saved(minutes: 83)).urgency == .low)
     }
 
+    /// "Sleep saved" goes by itself after six seconds; the agent closes it
+    /// four seconds later where the server ignored the timeout.
+    @Test func aTransientNotificationStaysSixSecondsAndIsGoneFourSecondsLater() {
+        #expect(NotificationContent.transientTimeout == .seconds(6))
+        #expect(NotificationContent.ignoredTimeoutGrace == .seconds(4))
+        #expect(NotificationContent.transientLifetime == .seconds(10))
+    }
+
     @Test func completeIsAWordEvenWhereTheServerOffersActionIcons() {
         // xfce4-notifyd offers action-icons and then draws the icon alone.
         let icons = NotificationServerTraits(

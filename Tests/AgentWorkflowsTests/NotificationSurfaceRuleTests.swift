@@ -2,31 +2,31 @@ import AgentWorkflows
 import SleepTimerCore
 import Testing
 
-@Suite struct NotificationSurfaceChoiceTests {
+@Suite struct NotificationSurfaceRuleTests {
     @Test func onTheHostTheServerTakesTheNotificationsAsTheDebHasIt() throws {
-        #expect(try NotificationSurfaceChoice.choose(place: .host, override: nil) == .server)
+        #expect(try NotificationSurfaceRule.surface(at: .host, override: nil) == .server)
     }
 
     @Test func insideAFlatpakThePortalTakesThem() throws {
-        #expect(try NotificationSurfaceChoice.choose(place: .flatpak(appID: "com.dreamsforlittles.App"), override: nil) == .portal)
-        #expect(try NotificationSurfaceChoice.choose(place: .flatpak(appID: nil), override: nil) == .portal)
+        #expect(try NotificationSurfaceRule.surface(at: .flatpak(appID: "com.dreamsforlittles.App"), override: nil) == .portal)
+        #expect(try NotificationSurfaceRule.surface(at: .flatpak(appID: nil), override: nil) == .portal)
     }
 
     @Test func theEnvironmentForcesEitherSurfaceWhereverTheAgentRuns() throws {
-        #expect(try NotificationSurfaceChoice.choose(place: .host, override: "portal") == .portal)
-        #expect(try NotificationSurfaceChoice.choose(place: .flatpak(appID: nil), override: "server") == .server)
+        #expect(try NotificationSurfaceRule.surface(at: .host, override: "portal") == .portal)
+        #expect(try NotificationSurfaceRule.surface(at: .flatpak(appID: nil), override: "server") == .server)
     }
 
     @Test func anEmptyOverrideLeavesTheChoiceToThePlace() throws {
-        #expect(try NotificationSurfaceChoice.choose(place: .host, override: "") == .server)
-        #expect(try NotificationSurfaceChoice.choose(place: .flatpak(appID: nil), override: "") == .portal)
+        #expect(try NotificationSurfaceRule.surface(at: .host, override: "") == .server)
+        #expect(try NotificationSurfaceRule.surface(at: .flatpak(appID: nil), override: "") == .portal)
     }
 
     @Test func anOverrideThatNamesNoSurfaceIsRefusedWithTheNamesThatExist() {
-        #expect(throws: NotificationSurfaceChoice.UnknownSurface(value: "libnotify")) {
-            try NotificationSurfaceChoice.choose(place: .host, override: "libnotify")
+        #expect(throws: NotificationSurfaceRule.UnknownSurface(value: "libnotify")) {
+            try NotificationSurfaceRule.surface(at: .host, override: "libnotify")
         }
-        let error = NotificationSurfaceChoice.UnknownSurface(value: "Portal")
+        let error = NotificationSurfaceRule.UnknownSurface(value: "Portal")
         #expect(error.description == "DFL_NOTIFICATION_SURFACE=Portal names no notification surface; use server or portal.")
     }
 

@@ -11,10 +11,10 @@ public enum NotificationSurfaceKind: String, Sendable, CaseIterable {
     case portal
 }
 
-/// Picks the notification surface from where the agent runs: the portal
-/// inside a Flatpak, the server on the host. The environment may force
-/// either (the tests put a host agent on the portal that way).
-public enum NotificationSurfaceChoice {
+/// Which notification surface the agent uses, from where it runs: the
+/// portal inside a Flatpak, the server on the host. The environment may
+/// force either (the tests put a host agent on the portal that way).
+public enum NotificationSurfaceRule {
     /// The variable that forces a surface: `server` or `portal`.
     public static let overrideVariable = "DFL_NOTIFICATION_SURFACE"
 
@@ -22,14 +22,14 @@ public enum NotificationSurfaceChoice {
         public let value: String
         public init(value: String) { self.value = value }
         public var description: String {
-            "\(NotificationSurfaceChoice.overrideVariable)=\(value) names no notification surface; use "
+            "\(NotificationSurfaceRule.overrideVariable)=\(value) names no notification surface; use "
                 + NotificationSurfaceKind.allCases.map(\.rawValue).joined(separator: " or ") + "."
         }
     }
 
     /// `override` is the variable's value; unset or empty leaves the choice
     /// to `place`. A value that names no surface is refused, not guessed.
-    public static func choose(place: RunningPlace, override: String?) throws(UnknownSurface) -> NotificationSurfaceKind {
+    public static func surface(at place: RunningPlace, override: String?) throws(UnknownSurface) -> NotificationSurfaceKind {
         if let override, !override.isEmpty {
             guard let kind = NotificationSurfaceKind(rawValue: override) else { throw UnknownSurface(value: override) }
             return kind

@@ -7,10 +7,16 @@ import SleepTimerCore
 /// starts, ends or changes (a name, a start, the clock's format) and never
 /// on the minute. With no baby asleep the line is cleared (an empty
 /// message, which GNOME shows as none), once.
-public struct BackgroundStatusPlan: Sendable {
-    /// What was sent last; nil before anything was (the portal knows no
-    /// line of this agent then, so an empty one is not sent).
-    public private(set) var sent: String?
+public struct BackgroundStatusMachine: Sendable {
+    public enum State: Sendable, Equatable {
+        /// Nothing sent yet: the portal knows no line of this agent, so an
+        /// empty one is not sent.
+        case nothingSent
+        /// The line sent last; empty once it was cleared.
+        case sent(String)
+    }
+
+    public private(set) var state: State = .nothingSent
 
     public init() {}
 
@@ -33,13 +39,25 @@ public struct BackgroundStatusPlan: Sendable {
             }
     }
 
-    /// The message to send now for `timers`, or nil when the line stands.
-    public mutating func update(
+    public enum TimersChangedAction: Sendable, Equatable {
+        /// Send this line to the portal (empty: clear it).
+        case send(String)
+    }
+
+    /// The agent's timers, or the clock's format they are shown in, may
+    /// have changed (at the agent's start: the timers it holds). Nil when
+    /// the line sent stands.
+    public mutating func timersChanged(
         _ timers: [StoredTimer], timeZones: any TimeZoneResolving, timeFormat: TimeFormat
-    ) -> String? {
+    ) -> TimersChangedAction? {
         let line = BackgroundStatusText.line(Self.sleepers(timers, timeZones: timeZones, timeFormat: timeFormat))
-        if line == (sent ?? "") { return nil }
-        sent = line
-        return line
+        let standing: String
+        switch state {
+        case .nothingSent: standing = ""
+        case .sent(let sent): standing = sent
+        }
+        if line == standing { return nil }
+        state = .sent(line)
+        return .send(line)
     }
 }

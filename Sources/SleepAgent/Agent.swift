@@ -46,7 +46,7 @@ extension AgentObserver {
 public final class Agent {
     let store: SleepTimerStore
     public internal(set) var configuration: Configuration
-    var policy: MirrorPolicy
+    var mirrorRule: MirrorRule
     let clock: any WallClock
     let log: any LogSink
     let alarm: any WakeAlarm
@@ -98,12 +98,12 @@ public final class Agent {
         self.limits = limits
         backgroundLaunch = BackgroundLaunchMachine(settings: BackgroundLaunchMachine.Settings(enabled: configuration.appInBackground))
         lifecycle = TimerLifecycle(settings: TimerLifecycle.Settings(
-            renewalLead: configuration.renewalLead, longestSleep: MirrorPolicy.longestSleep))
+            renewalLead: configuration.renewalLead, longestSleep: MirrorRule.longestSleep))
         self.store = store
         self.configuration = configuration
-        var policy = MirrorPolicy(allowedOrigins: configuration.allowedOrigins, timeZones: timeZones)
-        policy.maximumTokenLifetime = configuration.maximumTokenLifetime
-        self.policy = policy
+        var mirrorRule = MirrorRule(allowedOrigins: configuration.allowedOrigins, timeZones: timeZones)
+        mirrorRule.maximumTokenLifetime = configuration.maximumTokenLifetime
+        self.mirrorRule = mirrorRule
         self.clock = clock
         self.log = log
         self.alarm = alarm

@@ -82,9 +82,9 @@ public final class Agent {
     let limits: TimerLimits
     var backgroundLaunch: BackgroundLaunchMachine
     /// Opens allowed to each caller (see Agent+Opens).
-    var openLimit = CallerRateLimit.opens
+    var openLimit = CallerRateLimitMachine(settings: .opens)
     /// When a caller's refused call is logged (see Agent+Opens).
-    var refusalLog = LogBudget.refusals
+    var refusalLog = LogBudgetMachine(settings: .refusals)
     /// Starts the desktop app in the background (its `background` action);
     /// nil: nothing can (the tests of the agent alone).
     public var launchAppInBackground: (() -> Void)?

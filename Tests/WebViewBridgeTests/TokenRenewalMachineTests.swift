@@ -56,6 +56,11 @@ import Testing
         #expect(plan.due(timer, now: at(seconds: 31)) == nil)
     }
 
+    @Test func aTokenDueExactlyThirtySecondsAfterItsIssueIsRenewedAtOnce() {
+        var plan = plan()
+        #expect(plan.expiring(timer, expiresAt: firstExpiry, now: at(seconds: 30)) == .renewNow)
+    }
+
     @Test func aPassingFailureIsTriedAgainAfterAGrowingPause() {
         var plan = plan()
         let late = at(seconds: 11 * 3600)

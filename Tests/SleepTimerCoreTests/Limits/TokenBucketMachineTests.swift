@@ -30,6 +30,19 @@ import SleepTimerCore
         #expect((0..<3).map { _ in bucket.asked(now: at(3_600_000)) } == [.allow, .allow, .refuse])
     }
 
+    /// Full only once every token is back: a bucket forgotten earlier would
+    /// give its caller a new burst.
+    @Test func itIsFullOnlyOnceEveryTokenIsBack() {
+        var bucket = TokenBucketMachine(settings: .init(burst: 2, refill: .milliseconds(1_000)))
+        #expect(bucket.isFull(at: start))
+        _ = bucket.asked(now: start)
+        _ = bucket.asked(now: start)
+        #expect(bucket.state.tokens == 0)
+        #expect(!bucket.isFull(at: at(1_999)))
+        #expect(bucket.isFull(at: at(2_000)))
+        #expect(bucket.state.tokens == 0)  // asking it refilled nothing
+    }
+
     @Test func aPartialPeriodIsKeptTowardsTheNextToken() {
         var bucket = TokenBucketMachine(settings: .init(burst: 3, refill: .milliseconds(1_000)))
         for _ in 0..<3 { _ = bucket.asked(now: start) }

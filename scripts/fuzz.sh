@@ -5,7 +5,7 @@
 #   fuzz-jsonrpc  one JSON-RPC message from the WebView, through the bridge's
 #                 real JSONRPCServer and SleepTimerBridge (no bus, no network)
 #   fuzz-mirror   one serialized D-Bus message, parsed by libdbus, through the
-#                 agent's MirrorArguments.decode and MirrorPolicy.validate
+#                 agent's MirrorArguments.decode and MirrorRule.mirroredTimer(for:now:)
 #   fuzz-applink  one link given to the desktop app and one message of its
 #                 page, through AppDeepLink, NavigationRule and BridgeRelayRule
 #

@@ -56,7 +56,7 @@ public struct CompletionAnnouncement: Sendable, Equatable {
 /// open a socket for every entry.
 public struct CompletionMachine: Sendable {
     public struct Settings: Sendable, Equatable {
-        public var retry: RetryPolicy
+        public var retry: RetryRule
         public var maximumInFlight: Int
         /// How long an entry whose outcome could not be written is held
         /// back: a failing disk must not turn into a tight loop of resends.
@@ -66,7 +66,7 @@ public struct CompletionMachine: Sendable {
         public var clockSkew: Duration
 
         public init(
-            retry: RetryPolicy = RetryPolicy(), maximumInFlight: Int = 4,
+            retry: RetryRule = RetryRule(), maximumInFlight: Int = 4,
             storeFailureHold: Duration = StoreFailure.hold, clockSkew: Duration = .seconds(60)
         ) {
             precondition(maximumInFlight > 0)
@@ -278,7 +278,7 @@ public struct CompletionMachine: Sendable {
             return [.resend(record, body: body, because: .platformClock), .readOutbox]
         case .retry(let retryAfter, let reason):
             let attempt = record.attempts + 1
-            switch settings.retry.decide(
+            switch settings.retry.nextAttempt(
                 afterAttempt: attempt, now: now, retryAfter: retryAfter, tokenExpiresAt: record.tokenExpiresAt,
                 random: &random)
             {

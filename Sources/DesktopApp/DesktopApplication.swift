@@ -30,7 +30,7 @@ public final class DesktopApplication {
     /// Whether the app stays with its window closed (see BackgroundMachine).
     var background = BackgroundMachine()
     /// When a refused link or action is logged (see logRefusal).
-    var refusalLog = LogBudget.refusals
+    var refusalLog = LogBudgetMachine(settings: .refusals)
     var timersWatch: AgentTimersWatch?
     /// Where the app runs, read once: the host or a Flatpak sandbox, which
     /// decides the agent's bus name and who keeps the agent running.

@@ -181,7 +181,7 @@ public enum AppLogText {
         }
     }
     /// After a refusal's line: how many refusals it stands for, when more
-    /// than one (LogBudget's count).
+    /// than one (LogBudgetMachine's count).
     public static func refusalCount(_ count: Int) -> String {
         count == 1 ? "" : " (\(count) refusals of this kind of call since the last such line; one line a minute is written.)"
     }

@@ -7,7 +7,7 @@ extension Agent {
     public func mirror(_ request: MirrorRequest) throws(ServiceError) {
         let timer: MirroredTimer
         do {
-            timer = try policy.validate(request, now: clock.now())
+            timer = try mirrorRule.mirroredTimer(for: request, now: clock.now())
         } catch {
             throw ServiceError(error)
         }

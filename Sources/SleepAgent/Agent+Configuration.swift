@@ -14,8 +14,8 @@ extension Agent {
         }
         let linksChanged = configuration.deepLinkBase != new.deepLinkBase
         configuration = new
-        policy.allowedOrigins = new.allowedOrigins
-        policy.maximumTokenLifetime = new.maximumTokenLifetime
+        mirrorRule.allowedOrigins = new.allowedOrigins
+        mirrorRule.maximumTokenLifetime = new.maximumTokenLifetime
         opener.reconfigure(new)
         lifecycle.settings.renewalLead = new.renewalLead
         backgroundLaunch.settings.enabled = new.appInBackground

@@ -23,7 +23,7 @@ extension Agent {
     /// person clicks slower. One refused is logged once a minute per caller.
     private func admitOpen(caller: String) -> Bool {
         let now = clock.now()
-        guard openLimit.take(caller: caller, now: now) == .refused else { return true }
+        guard openLimit.asked(by: caller, now: now) == .refuse else { return true }
         noteRefusal(of: "Open", by: caller, "more opens than one a second were asked for; the app is already being opened", now: now)
         return false
     }

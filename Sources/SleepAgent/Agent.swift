@@ -46,7 +46,7 @@ extension AgentObserver {
 public final class Agent {
     let store: SleepTimerStore
     public internal(set) var configuration: Configuration
-    var policy: MirrorPolicy
+    var mirrorRule: MirrorRule
     let clock: any WallClock
     let log: any LogSink
     let alarm: any WakeAlarm
@@ -88,9 +88,9 @@ public final class Agent {
     let limits: TimerLimits
     var backgroundLaunch: BackgroundLaunchMachine
     /// Opens allowed to each caller (see Agent+Opens).
-    var openLimit = CallerRateLimit.opens
+    var openLimit = CallerRateLimitMachine(settings: .opens)
     /// When a caller's refused call is logged (see Agent+Opens).
-    var refusalLog = LogBudget.refusals
+    var refusalLog = LogBudgetMachine(settings: .refusals)
     /// Starts the desktop app in the background (its `background` action);
     /// nil: nothing can (the tests of the agent alone).
     public var launchAppInBackground: (() -> Void)?
@@ -104,12 +104,12 @@ public final class Agent {
         self.limits = limits
         backgroundLaunch = BackgroundLaunchMachine(settings: BackgroundLaunchMachine.Settings(enabled: configuration.appInBackground))
         lifecycle = TimerLifecycleMachine(settings: TimerLifecycleMachine.Settings(
-            renewalLead: configuration.renewalLead, longestSleep: MirrorPolicy.longestSleep))
+            renewalLead: configuration.renewalLead, longestSleep: MirrorRule.longestSleep))
         self.store = store
         self.configuration = configuration
-        var policy = MirrorPolicy(allowedOrigins: configuration.allowedOrigins, timeZones: timeZones)
-        policy.maximumTokenLifetime = configuration.maximumTokenLifetime
-        self.policy = policy
+        var mirrorRule = MirrorRule(allowedOrigins: configuration.allowedOrigins, timeZones: timeZones)
+        mirrorRule.maximumTokenLifetime = configuration.maximumTokenLifetime
+        self.mirrorRule = mirrorRule
         self.clock = clock
         self.log = log
         self.alarm = alarm

@@ -91,14 +91,14 @@ public final class BridgeProcess {
 }
 
 /// Every line of standard input answered on standard output, at most
-/// `CallGate.standardLimit` at once (input is not read while lines wait);
+/// `CallGateMachine.Settings.standardLimit` at once (input is not read while lines wait);
 /// the loop quits once input has ended and every answer is written.
 private final class StandardInputServer {
     let server: JSONRPCServer
     let loop: MainLoop
     let output = FileDescriptorOutput.standardOutput
     let lines = LineReader(limit: JSONRPCServer.maximumMessageBytes)
-    var gate = CallGate()
+    var gate = CallGateMachine()
     var watching = false
     var inputEnded = false
     /// Lines are being handed on: an answer given at once (a parse error,
@@ -123,7 +123,7 @@ private final class StandardInputServer {
         server.handle(message) { [self] answer in
             if let answer { output.write(answer + "\n") }
             if gated {
-                gate.finished()
+                gate.answered()
                 pump()
             }
         }
@@ -134,7 +134,7 @@ private final class StandardInputServer {
     private func pump() {
         guard !pumping else { return }
         pumping = true
-        while let line = gate.next() { handle(line, gated: true) }
+        while case .handOn(let line)? = gate.ready() { handle(line, gated: true) }
         pumping = false
         if inputEnded {
             if gate.isIdle { loop.quit() }

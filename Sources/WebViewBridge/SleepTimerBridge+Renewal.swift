@@ -5,28 +5,39 @@ import SleepTimerCore
 /// user and family, in self-mode), the timer is upserted again with a token
 /// request, from the fields the WebView last gave, and the new token goes
 /// to the agent as the first did. The platform revokes the earlier token
-/// then (docs/platform-contract.md). `TokenRenewals` decides when,
+/// then (docs/platform-contract.md). `TokenRenewalMachine` decides when,
 /// `TokenRequestRule` whether the live session may.
 extension SleepTimerBridge {
     func tokenExpiring(_ id: TimerID, expiresAt: Instant) {
-        act(on: renewals.expiring(id, expiresAt: expiresAt, now: clock.now()), for: id)
+        switch renewals.expiring(id, expiresAt: expiresAt, now: clock.now()) {
+        case nil: return
+        case .renewNow?: renew(id)
+        case .renewAt(let moment)?: planRenewal(id, at: moment)
+        }
     }
 
-    private func act(on decision: TokenRenewals.Decision, for id: TimerID) {
-        switch decision {
-        case .nothing:
-            return
-        case .renewNow:
-            renew(id)
-        case .renewAt(let moment):
-            plannedRenewals.removeValue(forKey: id)?.cancel()
-            let wait = max(0, min(moment.milliseconds(since: clock.now()), Int64(UInt32.max)))
-            plannedRenewals[id] = loop.after(milliseconds: UInt32(wait)) { [weak self] in
-                guard let self else { return .remove }
-                self.plannedRenewals[id] = nil
-                self.act(on: self.renewals.due(id, now: self.clock.now()), for: id)
-                return .remove
+    /// Asks the machine again at `moment`, in place of any moment planned
+    /// before.
+    private func planRenewal(_ id: TimerID, at moment: Instant) {
+        plannedRenewals.removeValue(forKey: id)?.cancel()
+        let wait = max(0, min(moment.milliseconds(since: clock.now()), Int64(UInt32.max)))
+        plannedRenewals[id] = loop.after(milliseconds: UInt32(wait)) { [weak self] in
+            guard let self else { return .remove }
+            self.plannedRenewals[id] = nil
+            switch self.renewals.due(id, now: self.clock.now()) {
+            case nil: break
+            case .renewNow?: self.renew(id)
             }
+            return .remove
+        }
+    }
+
+    /// The renewal in flight is over (renewed, or not tried).
+    private func renewalSettled(_ id: TimerID) {
+        switch renewals.settled(id, now: clock.now()) {
+        case nil: return
+        case .renewNow?: renew(id)
+        case .renewAt(let moment)?: planRenewal(id, at: moment)
         }
     }
 
@@ -47,22 +58,25 @@ extension SleepTimerBridge {
                     guard let self else { return }
                     if native["mirrored"] == .bool(true) {
                         self.log.log(.info, "Renewed the action token of timer \(id).")
-                        self.act(on: self.renewals.settled(id, now: self.clock.now()), for: id)
+                        self.renewalSettled(id)
                     } else {
                         self.renewalFailed(id, .lasting, "the agent did not take the new token")
                     }
                 }
             case .refused(let status, let code, _):
                 self.renewalFailed(
-                    id, TokenRenewals.failure(refusedWith: status), "the platform answered \(status) \(code)")
+                    id, TokenRenewalMachine.failure(refusedWith: status), "the platform answered \(status) \(code)")
             case .unreachable:
                 self.renewalFailed(id, .passing, "the platform could not be reached")
             }
         }
     }
 
-    private func renewalFailed(_ id: TimerID, _ failure: TokenRenewals.Failure, _ why: String) {
+    private func renewalFailed(_ id: TimerID, _ failure: TokenRenewalMachine.Failure, _ why: String) {
         log.log(.notice, "The action token of timer \(id) was not renewed: \(why).")
-        act(on: renewals.failed(id, failure, now: clock.now()), for: id)
+        switch renewals.failed(id, failure, now: clock.now()) {
+        case nil: return
+        case .renewAt(let moment)?: planRenewal(id, at: moment)
+        }
     }
 }

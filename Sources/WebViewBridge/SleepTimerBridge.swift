@@ -19,7 +19,7 @@ import SleepTimersAPI
 /// `BridgeSessionMachine`; the upsert (`+Upsert`), whether it asks for a
 /// token decided by `TokenRequestRule`; the agent's methods and signals
 /// (`+Agent`); the renewal of tokens (`+Renewal`, deciding through
-/// `TokenRenewals`).
+/// `TokenRenewalMachine`).
 public final class SleepTimerBridge: RPCMethods {
     public static let protocolVersion = 1
 
@@ -38,7 +38,7 @@ public final class SleepTimerBridge: RPCMethods {
     /// them, in memory only: only their native completions are passed to
     /// the WebView, and only their tokens are renewed.
     var mirroredTimers: [TimerID: RenewableTimer] = [:]
-    var renewals = TokenRenewals()
+    var renewals = TokenRenewalMachine()
     /// The loop's timeouts of planned renewals.
     var plannedRenewals: [TimerID: MainLoop.Source] = [:]
     /// Who owns the agent's name now: only its signals count.
@@ -226,13 +226,13 @@ public final class SleepTimerBridge: RPCMethods {
     /// The timer left the desktop, or this session.
     func forget(_ id: TimerID) {
         mirroredTimers[id] = nil
-        renewals.forget(id)
+        renewals.timerLeft(id)
         plannedRenewals.removeValue(forKey: id)?.cancel()
     }
 
     func forgetAllTimers() {
         for id in Array(mirroredTimers.keys) { forget(id) }
-        renewals.forgetAll()
+        renewals.sessionEnded()
     }
 }
 

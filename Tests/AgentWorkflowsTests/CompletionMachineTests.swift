@@ -126,7 +126,7 @@ import Testing
 
     @Test func aPassingFailureIsRetriedWithinTheBackoffCeiling() {
         var machine = machine()
-        let actions = machine.answered(F.record(1, attempts: 2), .retry(retryAfterMilliseconds: nil, reason: "500"), now: now)
+        let actions = machine.answered(F.record(1, attempts: 2), .retry(retryAfter: nil, reason: "500"), now: now)
         guard case .retry(_, let attempts, let at, let reason, let showsWaiting) = actions.first else {
             Issue.record("expected a retry, got \(actions)")
             return
@@ -134,20 +134,20 @@ import Testing
         #expect(attempts == 3)
         #expect(reason == "500")
         #expect(!showsWaiting)
-        #expect(at >= now && at <= now.adding(RetryPolicy().backoffCeiling(afterAttempt: 3)))
+        #expect(at >= now && at <= now.adding(RetryRule().backoffCeiling(afterAttempt: 3)))
         #expect(actions.last == .readOutbox)
     }
 
     @Test func retryAfterIsHonoured() {
         var machine = machine()
-        #expect(machine.answered(F.record(1), .retry(retryAfterMilliseconds: 20_000, reason: "429"), now: now).first
+        #expect(machine.answered(F.record(1), .retry(retryAfter: .milliseconds(20_000), reason: "429"), now: now).first
             == .retry(F.record(1), attempts: 1, at: now.plus(seconds: 20), reason: "429", showsWaiting: true))
     }
 
     @Test func onlyTheFirstFailureShowsWaiting() {
         var machine = machine()
-        let first = machine.answered(F.record(1), .retry(retryAfterMilliseconds: 1_000, reason: "503"), now: now)
-        let second = machine.answered(F.record(1, attempts: 1), .retry(retryAfterMilliseconds: 1_000, reason: "503"), now: now)
+        let first = machine.answered(F.record(1), .retry(retryAfter: .milliseconds(1_000), reason: "503"), now: now)
+        let second = machine.answered(F.record(1, attempts: 1), .retry(retryAfter: .milliseconds(1_000), reason: "503"), now: now)
         #expect(first.first == .retry(F.record(1), attempts: 1, at: now.plus(seconds: 1), reason: "503", showsWaiting: true))
         #expect(second.first == .retry(
             F.record(1, attempts: 1), attempts: 2, at: now.plus(seconds: 1), reason: "503", showsWaiting: false))
@@ -156,7 +156,7 @@ import Testing
     @Test func noRetryIsScheduledPastTheTokensExpiry() {
         var machine = machine()
         let record = F.record(1, tokenExpiresAt: now.plus(seconds: 10))
-        #expect(machine.answered(record, .retry(retryAfterMilliseconds: 60_000, reason: "503"), now: now).first
+        #expect(machine.answered(record, .retry(retryAfter: .milliseconds(60_000), reason: "503"), now: now).first
             == failure(record, .failed, "503; the action token expires before another attempt"))
     }
 

@@ -51,7 +51,7 @@ public enum Fixtures {
 
     // MARK: A Mirror call and its rules
 
-    public static let policy = MirrorPolicy(
+    public static let mirrorRule = MirrorRule(
         allowedOrigins: AllowedOrigins([apiOrigin, try! APIOrigin(parsing: "http://127.0.0.1:8443")]),
         timeZones: ZoneInfoDirectory(path: "/usr/share/zoneinfo"))
 

@@ -22,7 +22,7 @@ from session import with_bus_limits
 from test_indicator import IndicatorTestCase
 
 # The agent's allowance of opens per caller: a burst of three, then one a
-# second (SleepTimerCore's CallerRateLimit.opens).
+# second (SleepTimerCore's CallerRateLimitMachine.Settings.opens).
 BURST = 3
 REFILL_S = 1.0
 

@@ -29,7 +29,7 @@ import SleepAgent
         let agent = try agent()
         try agent.mirror(Fixtures.request())
         for _ in 0..<1_000 { try agent.open(Fixtures.timerID, caller: ":1.9") }
-        #expect(opener.opened.count == CallerRateLimit.opens.burst)
+        #expect(opener.opened.count == CallerRateLimitMachine.Settings.opens.bucket.burst)
         #expect(log.all.filter { $0.contains("Refused Open from :1.9") }.count == 1)
     }
 
@@ -38,11 +38,11 @@ import SleepAgent
         try agent.mirror(Fixtures.request())
         for _ in 0..<100 { agent.openApp(activationToken: nil, caller: ":1.9") }
         agent.openApp(activationToken: "t", caller: Agent.notificationCaller)
-        #expect(opener.opened.count == CallerRateLimit.opens.burst + 1)
+        #expect(opener.opened.count == CallerRateLimitMachine.Settings.opens.bucket.burst + 1)
         #expect(opener.opened.last?.1 == "t")
         clock.advance(milliseconds: 1_000)
         agent.openApp(activationToken: nil, caller: ":1.9")
-        #expect(opener.opened.count == CallerRateLimit.opens.burst + 2)
+        #expect(opener.opened.count == CallerRateLimitMachine.Settings.opens.bucket.burst + 2)
     }
 
     @Test func refusalsAreOneLineAMinuteWithTheirCount() throws {

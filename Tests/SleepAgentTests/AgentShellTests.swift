@@ -222,7 +222,7 @@ final class RecordingOpener: LinkOpener {
         let agent = try agent()
         try agent.mirror(Fixtures.request())
         _ = try agent.complete(Fixtures.timerID, completedAtMilliseconds: 0)
-        transport.answer(.retry(retryAfterMilliseconds: 20_000, reason: "the platform is busy (503)"))
+        transport.answer(.retry(retryAfter: .milliseconds(20_000), reason: "the platform is busy (503)"))
         #expect(surface.bodies.last == "Saving… It will save when you are back online.")
         #expect(alarm.moment == clock.now().adding(milliseconds: 20_000))
         alarm.fire(advancing: clock)

@@ -10,7 +10,7 @@ import Testing
             .invalidArgument: "InvalidArgument", .notSleep: "NotSleep", .notSelfMode: "NotSelfMode",
             .bearerTokenRefused: "BearerTokenRefused", .originNotAllowed: "OriginNotAllowed", .tokenExpired: "TokenExpired",
         ]
-        // The codes MirrorPolicy refuses with (MirrorRejection.Code is the API's ErrorName).
+        // The codes MirrorRule refuses with (MirrorRejection.Code is the API's ErrorName).
         for code in expected.keys {
             let error = ServiceError(MirrorRejection(code, field: .timerID, "Because."))
             #expect(error.name == "com.dreamsforlittles.SleepTimers1.Error." + expected[code]!)

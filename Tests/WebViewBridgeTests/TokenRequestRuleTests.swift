@@ -69,7 +69,7 @@ import Testing
         #expect(Rule.stillAsks(for: S.scope(), session: S.session(origin: S.otherOrigin)) == .dontAsk(.sessionChanged))
     }
 
-    /// Moved from TokenRenewalsTests with the rule it tested.
+    /// Moved from TokenRenewalsTests (now TokenRenewalMachineTests) with the rule it tested.
     @Test func onlyTheSameFamilysSessionInSelfModeRenews() {
         let own = S.scope()
         #expect(Rule.stillAsks(for: own, session: S.session()) == .ask)

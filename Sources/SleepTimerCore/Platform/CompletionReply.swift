@@ -21,7 +21,7 @@ public enum CompletionVerdict: Sendable, Equatable {
     case clockRejected(reason: String)
     /// 429 or 503 (with the server's Retry-After, if usable), other 5xx,
     /// redirects, malformed successes, and network failures: try again later.
-    case retry(retryAfterMilliseconds: Int64?, reason: String)
+    case retry(retryAfter: Duration?, reason: String)
 }
 
 public enum CompletionReply {
@@ -41,7 +41,7 @@ public enum CompletionReply {
         switch status {
         case 200, 201:
             guard let id = value(body, at: "activity", "id")?.stringValue, isPlausibleID(id)
-            else { return .retry(retryAfterMilliseconds: nil, reason: "the platform's success reply was not the documented JSON") }
+            else { return .retry(retryAfter: nil, reason: "the platform's success reply was not the documented JSON") }
             return .created(activityID: id)
         case 409 where code == "already_completed", 404 where code == "timer_not_found":
             return .alreadyCompleted
@@ -54,12 +54,12 @@ public enum CompletionReply {
         case _ where !isWorthRetrying(status: status):
             return .failed(reason: "the platform refused the completion (\(named))")
         case 429, 503:
-            return .retry(retryAfterMilliseconds: retryAfter.flatMap { RetryAfter.parse($0, now: now) },
+            return .retry(retryAfter: retryAfter.flatMap { RetryAfter.parse($0, now: now) },
                           reason: "the platform is busy (\(named))")
         case 300..<400:
-            return .retry(retryAfterMilliseconds: nil, reason: "the platform answered with a redirect (\(status)), which is never followed")
+            return .retry(retryAfter: nil, reason: "the platform answered with a redirect (\(status)), which is never followed")
         default:
-            return .retry(retryAfterMilliseconds: nil, reason: "the platform failed (\(named))")
+            return .retry(retryAfter: nil, reason: "the platform failed (\(named))")
         }
     }
 
@@ -74,7 +74,7 @@ public enum CompletionReply {
 
     /// A failure before any answer: always worth another try.
     public static func transportFailure(_ description: String) -> CompletionVerdict {
-        .retry(retryAfterMilliseconds: nil, reason: "the platform could not be reached: \(description)")
+        .retry(retryAfter: nil, reason: "the platform could not be reached: \(description)")
     }
 
     /// Whether the error's message is about completedAt. Read only for that

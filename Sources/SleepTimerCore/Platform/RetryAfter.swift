@@ -2,20 +2,20 @@
 /// of seconds or an HTTP-date, which recipients must accept in all three
 /// formats (IMF-fixdate, the obsolete RFC 850 form, and asctime).
 public enum RetryAfter {
-    /// The wait in milliseconds from `now`, or nil for anything that is not
-    /// a valid Retry-After value, which the caller then ignores. A date in
-    /// the past means no wait.
-    public static func parse(_ value: String, now: Instant) -> Int64? {
+    /// The wait from `now`, to the millisecond, or nil for anything that is
+    /// not a valid Retry-After value, which the caller then ignores. A date
+    /// in the past means no wait.
+    public static func parse(_ value: String, now: Instant) -> Duration? {
         let trimmed = value.trimmingSpacesAndTabs()
         guard !trimmed.isEmpty, trimmed.utf8.count <= 64 else { return nil }
         if trimmed.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) {
             // More than ten digits is more than three centuries: treat as the
-            // largest wait and let the policy bound it.
-            guard trimmed.utf8.count <= 10, let seconds = Int64(trimmed) else { return Int64.max / 2 }
-            return seconds * Milliseconds.second
+            // largest wait and let the retry rule bound it.
+            guard trimmed.utf8.count <= 10, let seconds = Int64(trimmed) else { return .milliseconds(Int64.max / 2) }
+            return .seconds(seconds)
         }
         guard let date = HTTPDate.parse(trimmed, now: now) else { return nil }
-        return max(0, date.milliseconds(since: now))
+        return max(.zero, date.duration(since: now))
     }
 }
 

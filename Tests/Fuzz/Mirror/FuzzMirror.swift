@@ -4,7 +4,7 @@
 // Each input is a serialized D-Bus message. libdbus parses it as it would
 // parse one from the bus (dbus_message_demarshal validates everything the
 // bus daemon would); its arguments are read with DFLDBus, and a single
-// argument goes through MirrorArguments.decode and MirrorPolicy.validate at a
+// argument goes through MirrorArguments.decode and MirrorRule.mirroredTimer(for:now:) at a
 // fixed moment. Invariants, each a trap when broken:
 //
 // - a refusal never quotes a value the caller sent: no refusal message holds
@@ -33,7 +33,7 @@ import SleepTimersAPI
 let now = Fixtures.now
 let allowedOrigin = Fixtures.origin
 let zoneInfo = ZoneInfoDirectory(path: "/usr/share/zoneinfo")
-let policy = MirrorPolicy(allowedOrigins: AllowedOrigins([try! APIOrigin(parsing: allowedOrigin)]), timeZones: zoneInfo)
+let rule = MirrorRule(allowedOrigins: AllowedOrigins([try! APIOrigin(parsing: allowedOrigin)]), timeZones: zoneInfo)
 
 func violation(_ what: String) -> Never {
     fatalError("Mirror invariant violated: \(what)")
@@ -63,7 +63,7 @@ func isDocumentedDictionary(_ value: BusValue) -> Bool {
     return seen.contains(.actionToken) != seen.contains(.actionTokenFD)
 }
 
-// MARK: The rules, independently of MirrorPolicy
+// MARK: The rules, independently of MirrorRule
 
 func isUUID(_ text: String) -> Bool {
     let bytes = Array(text.utf8)
@@ -113,14 +113,14 @@ func ruleBroken(_ field: Key, _ request: MirrorRequest) -> Bool {
     case .familySubjectID: return !isUUID(request.familySubjectID)
     case .babyID: return !isUUID(request.babyID)
     case .apiOrigin: return request.apiOrigin != allowedOrigin
-    case .tokenExpiresAt: return expires <= nowMilliseconds || expires - nowMilliseconds > policy.maximumTokenLifetime.wholeMilliseconds
+    case .tokenExpiresAt: return expires <= nowMilliseconds || expires - nowMilliseconds > rule.maximumTokenLifetime.wholeMilliseconds
     case .babyName: return !babyNameHolds(request.babyName)
     case .startedAt:
         return startedAt > nowMilliseconds + 5 * Milliseconds.minute || startedAt < nowMilliseconds - 48 * Milliseconds.hour
     case .timeZone: return TimeZoneName(request.timeZone).flatMap(zoneInfo.rules(for:)) == nil
     case .revision: return request.revision < 0
     case .platformClockOffset:
-        return (request.platformClockOffsetMilliseconds?.magnitude ?? 0) > MirrorPolicy.largestClockOffset.wholeMilliseconds.magnitude
+        return (request.platformClockOffsetMilliseconds?.magnitude ?? 0) > MirrorRule.largestClockOffset.wholeMilliseconds.magnitude
     case .actionTokenFD: violation("a refusal names \(field.name), which validation never sees")
     }
 }
@@ -178,7 +178,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
 
     let timer: MirroredTimer
     do {
-        timer = try policy.validate(request, now: now)
+        timer = try rule.mirroredTimer(for: request, now: now)
     } catch {
         checkRefusal(error.message, token: request.actionToken)
         checkRefusal(ServiceError(error).message, token: request.actionToken)

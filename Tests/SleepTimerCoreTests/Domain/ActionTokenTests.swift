@@ -11,7 +11,7 @@ import SleepTimerCore
         var dumpedWrapper = ""
         dump(NativeActionToken(token: token, expiresAt: Fixtures.now), to: &dumpedWrapper)
         var dumpedTimer = ""
-        let timer = try? Fixtures.policy.validate(Fixtures.request(), now: Fixtures.now)
+        let timer = try? Fixtures.mirrorRule.mirroredTimer(for: Fixtures.request(), now: Fixtures.now)
         dump(timer, to: &dumpedTimer)
         #expect(timer != nil)
         let forms = [

@@ -52,7 +52,7 @@ import SleepTimerCore
     }
 
     @Test func theTimerBuildsItsOwnLink() throws {
-        let mirrored = try Fixtures.policy.validate(Fixtures.request(), now: Fixtures.now)
+        let mirrored = try Fixtures.mirrorRule.mirroredTimer(for: Fixtures.request(), now: Fixtures.now)
         #expect(mirrored.deepLink(base: .default) == DeepLink(base: .default, familySubjectID: family, babyID: baby, timerID: timer))
     }
 }

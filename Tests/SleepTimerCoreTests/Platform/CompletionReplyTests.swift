@@ -131,11 +131,11 @@ import SleepTimerCore
 
     @Test func busyAnswersCarryTheirRetryAfter() {
         #expect(verdict(429, error("rate_limited"), retryAfter: "7")
-            == .retry(retryAfterMilliseconds: 7000, reason: "the platform is busy (429 rate_limited)"))
+            == .retry(retryAfter: .milliseconds(7000), reason: "the platform is busy (429 rate_limited)"))
         #expect(verdict(503, error("unavailable"), retryAfter: "Sun, 29 Nov 2026 21:42:00 GMT")
-            == .retry(retryAfterMilliseconds: 60_000, reason: "the platform is busy (503 unavailable)"))
+            == .retry(retryAfter: .milliseconds(60_000), reason: "the platform is busy (503 unavailable)"))
         #expect(verdict(503, error("unavailable"), retryAfter: "whenever")
-            == .retry(retryAfterMilliseconds: nil, reason: "the platform is busy (503 unavailable)"))
+            == .retry(retryAfter: nil, reason: "the platform is busy (503 unavailable)"))
     }
 
     @Test func serverErrorsAndRedirectsAreRetriedWithBackoff() {

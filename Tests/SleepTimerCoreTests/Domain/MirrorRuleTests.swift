@@ -3,13 +3,13 @@ import Testing
 import SleepTimerCore
 import SleepTimersAPI
 
-@Suite struct MirrorValidationTests {
-    let policy = Fixtures.policy
+@Suite struct MirrorRuleTests {
+    let rule = Fixtures.mirrorRule
     let now = Fixtures.now
 
     private func rejection(_ change: (inout MirrorRequest) -> Void) -> MirrorRejection? {
         do {
-            _ = try policy.validate(Fixtures.request(change), now: now)
+            _ = try rule.mirroredTimer(for: Fixtures.request(change), now: now)
             return nil
         } catch {
             return error
@@ -17,7 +17,7 @@ import SleepTimersAPI
     }
 
     @Test func aSelfModeSleepTimerPassesWithEveryFieldKept() throws {
-        let timer = try policy.validate(Fixtures.request(), now: now)
+        let timer = try rule.mirroredTimer(for: Fixtures.request(), now: now)
         #expect(timer.id.string == Fixtures.timerID)
         #expect(timer.scope.apiOrigin.description == Fixtures.origin)
         #expect(timer.scope.userID.string == Fixtures.userID)
@@ -54,8 +54,8 @@ import SleepTimersAPI
     }
 
     @Test func acceptsATokenExpiringAtTheLongestLifetime() {
-        #expect(rejection { $0.tokenExpiresAtMilliseconds = now.millisecondsSince1970 + Fixtures.policy.maximumTokenLifetime.wholeMilliseconds } == nil)
-        #expect(rejection { $0.tokenExpiresAtMilliseconds = now.millisecondsSince1970 + Fixtures.policy.maximumTokenLifetime.wholeMilliseconds + 1 }?
+        #expect(rejection { $0.tokenExpiresAtMilliseconds = now.millisecondsSince1970 + Fixtures.mirrorRule.maximumTokenLifetime.wholeMilliseconds } == nil)
+        #expect(rejection { $0.tokenExpiresAtMilliseconds = now.millisecondsSince1970 + Fixtures.mirrorRule.maximumTokenLifetime.wholeMilliseconds + 1 }?
             .field == .tokenExpiresAt)
     }
 
@@ -93,11 +93,11 @@ import SleepTimersAPI
     }
 
     @Test func explainsAnEmptyAllowList() {
-        var empty = policy
+        var empty = rule
         empty.allowedOrigins = AllowedOrigins([])
-        #expect(throws: MirrorRejection.self) { try empty.validate(Fixtures.request(), now: now) }
+        #expect(throws: MirrorRejection.self) { try empty.mirroredTimer(for: Fixtures.request(), now: now) }
         do {
-            _ = try empty.validate(Fixtures.request(), now: now)
+            _ = try empty.mirroredTimer(for: Fixtures.request(), now: now)
         } catch {
             #expect(error.message.contains("allowed-origins"))
         }

@@ -4,8 +4,8 @@
 /// exponentially growing, capped ceiling) spreads retries of many agents
 /// out after an outage; a server's Retry-After wins when it gives one,
 /// within a bound; and nothing is retried once the token has expired, since
-/// the platform would refuse it anyway.
-public struct RetryPolicy: Sendable, Equatable {
+/// the platform would refuse it anyway. It holds only its settings.
+public struct RetryRule: Sendable, Equatable {
     /// The ceilings of the jittered waits.
     public var backoff: Backoff
     /// Longest Retry-After honoured; a longer one is cut to this.
@@ -20,7 +20,8 @@ public struct RetryPolicy: Sendable, Equatable {
         self.maximumRetryAfter = maximumRetryAfter
     }
 
-    public enum Decision: Sendable, Equatable {
+    /// When the next attempt goes, if one does.
+    public enum NextAttempt: Sendable, Equatable {
         case retry(at: Instant)
         /// The next attempt would come after the token stops being accepted.
         case giveUpTokenExpires
@@ -32,22 +33,22 @@ public struct RetryPolicy: Sendable, Equatable {
         backoff.wait(afterFailures: attempt)
     }
 
-    /// What to do after `attempt` failed attempts.
+    /// When to try again after `attempt` failed attempts.
     ///
     /// - Parameters:
-    ///   - retryAfter: the server's Retry-After in milliseconds, already
-    ///     parsed (`RetryAfter.parse`), if any.
+    ///   - retryAfter: the server's Retry-After, already parsed
+    ///     (`RetryAfter.parse`), if any.
     ///   - random: the source of the jitter.
-    public func decide<Random: RandomNumberGenerator>(
+    public func nextAttempt<Random: RandomNumberGenerator>(
         afterAttempt attempt: Int,
         now: Instant,
-        retryAfter: Int64?,
+        retryAfter: Duration?,
         tokenExpiresAt: Instant,
         random: inout Random
-    ) -> Decision {
+    ) -> NextAttempt {
         let delay: Duration
         if let retryAfter {
-            delay = min(.milliseconds(max(0, retryAfter)), maximumRetryAfter)
+            delay = min(max(.zero, retryAfter), maximumRetryAfter)
         } else {
             delay = backoff.jitteredWait(afterFailures: attempt, using: &random)
         }

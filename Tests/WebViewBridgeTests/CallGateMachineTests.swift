@@ -1,48 +1,62 @@
 import Testing
 @testable import WebViewBridge
 
-@Suite struct CallGateTests {
+@Suite struct CallGateMachineTests {
     private func line(_ number: Int) -> [UInt8] { Array("\(number)".utf8) }
 
-    private func drain(_ gate: inout CallGate) -> [[UInt8]] {
+    private func drain(_ gate: inout CallGateMachine) -> [[UInt8]] {
         var started: [[UInt8]] = []
-        while let next = gate.next() { started.append(next) }
+        while case .handOn(let next)? = gate.ready() { started.append(next) }
         return started
     }
 
     @Test func atMostTheLimitIsInFlightAndTheRestWaitsInOrder() {
-        var gate = CallGate(limit: 2)
+        var gate = CallGateMachine(settings: .init(limit: 2))
         for number in 1...5 { gate.arrived(line(number)) }
         #expect(drain(&gate) == [line(1), line(2)])
-        #expect(gate.inFlight == 2)
+        #expect(gate.state.inFlight == 2)
         #expect(!gate.readsInput)
-        gate.finished()
+        gate.answered()
         #expect(drain(&gate) == [line(3)])
-        gate.finished()
-        gate.finished()
+        gate.answered()
+        gate.answered()
         #expect(drain(&gate) == [line(4), line(5)])
         #expect(gate.readsInput)  // nothing waits, though two are in flight
         #expect(!gate.isIdle)
     }
 
     @Test func inputIsReadAgainOnlyOnceNothingWaits() {
-        var gate = CallGate(limit: 1)
+        var gate = CallGateMachine(settings: .init(limit: 1))
         #expect(gate.readsInput)
         gate.arrived(line(1))
         gate.arrived(line(2))
         #expect(!gate.readsInput)
         _ = drain(&gate)
         #expect(!gate.readsInput)
-        gate.finished()
+        gate.answered()
         _ = drain(&gate)
         #expect(gate.readsInput)
-        gate.finished()
+        gate.answered()
         #expect(gate.isIdle)
     }
 
     @Test func theStandardLimitIs64() {
-        var gate = CallGate()
+        var gate = CallGateMachine()
         for number in 1...100 { gate.arrived(line(number)) }
         #expect(drain(&gate).count == 64)
+    }
+
+    /// A line handed on is emptied at once, and the queue dropped once all
+    /// are handed on: memory stays bounded by what waits.
+    @Test func linesHandedOnAreNotKept() {
+        var gate = CallGateMachine(settings: .init(limit: 2))
+        for number in 1...3 { gate.arrived(line(number)) }
+        _ = drain(&gate)
+        #expect(gate.state.waiting == [[], [], line(3)])
+        #expect(gate.state.head == 2)
+        gate.answered()
+        #expect(drain(&gate) == [line(3)])
+        #expect(gate.state.waiting.isEmpty)
+        #expect(gate.state.head == 0)
     }
 }

@@ -2,7 +2,7 @@ import SleepTimerCore
 import Testing
 @testable import WebViewBridge
 
-@Suite struct TokenRenewalsTests {
+@Suite struct TokenRenewalMachineTests {
     let timer = TimerID("3f2504e0-4f89-41d3-9a0c-0305e82c3301")!
     let start = Instant(millisecondsSince1970: 1_795_988_460_000)
 
@@ -10,16 +10,16 @@ import Testing
     /// The expiry of the first token.
     private var firstExpiry: Instant { at(seconds: 12 * 3600) }
 
-    /// A plan holding a token issued at `start` that lasts 12 hours.
-    private func plan() -> TokenRenewals {
-        var plan = TokenRenewals()
+    /// A machine holding a token issued at `start` that lasts 12 hours.
+    private func plan() -> TokenRenewalMachine {
+        var plan = TokenRenewalMachine()
         plan.issued(timer, at: start, expiresAt: firstExpiry)
         return plan
     }
 
     @Test func aTimerWhoseTokenItNeverHandedOverIsLeftAlone() {
-        var plan = TokenRenewals()
-        #expect(plan.expiring(timer, expiresAt: firstExpiry, now: start) == .nothing)
+        var plan = TokenRenewalMachine()
+        #expect(plan.expiring(timer, expiresAt: firstExpiry, now: start) == nil)
         #expect(!plan.knows(timer))
     }
 
@@ -32,9 +32,9 @@ import Testing
         var plan = plan()
         let late = at(seconds: 11 * 3600 + 1800)
         #expect(plan.expiring(timer, expiresAt: firstExpiry, now: late) == .renewNow)
-        #expect(plan.expiring(timer, expiresAt: firstExpiry, now: late) == .nothing)
+        #expect(plan.expiring(timer, expiresAt: firstExpiry, now: late) == nil)
         plan.issued(timer, at: late, expiresAt: at(seconds: 24 * 3600))
-        #expect(plan.settled(timer, now: late) == .nothing)
+        #expect(plan.settled(timer, now: late) == nil)
         #expect(plan.expiring(timer, expiresAt: at(seconds: 24 * 3600), now: at(seconds: 23 * 3600 + 1800)) == .renewNow)
     }
 
@@ -44,16 +44,21 @@ import Testing
         let late = at(seconds: 11 * 3600 + 1800)
         #expect(plan.expiring(timer, expiresAt: firstExpiry, now: late) == .renewNow)
         plan.issued(timer, at: late, expiresAt: late.adding(milliseconds: 40_000))
-        #expect(plan.expiring(timer, expiresAt: late.adding(milliseconds: 40_000), now: late) == .nothing)
+        #expect(plan.expiring(timer, expiresAt: late.adding(milliseconds: 40_000), now: late) == nil)
         #expect(plan.settled(timer, now: late) == .renewAt(late.adding(milliseconds: 30_000)))
     }
 
     @Test func aTokenDueTheMomentItArrivesIsRenewedThirtySecondsLaterNotAtOnce() {
         var plan = plan()
         #expect(plan.expiring(timer, expiresAt: firstExpiry, now: at(seconds: 1)) == .renewAt(at(seconds: 30)))
-        #expect(plan.expiring(timer, expiresAt: firstExpiry, now: at(seconds: 2)) == .nothing)
+        #expect(plan.expiring(timer, expiresAt: firstExpiry, now: at(seconds: 2)) == nil)
         #expect(plan.due(timer, now: at(seconds: 30)) == .renewNow)
-        #expect(plan.due(timer, now: at(seconds: 31)) == .nothing)
+        #expect(plan.due(timer, now: at(seconds: 31)) == nil)
+    }
+
+    @Test func aTokenDueExactlyThirtySecondsAfterItsIssueIsRenewedAtOnce() {
+        var plan = plan()
+        #expect(plan.expiring(timer, expiresAt: firstExpiry, now: at(seconds: 30)) == .renewNow)
     }
 
     @Test func aPassingFailureIsTriedAgainAfterAGrowingPause() {
@@ -75,7 +80,7 @@ import Testing
         var plan = plan()
         let almost = at(seconds: 12 * 3600 - 10)
         #expect(plan.expiring(timer, expiresAt: firstExpiry, now: almost) == .renewNow)
-        #expect(plan.failed(timer, .passing, now: almost) == .nothing)
+        #expect(plan.failed(timer, .passing, now: almost) == nil)
         // The next expiring token (from the app's next upsert) is renewed again.
         plan.issued(timer, at: almost, expiresAt: at(seconds: 24 * 3600))
         #expect(plan.expiring(timer, expiresAt: at(seconds: 24 * 3600), now: at(seconds: 23 * 3600)) == .renewNow)
@@ -84,9 +89,9 @@ import Testing
     @Test func aLastingFailureForgetsTheTimer() {
         var plan = plan()
         #expect(plan.expiring(timer, expiresAt: firstExpiry, now: at(seconds: 11 * 3600)) == .renewNow)
-        #expect(plan.failed(timer, .lasting, now: at(seconds: 11 * 3600)) == .nothing)
+        #expect(plan.failed(timer, .lasting, now: at(seconds: 11 * 3600)) == nil)
         #expect(!plan.knows(timer))
-        #expect(plan.expiring(timer, expiresAt: firstExpiry, now: at(seconds: 11 * 3600 + 60)) == .nothing)
+        #expect(plan.expiring(timer, expiresAt: firstExpiry, now: at(seconds: 11 * 3600 + 60)) == nil)
     }
 
     @Test func aFreshTokenFromTheAppCancelsAPlannedRenewal() {
@@ -95,32 +100,54 @@ import Testing
         #expect(plan.expiring(timer, expiresAt: firstExpiry, now: late) == .renewNow)
         #expect(plan.failed(timer, .passing, now: late) == .renewAt(late.adding(milliseconds: 30_000)))
         plan.issued(timer, at: late.adding(milliseconds: 10_000), expiresAt: at(seconds: 23 * 3600))
-        #expect(plan.due(timer, now: late.adding(milliseconds: 30_000)) == .nothing)
+        #expect(plan.due(timer, now: late.adding(milliseconds: 30_000)) == nil)
     }
 
     @Test func anExpiringAboutAnOlderTokenChangesNothing() {
         var plan = plan()
         plan.issued(timer, at: at(seconds: 3600), expiresAt: at(seconds: 13 * 3600))
-        #expect(plan.expiring(timer, expiresAt: firstExpiry, now: at(seconds: 11 * 3600 + 1800)) == .nothing)
+        #expect(plan.expiring(timer, expiresAt: firstExpiry, now: at(seconds: 11 * 3600 + 1800)) == nil)
         #expect(plan.expiring(timer, expiresAt: at(seconds: 13 * 3600), now: at(seconds: 12 * 3600 + 1800)) == .renewNow)
     }
 
     @Test func aForgottenTimerIsNeitherRenewedNorDue() {
         var plan = plan()
         #expect(plan.expiring(timer, expiresAt: firstExpiry, now: at(seconds: 5)) == .renewAt(at(seconds: 30)))
-        plan.forget(timer)
-        #expect(plan.due(timer, now: at(seconds: 30)) == .nothing)
-        #expect(plan.expiring(timer, expiresAt: firstExpiry, now: at(seconds: 40)) == .nothing)
+        plan.timerLeft(timer)
+        #expect(plan.due(timer, now: at(seconds: 30)) == nil)
+        #expect(plan.expiring(timer, expiresAt: firstExpiry, now: at(seconds: 40)) == nil)
+    }
+
+    @Test func theEndOfTheSessionForgetsEveryTimer() {
+        var plan = plan()
+        let other = TimerID("3f2504e0-4f89-41d3-9a0c-0305e82c3302")!
+        plan.issued(other, at: start, expiresAt: firstExpiry)
+        #expect(plan.expiring(timer, expiresAt: firstExpiry, now: at(seconds: 5)) == .renewAt(at(seconds: 30)))
+        plan.sessionEnded()
+        #expect(!plan.knows(timer) && !plan.knows(other))
+        #expect(plan.state.timers.isEmpty)
+        #expect(plan.due(timer, now: at(seconds: 30)) == nil)
+        #expect(plan.expiring(other, expiresAt: firstExpiry, now: at(seconds: 40)) == nil)
+    }
+
+    @Test func itsSettingsSetTheLeastIntervalAndThePause() {
+        var plan = TokenRenewalMachine(settings: .init(
+            minimumInterval: .seconds(90), retryBackoff: Backoff(first: .seconds(10), longest: .seconds(20))))
+        plan.issued(timer, at: start, expiresAt: firstExpiry)
+        #expect(plan.expiring(timer, expiresAt: firstExpiry, now: at(seconds: 60)) == .renewAt(at(seconds: 90)))
+        #expect(plan.due(timer, now: at(seconds: 90)) == .renewNow)
+        #expect(plan.failed(timer, .passing, now: at(seconds: 90)) == .renewAt(at(seconds: 100)))
+        #expect(plan.state.timers[timer]?.failures == 1)
     }
 
     // MARK: Which refusals pass
 
     @Test func aRefusalPassesExactlyWhenACompletionWouldBeRetried() {
         for status in [300, 307, 400, 401, 404, 409, 410, 422, 429, 500, 503, 599, 600] {
-            let passing = TokenRenewals.failure(refusedWith: status) == .passing
+            let passing = TokenRenewalMachine.failure(refusedWith: status) == .passing
             #expect(passing == CompletionReply.isWorthRetrying(status: status), "\(status)")
         }
-        #expect(TokenRenewals.failure(refusedWith: 503) == .passing)
-        #expect(TokenRenewals.failure(refusedWith: 409) == .lasting)
+        #expect(TokenRenewalMachine.failure(refusedWith: 503) == .passing)
+        #expect(TokenRenewalMachine.failure(refusedWith: 409) == .lasting)
     }
 }

@@ -2,29 +2,29 @@ import DFLTestSupport
 import Testing
 import SleepTimerCore
 
-@Suite struct RetryPolicyTests {
-    let policy = RetryPolicy(backoff: Backoff(first: .milliseconds(1000), longest: .milliseconds(60_000)),
-                             maximumRetryAfter: .milliseconds(600_000))
+@Suite struct RetryRuleTests {
+    let rule = RetryRule(backoff: Backoff(first: .milliseconds(1000), longest: .milliseconds(60_000)),
+                         maximumRetryAfter: .milliseconds(600_000))
     let now = Fixtures.now
     let farExpiry = Fixtures.now.adding(milliseconds: 24 * Milliseconds.hour)
 
     @Test func theCeilingDoublesAndIsCapped() {
-        #expect(policy.backoffCeiling(afterAttempt: 1) == .milliseconds(1000))
-        #expect(policy.backoffCeiling(afterAttempt: 2) == .milliseconds(2000))
-        #expect(policy.backoffCeiling(afterAttempt: 6) == .milliseconds(32_000))
-        #expect(policy.backoffCeiling(afterAttempt: 7) == .milliseconds(60_000))
-        #expect(policy.backoffCeiling(afterAttempt: 10_000) == .milliseconds(60_000))
-        #expect(policy.backoffCeiling(afterAttempt: 0) == .milliseconds(1000))
+        #expect(rule.backoffCeiling(afterAttempt: 1) == .milliseconds(1000))
+        #expect(rule.backoffCeiling(afterAttempt: 2) == .milliseconds(2000))
+        #expect(rule.backoffCeiling(afterAttempt: 6) == .milliseconds(32_000))
+        #expect(rule.backoffCeiling(afterAttempt: 7) == .milliseconds(60_000))
+        #expect(rule.backoffCeiling(afterAttempt: 10_000) == .milliseconds(60_000))
+        #expect(rule.backoffCeiling(afterAttempt: 0) == .milliseconds(1000))
     }
 
     /// Full jitter: every wait lies between zero and the ceiling, and the
     /// waits spread over the whole of that range.
     @Test func fullJitterSpansZeroToTheCeiling() {
         var random = SplitMix64(seed: 42)
-        let ceiling = policy.backoffCeiling(afterAttempt: 4).wholeMilliseconds
+        let ceiling = rule.backoffCeiling(afterAttempt: 4).wholeMilliseconds
         var delays: [Int64] = []
         for _ in 0..<2000 {
-            guard case .retry(let at) = policy.decide(
+            guard case .retry(let at) = rule.nextAttempt(
                 afterAttempt: 4, now: now, retryAfter: nil, tokenExpiresAt: farExpiry, random: &random)
             else {
                 Issue.record("gave up with a far expiry")
@@ -39,33 +39,33 @@ import SleepTimerCore
 
     @Test func retryAfterWinsWithinItsBound() {
         var random = SplitMix64(seed: 1)
-        #expect(policy.decide(afterAttempt: 1, now: now, retryAfter: 120_000, tokenExpiresAt: farExpiry, random: &random)
+        #expect(rule.nextAttempt(afterAttempt: 1, now: now, retryAfter: .milliseconds(120_000), tokenExpiresAt: farExpiry, random: &random)
             == .retry(at: now.adding(milliseconds: 120_000)))
-        #expect(policy.decide(afterAttempt: 1, now: now, retryAfter: 86_400_000, tokenExpiresAt: farExpiry, random: &random)
+        #expect(rule.nextAttempt(afterAttempt: 1, now: now, retryAfter: .milliseconds(86_400_000), tokenExpiresAt: farExpiry, random: &random)
             == .retry(at: now.adding(milliseconds: 600_000)))
-        #expect(policy.decide(afterAttempt: 1, now: now, retryAfter: -5, tokenExpiresAt: farExpiry, random: &random)
+        #expect(rule.nextAttempt(afterAttempt: 1, now: now, retryAfter: .milliseconds(-5), tokenExpiresAt: farExpiry, random: &random)
             == .retry(at: now))
     }
 
-    @Test func aPolicyThatHonoursNoRetryAfterRetriesAtOnce() {
-        let eager = RetryPolicy(backoff: Backoff(first: .milliseconds(1000), longest: .milliseconds(60_000)), maximumRetryAfter: .zero)
+    @Test func aRuleThatHonoursNoRetryAfterRetriesAtOnce() {
+        let eager = RetryRule(backoff: Backoff(first: .milliseconds(1000), longest: .milliseconds(60_000)), maximumRetryAfter: .zero)
         var random = SplitMix64(seed: 1)
-        #expect(eager.decide(afterAttempt: 1, now: now, retryAfter: 120_000, tokenExpiresAt: farExpiry, random: &random)
+        #expect(eager.nextAttempt(afterAttempt: 1, now: now, retryAfter: .milliseconds(120_000), tokenExpiresAt: farExpiry, random: &random)
             == .retry(at: now))
     }
 
     @Test func neverRetriesPastTheTokensExpiry() {
         var random = SplitMix64(seed: 7)
-        #expect(policy.decide(afterAttempt: 3, now: now, retryAfter: nil, tokenExpiresAt: now, random: &random)
+        #expect(rule.nextAttempt(afterAttempt: 3, now: now, retryAfter: nil, tokenExpiresAt: now, random: &random)
             == .giveUpTokenExpires)
-        #expect(policy.decide(afterAttempt: 1, now: now, retryAfter: 5000, tokenExpiresAt: now.adding(milliseconds: 5000),
+        #expect(rule.nextAttempt(afterAttempt: 1, now: now, retryAfter: .milliseconds(5000), tokenExpiresAt: now.adding(milliseconds: 5000),
                               random: &random) == .giveUpTokenExpires)
-        #expect(policy.decide(afterAttempt: 1, now: now, retryAfter: 4999, tokenExpiresAt: now.adding(milliseconds: 5000),
+        #expect(rule.nextAttempt(afterAttempt: 1, now: now, retryAfter: .milliseconds(4999), tokenExpiresAt: now.adding(milliseconds: 5000),
                               random: &random) == .retry(at: now.adding(milliseconds: 4999)))
         // A ceiling of 60 s against 30 s left: some draws fit, the rest give up.
         var outcomes: Set<Bool> = []
         for _ in 0..<200 {
-            let decision = policy.decide(
+            let decision = rule.nextAttempt(
                 afterAttempt: 20, now: now, retryAfter: nil, tokenExpiresAt: now.adding(milliseconds: 30_000), random: &random)
             if case .retry(let at) = decision { #expect(at < now.adding(milliseconds: 30_000)) }
             outcomes.insert(decision == .giveUpTokenExpires)
@@ -78,38 +78,38 @@ import SleepTimerCore
     /// Sun, 06 Nov 1994 08:49:37 GMT
     let now = Instant(secondsSince1970: 784_111_777 - 60)
 
-    @Test func delaySecondsAreMilliseconds() {
-        #expect(RetryAfter.parse("120", now: now) == 120_000)
-        #expect(RetryAfter.parse(" 0 ", now: now) == 0)
+    @Test func delaySecondsAreSecondsToTheMillisecond() {
+        #expect(RetryAfter.parse("120", now: now) == .milliseconds(120_000))
+        #expect(RetryAfter.parse(" 0 ", now: now) == .milliseconds(0))
     }
 
     @Test func allThreeHTTPDateFormsAreAccepted() {
-        #expect(RetryAfter.parse("Sun, 06 Nov 1994 08:49:37 GMT", now: now) == 60_000)
-        #expect(RetryAfter.parse("Sunday, 06-Nov-94 08:49:37 GMT", now: now) == 60_000)
-        #expect(RetryAfter.parse("Sun Nov  6 08:49:37 1994", now: now) == 60_000)
+        #expect(RetryAfter.parse("Sun, 06 Nov 1994 08:49:37 GMT", now: now) == .milliseconds(60_000))
+        #expect(RetryAfter.parse("Sunday, 06-Nov-94 08:49:37 GMT", now: now) == .milliseconds(60_000))
+        #expect(RetryAfter.parse("Sun Nov  6 08:49:37 1994", now: now) == .milliseconds(60_000))
     }
 
     @Test func aDateInThePastMeansNoWait() {
-        #expect(RetryAfter.parse("Sun, 06 Nov 1994 08:40:00 GMT", now: now) == 0)
+        #expect(RetryAfter.parse("Sun, 06 Nov 1994 08:40:00 GMT", now: now) == .milliseconds(0))
     }
 
     @Test func anEnormousNumberIsNotAnOverflow() {
         let parsed = RetryAfter.parse("99999999999999999999999", now: now)
-        #expect(parsed != nil && parsed! > 1_000_000_000)
+        #expect(parsed != nil && parsed! > .milliseconds(1_000_000_000))
     }
 
     @Test func tenDigitsAreSecondsAndMoreAreTheLargestWait() {
-        #expect(RetryAfter.parse("9999999999", now: now) == 9_999_999_999_000)
-        #expect(RetryAfter.parse("10000000000", now: now) == Int64.max / 2)
-        #expect(RetryAfter.parse(String(repeating: "9", count: 64), now: now) == Int64.max / 2)
+        #expect(RetryAfter.parse("9999999999", now: now) == .milliseconds(9_999_999_999_000))
+        #expect(RetryAfter.parse("10000000000", now: now) == .milliseconds(Int64.max / 2))
+        #expect(RetryAfter.parse(String(repeating: "9", count: 64), now: now) == .milliseconds(Int64.max / 2))
         #expect(RetryAfter.parse(String(repeating: "9", count: 65), now: now) == nil)
     }
 
     /// RFC 9110: a two-digit year more than 50 years ahead is the most
     /// recent past year with those digits; 2044 is 50 years after 1994.
     @Test func aTwoDigitYearIsWithinFiftyYearsAhead() {
-        #expect(RetryAfter.parse("Sunday, 06-Nov-44 08:49:37 GMT", now: now) == 1_577_923_260_000)
-        #expect(RetryAfter.parse("Sunday, 06-Nov-45 08:49:37 GMT", now: now) == 0)
+        #expect(RetryAfter.parse("Sunday, 06-Nov-44 08:49:37 GMT", now: now) == .milliseconds(1_577_923_260_000))
+        #expect(RetryAfter.parse("Sunday, 06-Nov-45 08:49:37 GMT", now: now) == .milliseconds(0))
     }
 
     @Test(arguments: [

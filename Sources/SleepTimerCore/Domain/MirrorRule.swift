@@ -74,8 +74,11 @@ public struct MirrorRejection: Error, Sendable, Equatable, CustomStringConvertib
     public var description: String { message }
 }
 
-/// The rules every mirrored timer must pass.
-public struct MirrorPolicy: Sendable {
+/// The rules every mirrored timer must pass, asked once per Mirror call: the
+/// timer a request mirrors, or the first rule it breaks. It holds only its
+/// settings (which origins, which zones, and how far in time a start and a
+/// token's expiry may be).
+public struct MirrorRule: Sendable {
     public var allowedOrigins: AllowedOrigins
     public var timeZones: any TimeZoneResolving
     /// How far ahead of the agent's clock a start may be (clock skew).
@@ -87,7 +90,7 @@ public struct MirrorPolicy: Sendable {
     public static let largestClockOffset: Duration = .seconds(24 * 3600)
     /// How old a running Sleep timer may be before it is taken for a
     /// forgotten one.
-    public var maximumStartAge: Duration = MirrorPolicy.longestSleep
+    public var maximumStartAge: Duration = MirrorRule.longestSleep
     /// How far away a token's expiry may be; the platform issues tokens for
     /// hours, so anything longer is not one of its tokens, or one a leak
     /// would keep useful for too long.
@@ -98,10 +101,10 @@ public struct MirrorPolicy: Sendable {
         self.timeZones = timeZones
     }
 
-    /// Applies every rule, in the order a person would want to hear about
-    /// them: what kind of timer and whose it is first, then the token, then
-    /// each field.
-    public func validate(_ request: MirrorRequest, now: Instant) throws(MirrorRejection) -> MirroredTimer {
+    /// The timer `request` mirrors, or why it is refused. Every rule is
+    /// applied, in the order a person would want to hear about them: what
+    /// kind of timer and whose it is first, then the token, then each field.
+    public func mirroredTimer(for request: MirrorRequest, now: Instant) throws(MirrorRejection) -> MirroredTimer {
         try Self.checkKind(request)
         try Self.checkToken(request.actionToken)
         let timerID = try Self.identifier(TimerID.self, request.timerID, field: .timerID)

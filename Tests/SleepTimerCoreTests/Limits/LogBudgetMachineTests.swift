@@ -1,18 +1,18 @@
 import Testing
 import SleepTimerCore
 
-@Suite struct LogBudgetTests {
+@Suite struct LogBudgetMachineTests {
     let start = Instant(millisecondsSince1970: 1_000_000)
 
     func at(_ milliseconds: Int64) -> Instant { start.adding(milliseconds: milliseconds) }
 
     @Test func theFirstRefusalOfACallerIsLoggedAtOnce() {
-        var budget = LogBudget(period: .milliseconds(60_000), maximumCallers: 8)
+        var budget = LogBudgetMachine(settings: .init(period: .milliseconds(60_000), maximumCallers: 8))
         #expect(budget.refused(by: ":1.5", now: start) == .log(count: 1))
     }
 
     @Test func refusalsWithinThePeriodAreHeldBackAndCountedInTheNextLine() {
-        var budget = LogBudget(period: .milliseconds(60_000), maximumCallers: 8)
+        var budget = LogBudgetMachine(settings: .init(period: .milliseconds(60_000), maximumCallers: 8))
         _ = budget.refused(by: ":1.5", now: start)
         let held = (1..<10_000).map { budget.refused(by: ":1.5", now: at(Int64($0))) }
         #expect(held.allSatisfy { $0 == .holdBack })
@@ -21,32 +21,32 @@ import SleepTimerCore
     }
 
     @Test func manyRefusalsOfOneCallAreOneLineWithTheirCount() {
-        var budget = LogBudget(period: .milliseconds(60_000), maximumCallers: 8)
+        var budget = LogBudgetMachine(settings: .init(period: .milliseconds(60_000), maximumCallers: 8))
         #expect(budget.refused(100_000, by: ":1.5", now: start) == .log(count: 100_000))
         #expect(budget.refused(5, by: ":1.5", now: at(1)) == .holdBack)
     }
 
     @Test func eachCallerHasABudgetOfItsOwn() {
-        var budget = LogBudget(period: .milliseconds(60_000), maximumCallers: 8)
+        var budget = LogBudgetMachine(settings: .init(period: .milliseconds(60_000), maximumCallers: 8))
         _ = budget.refused(by: ":1.5", now: start)
         #expect(budget.refused(by: ":1.6", now: start) == .log(count: 1))
     }
 
     @Test func noRefusalIsNoLine() {
-        var budget = LogBudget(period: .milliseconds(60_000), maximumCallers: 8)
+        var budget = LogBudgetMachine(settings: .init(period: .milliseconds(60_000), maximumCallers: 8))
         #expect(budget.refused(0, by: ":1.5", now: start) == .holdBack)
         #expect(budget.refused(by: ":1.5", now: start) == .log(count: 1))
     }
 
     @Test func aClockThatGoesBackStartsANewPeriod() {
-        var budget = LogBudget(period: .milliseconds(60_000), maximumCallers: 8)
+        var budget = LogBudgetMachine(settings: .init(period: .milliseconds(60_000), maximumCallers: 8))
         _ = budget.refused(by: ":1.5", now: start)
         _ = budget.refused(by: ":1.5", now: at(1))
         #expect(budget.refused(by: ":1.5", now: at(-1)) == .log(count: 2))
     }
 
     @Test func callersBeyondTheBoundShareOneBudget() {
-        var budget = LogBudget(period: .milliseconds(60_000), maximumCallers: 2)
+        var budget = LogBudgetMachine(settings: .init(period: .milliseconds(60_000), maximumCallers: 2))
         _ = budget.refused(by: "a", now: start)
         _ = budget.refused(by: "b", now: start)
         #expect(budget.refused(by: "c", now: start) == .log(count: 1))
@@ -55,7 +55,7 @@ import SleepTimerCore
     }
 
     @Test func aSpentCallerIsForgottenToMakeRoomButOneWithRefusalsHeldBackIsKept() {
-        var budget = LogBudget(period: .milliseconds(60_000), maximumCallers: 2)
+        var budget = LogBudgetMachine(settings: .init(period: .milliseconds(60_000), maximumCallers: 2))
         _ = budget.refused(by: "a", now: start)
         _ = budget.refused(by: "b", now: start)
         _ = budget.refused(by: "b", now: at(1))

@@ -1,0 +1,101 @@
+/// When a refusal is written to the log: at most one line per caller and
+/// period (a minute), carrying how many refusals it stands for. A caller
+/// that sends bad calls by the thousand must not fill the journal, whose
+/// per-unit limit would then drop the program's real lines; a person
+/// reading the log still learns who was refused, for what, and how often.
+///
+/// The clock is given to each event. The callers kept are bounded: a caller
+/// whose period has ended and who has nothing held back is forgotten, and
+/// callers beyond the bound share one budget.
+public struct LogBudgetMachine: Equatable, Sendable {
+    public struct Settings: Equatable, Sendable {
+        /// One line per caller in each period at most.
+        public let period: Duration
+        /// The callers with a budget of their own at most.
+        public let maximumCallers: Int
+
+        public init(period: Duration, maximumCallers: Int) {
+            precondition(period > .zero && maximumCallers > 0, "A budget has a period and a caller.")
+            self.period = period
+            self.maximumCallers = maximumCallers
+        }
+
+        /// One line per caller and minute.
+        public static let refusals = Settings(period: .seconds(60), maximumCallers: 64)
+    }
+
+    /// One caller's budget.
+    public struct Entry: Equatable, Sendable {
+        /// When its last line was written.
+        public fileprivate(set) var lineAt: Instant?
+        /// The refusals counted since then, for its next line.
+        public fileprivate(set) var heldBack = 0
+    }
+
+    /// What the budget remembers between events.
+    public struct State: Equatable, Sendable {
+        /// The callers with a budget of their own.
+        public fileprivate(set) var callers: [String: Entry] = [:]
+        /// The budget the callers beyond the bound share.
+        public fileprivate(set) var overflow = Entry()
+    }
+
+    /// The name the callers beyond the bound are logged under.
+    public static let otherCallers = "other callers"
+
+    public let settings: Settings
+    public private(set) var state = State()
+
+    public init(settings: Settings) {
+        self.settings = settings
+    }
+
+    public enum RefusedAction: Equatable, Sendable {
+        /// Write one line now, for this many refusals: those of this call
+        /// and those held back since the caller's last line.
+        case log(count: Int)
+        /// Write nothing: counted for the caller's next line.
+        case holdBack
+    }
+
+    /// `caller` was refused `count` times at `now` (for example the bad
+    /// links of one call).
+    public mutating func refused(_ count: Int = 1, by caller: String, now: Instant) -> RefusedAction {
+        guard count > 0 else { return .holdBack }
+        if state.callers[caller] == nil, state.callers.count >= settings.maximumCallers {
+            state.callers = state.callers.filter { !isSpent($0.value, now: now) }
+        }
+        if state.callers[caller] == nil, state.callers.count >= settings.maximumCallers {
+            return Self.action(&state.overflow, count, now: now, period: settings.period)
+        }
+        var entry = state.callers[caller] ?? Entry()
+        let action = Self.action(&entry, count, now: now, period: settings.period)
+        state.callers[caller] = entry
+        return action
+    }
+
+    /// The callers with a budget of their own now.
+    public var callersKept: Int { state.callers.count }
+
+    private func isSpent(_ entry: Entry, now: Instant) -> Bool {
+        guard let lineAt = entry.lineAt else { return true }
+        let elapsed = now.duration(since: lineAt)
+        return entry.heldBack == 0 && (elapsed >= settings.period || elapsed < .zero)
+    }
+
+    private static func action(_ entry: inout Entry, _ count: Int, now: Instant, period: Duration) -> RefusedAction {
+        let (total, overflowed) = entry.heldBack.addingReportingOverflow(count)
+        let sum = overflowed ? Int.max : total
+        if let lineAt = entry.lineAt {
+            let elapsed = now.duration(since: lineAt)
+            // A clock that went back starts a new period rather than silencing the caller.
+            if elapsed >= .zero, elapsed < period {
+                entry.heldBack = sum
+                return .holdBack
+            }
+        }
+        entry.lineAt = now
+        entry.heldBack = 0
+        return .log(count: sum)
+    }
+}

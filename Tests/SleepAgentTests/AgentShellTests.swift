@@ -399,7 +399,7 @@ final class RecordingOpener: LinkOpener {
         agent.addObserver(observer)
         try agent.mirror(Fixtures.request())
         try agent.complete(Self.timer, completedAtMilliseconds: 0)
-        transport.answer(.retry(retryAfterMilliseconds: 20_000, reason: "the platform is busy (503)"))
+        transport.answer(.retry(retryAfter: .seconds(20), reason: "the platform is busy (503)"))
         #expect(observer.changed.last?.stored.completionAttempts == 1)
         #expect(observer.changed.last?.state == .saving)
         #expect(try agent.list().first?.stored.completionAttempts == 1)
@@ -407,7 +407,7 @@ final class RecordingOpener: LinkOpener {
         // Later retries change nothing a caller sees.
         let announcements = observer.changed.count
         alarm.fire(advancing: clock)
-        transport.answer(.retry(retryAfterMilliseconds: 20_000, reason: "the platform is busy (503)"))
+        transport.answer(.retry(retryAfter: .seconds(20), reason: "the platform is busy (503)"))
         #expect(observer.changed.count == announcements)
         #expect(log.all.contains { $0.contains("will be tried again in 20 s") })
     }

@@ -44,13 +44,19 @@ TARGETS = [
             "Sources/SleepTimerCore/Domain/*.swift",
             "Sources/SleepTimerCore/Platform/*.swift",
             "Sources/SleepTimerCore/Text/*.swift",
+            "Sources/SleepTimerCore/Limits/*.swift",
         ],
     ),
     ("LinkOpening", "LinkOpeningTests", ["Sources/LinkOpening/AppFailure+BusError.swift"]),
     (
         "WebViewBridge",
         "WebViewBridgeTests",
-        ["Sources/WebViewBridge/TokenRequestRule.swift", "Sources/WebViewBridge/BridgeSessionMachine.swift"],
+        [
+            "Sources/WebViewBridge/TokenRequestRule.swift",
+            "Sources/WebViewBridge/BridgeSessionMachine.swift",
+            "Sources/WebViewBridge/TokenRenewalMachine.swift",
+            "Sources/WebViewBridge/CallGateMachine.swift",
+        ],
     ),
 ]
 

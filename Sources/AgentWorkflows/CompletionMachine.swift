@@ -122,7 +122,7 @@ public struct CompletionMachine: Sendable {
     /// records: now by default, never in the future, and in the platform's
     /// clock, in which the start is, never before it.
     public func clicked(
-        _ stored: StoredTimer?, completedAtMilliseconds: Int64, now: Instant, platformClockOffset: Int64?
+        _ stored: StoredTimer?, completedAtMilliseconds: Int64, now: Instant, platformClockOffset: Duration?
     ) -> ClickedAction {
         guard let stored else { return .refuse(.unknownTimer) }
         guard completedAtMilliseconds >= 0 else { return .refuse(.invalidTime) }
@@ -130,7 +130,7 @@ public struct CompletionMachine: Sendable {
         guard completedAt.duration(since: now) <= settings.clockSkew else {
             return .refuse(.inFuture)
         }
-        var sentAs = completedAt.adding(milliseconds: platformClockOffset ?? 0)
+        var sentAs = completedAt.adding(platformClockOffset ?? .zero)
         if sentAs < stored.timer.startedAt {
             // "Now" on a desktop whose clock is behind the app's: the sleep
             // ends as it starts rather than before.
@@ -236,7 +236,7 @@ public struct CompletionMachine: Sendable {
     /// token may be newer than the one sent, and its start gives the
     /// saved sleep's length.
     public mutating func answered(
-        _ record: CompletionRecord, _ verdict: CompletionVerdict, now: Instant, platformClockOffset: Int64? = nil,
+        _ record: CompletionRecord, _ verdict: CompletionVerdict, now: Instant, platformClockOffset: Duration? = nil,
         timer: StoredTimer? = nil
     ) -> [AnsweredAction] {
         state.inFlight.remove(record.timerID)
@@ -266,7 +266,7 @@ public struct CompletionMachine: Sendable {
             guard !record.retimed, let platformClockOffset else {
                 return [.fail(record, .failed, reason: reason, announcing: .failed), .readOutbox]
             }
-            let completedAt = record.completedAt.adding(milliseconds: platformClockOffset)
+            let completedAt = record.completedAt.adding(platformClockOffset)
             guard let body = record.requestBody.flatMap({ NativeCompletion.retimed($0, completedAt: completedAt) }) else {
                 return [
                     .fail(

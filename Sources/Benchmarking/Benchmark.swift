@@ -55,7 +55,7 @@ final class Benchmark {
         var startups = 10
         var cycles = 10_000
         var idleSeconds: UInt32 = 60
-        /// The agent holds at most 64 timers (TimerLimits): the scale runs up to that.
+        /// The agent holds at most 64 timers (TimerLimitRule): the scale runs up to that.
         var scaleSizes = [1, 4, 16, 64]
         /// Starts of the desktop app and of MiniBrowser, in turns, per round
         /// (after one unmeasured pair in the first round, with `appWarmUp`).

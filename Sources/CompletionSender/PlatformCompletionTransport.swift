@@ -15,7 +15,7 @@ public final class PlatformCompletionTransport: CompletionTransport {
         self.clock = clock
     }
 
-    public func send(_ record: CompletionRecord, answered: @escaping (CompletionVerdict, Int64?) -> Void) {
+    public func send(_ record: CompletionRecord, answered: @escaping (CompletionVerdict, Duration?) -> Void) {
         guard let body = record.requestBody else { return }
         body.withRevealedBytes { bytes in
             http.post(origin: record.scope.apiOrigin, path: NativeCompletion.path(for: record.timerID), body: bytes) {
@@ -24,12 +24,12 @@ public final class PlatformCompletionTransport: CompletionTransport {
                 switch result {
                 case .success(let response):
                     answered(
-                        CompletionReply.verdict(
+                        CompletionReplyRule.verdict(
                             status: response.status, body: response.body, retryAfter: response.header("retry-after"),
                             now: now),
-                        CompletionReply.platformClockOffset(date: response.header("date"), receivedAt: now))
+                        CompletionReplyRule.platformClockOffset(date: response.header("date"), receivedAt: now))
                 case .failure(let error):
-                    answered(CompletionReply.transportFailure(error.description), nil)
+                    answered(CompletionReplyRule.transportFailure(error.description), nil)
                 }
             }
         }

@@ -25,7 +25,7 @@ final class AppearanceWatch {
     private let connection: OpaquePointer
     private var subscription: guint = 0
     private var appearance = DesktopAppearance()
-    private var applied = AppearancePlan.untouched
+    private var applied = AppliedAppearance.untouched
     /// Keys whose SettingChanged came before their first read's answer:
     /// the signal is newer.
     private var heard: [Key] = []
@@ -196,36 +196,36 @@ final class AppearanceWatch {
         }
     }
 
-    // MARK: Carrying the plan out
+    // MARK: Carrying the appearance out
 
     private func apply() {
-        let plan = appearance.plan
+        let wanted = AppearanceRule.applied(for: appearance)
         guard let settings = gtk_settings_get_default() else { return }
         let object = UnsafeMutableRawPointer(settings).assumingMemoryBound(to: GObject.self)
-        if plan.preferDark != applied.preferDark {
-            set(object, settings, "gtk-application-prefer-dark-theme", plan.preferDark, type: "gboolean") {
+        if wanted.preferDark != applied.preferDark {
+            set(object, settings, "gtk-application-prefer-dark-theme", wanted.preferDark, type: "gboolean") {
                 g_value_set_boolean(&$0, $1 ? 1 : 0)
             }
         }
-        if plan.themeName != applied.themeName {
-            set(object, settings, "gtk-theme-name", plan.themeName, type: "gchararray") { g_value_set_string(&$0, $1) }
+        if wanted.themeName != applied.themeName {
+            set(object, settings, "gtk-theme-name", wanted.themeName, type: "gchararray") { g_value_set_string(&$0, $1) }
         }
-        if plan.xftDPI != applied.xftDPI {
-            set(object, settings, "gtk-xft-dpi", plan.xftDPI, type: "gint") { g_value_set_int(&$0, gint($1)) }
+        if wanted.xftDPI != applied.xftDPI {
+            set(object, settings, "gtk-xft-dpi", wanted.xftDPI, type: "gint") { g_value_set_int(&$0, gint($1)) }
         }
-        if plan.textZoom != applied.textZoom {
-            webViews.forEach { zoom($0, plan.textZoom) }
+        if wanted.textZoom != applied.textZoom {
+            webViews.forEach { zoom($0, wanted.textZoom) }
         }
-        if plan.pagesHighContrast != applied.pagesHighContrast {
-            webViews.forEach { styleOwnPages($0, highContrast: plan.pagesHighContrast) }
+        if wanted.pagesHighContrast != applied.pagesHighContrast {
+            webViews.forEach { styleOwnPages($0, highContrast: wanted.pagesHighContrast) }
         }
-        applied = plan
+        applied = wanted
     }
 
     /// One GtkSettings property set, or given back to the toolkit.
     private func set<T>(
         _ object: UnsafeMutablePointer<GObject>, _ settings: OpaquePointer, _ name: String,
-        _ setting: AppearancePlan.Setting<T>, type: String, _ fill: (inout GValue, T) -> Void
+        _ setting: AppliedAppearance.Setting<T>, type: String, _ fill: (inout GValue, T) -> Void
     ) {
         switch setting {
         case .keep:

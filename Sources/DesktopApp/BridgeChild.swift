@@ -75,7 +75,7 @@ final class BridgeChild {
         case .startAgain(let after): wait = after
         }
         let delay = Int(wait.wholeMilliseconds)
-        AppLog.log(.warning, AppLogText.bridgeEnded(how, delay))
+        AppLog.log(.warning, AppLogText.bridgeEnded(how, wait))
         restartSource = g_timeout_add(guint(delay), { data in
             from(data, as: BridgeChild.self).start()
             return 0

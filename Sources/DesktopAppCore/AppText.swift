@@ -234,8 +234,8 @@ public enum AppLogText {
     public static func bridgeCouldNotStart(_ program: String, _ error: String) -> String {
         "Could not start the bridge \(program): \(error)"
     }
-    public static func bridgeEnded(_ how: String, _ delayMilliseconds: Int) -> String {
-        "The bridge ended (\(how)); the page is told, and a new bridge starts in \(delayMilliseconds) ms."
+    public static func bridgeEnded(_ how: String, _ delay: Duration) -> String {
+        "The bridge ended (\(how)); the page is told, and a new bridge starts in \(delay.wholeMilliseconds) ms."
     }
     public static func droppedMessage(_ reason: String) -> String { "Dropped a message from the page to the bridge: \(reason)" }
     public static func dropNotTheWebApp(_ origin: String) -> String { "the window's page (\(origin)) is not the web app." }

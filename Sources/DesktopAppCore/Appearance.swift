@@ -109,9 +109,13 @@ public struct DesktopAppearance: Sendable, Equatable {
     /// Whether the desktop asks for high contrast: the portal's `contrast`
     /// where it serves it, else GNOME's switch; nil when neither is served.
     public var highContrast: Bool? { contrast ?? gnomeHighContrast }
+}
 
-    public var plan: AppearancePlan {
-        let dark: AppearancePlan.Setting<Bool> = switch colorScheme {
+/// What the app applies for the desktop's appearance: a rule without memory.
+public enum AppearanceRule {
+    /// What GtkSettings and the web view are given for what `desktop` asks.
+    public static func applied(for desktop: DesktopAppearance) -> AppliedAppearance {
+        let dark: AppliedAppearance.Setting<Bool> = switch desktop.colorScheme {
         case .preferDark?: .set(true)
         case .preferLight?: .set(false)
         case .noPreference?, nil: .keep
@@ -120,15 +124,15 @@ public struct DesktopAppearance: Sendable, Equatable {
         // 4.8 and 4.18 take "HighContrast" with prefer-dark as its dark
         // variant (Default-hc-dark), and WebKit reads the name for
         // prefers-contrast and prefer-dark for prefers-color-scheme.
-        let theme: AppearancePlan.Setting<String> = highContrast == true ? .set(AppearancePlan.highContrastTheme) : .keep
-        let dpi: AppearancePlan.Setting<Int> = textScalingFactor.map { .set(Int((AppearancePlan.standardDPI * $0).rounded())) } ?? .keep
-        return AppearancePlan(preferDark: dark, themeName: theme, xftDPI: dpi, textZoom: textScalingFactor ?? 1,
-                              pagesHighContrast: highContrast == true)
+        let theme: AppliedAppearance.Setting<String> = desktop.highContrast == true ? .set(AppliedAppearance.highContrastTheme) : .keep
+        let dpi: AppliedAppearance.Setting<Int> = desktop.textScalingFactor.map { .set(Int((AppliedAppearance.standardDPI * $0).rounded())) } ?? .keep
+        return AppliedAppearance(preferDark: dark, themeName: theme, xftDPI: dpi, textZoom: desktop.textScalingFactor ?? 1,
+                                 pagesHighContrast: desktop.highContrast == true)
     }
 }
 
 /// What GtkSettings and the web view are given.
-public struct AppearancePlan: Sendable, Equatable {
+public struct AppliedAppearance: Sendable, Equatable {
     /// A GtkSettings property: set by the app, or left to the toolkit (its
     /// value from the desktop's own settings, reset if the app had set it).
     public enum Setting<T: Sendable & Equatable>: Sendable, Equatable {
@@ -167,7 +171,7 @@ public struct AppearancePlan: Sendable, Equatable {
     }
 
     /// Nothing set: what the app shows with no portal.
-    public static let untouched = AppearancePlan(preferDark: .keep, themeName: .keep, xftDPI: .keep, textZoom: 1)
+    public static let untouched = AppliedAppearance(preferDark: .keep, themeName: .keep, xftDPI: .keep, textZoom: 1)
 }
 
 extension AppLogText {

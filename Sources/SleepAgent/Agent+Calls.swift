@@ -15,7 +15,7 @@ extension Agent {
             throw ServiceError(.tooManyTimers, refusal)
         }
         let outcome = try storing { () throws(StoreError) in try store.upsert(timer) }
-        if let offset = request.platformClockOffsetMilliseconds { platformClockOffsets[timer.scope.apiOrigin] = offset }
+        if let offset = request.platformClockOffset { platformClockOffsets[timer.scope.apiOrigin] = offset }
         switch outcome {
         case .ignoredStale(let stored):
             log.log(.info, "Ignored a Mirror of timer \(timer.id) with revision \(timer.revision); revision \(stored) is stored.")

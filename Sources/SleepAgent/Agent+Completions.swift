@@ -8,7 +8,7 @@ import SleepTimerStore
 public protocol CompletionTransport: AnyObject {
     /// `answered` gets the verdict, and the platform's clock minus ours as
     /// the answer's Date showed it (nil without an answer or a Date).
-    func send(_ record: CompletionRecord, answered: @escaping (CompletionVerdict, _ platformClockOffset: Int64?) -> Void)
+    func send(_ record: CompletionRecord, answered: @escaping (CompletionVerdict, _ platformClockOffset: Duration?) -> Void)
 }
 
 extension Agent {
@@ -71,7 +71,7 @@ extension Agent {
 
     /// Hands the platform's answer to the completion machine and carries
     /// out what it decides.
-    private func answered(_ record: CompletionRecord, _ verdict: CompletionVerdict, platformClockOffset: Int64?) {
+    private func answered(_ record: CompletionRecord, _ verdict: CompletionVerdict, platformClockOffset: Duration?) {
         let actions = completions.answered(
             record, verdict, now: clock.now(), platformClockOffset: platformClockOffset, timer: timers[record.timerID])
         for action in actions {

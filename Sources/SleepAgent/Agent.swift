@@ -82,10 +82,10 @@ public final class Agent {
     /// Each platform's clock minus this desktop's, as last measured (by the
     /// app at its upsert, or from the Date of the platform's own answer):
     /// completion times are sent in the platform's clock.
-    var platformClockOffsets: [APIOrigin: Int64] = [:]
+    var platformClockOffsets: [APIOrigin: Duration] = [:]
     var schedule = ScheduleMachine<AgentWake>()
     var lifecycle: TimerLifecycleMachine
-    let limits: TimerLimits
+    let limits: TimerLimitRule
     var backgroundLaunch: BackgroundLaunchMachine
     /// Opens allowed to each caller (see Agent+Opens).
     var openLimit = CallerRateLimitMachine(settings: .opens)
@@ -99,7 +99,7 @@ public final class Agent {
         store: SleepTimerStore, configuration: Configuration, timeZones: any TimeZoneResolving,
         timeFormat: TimeFormat, clock: any WallClock, log: any LogSink, alarm: any WakeAlarm, opener: any LinkOpener,
         crashPoints: CrashPoints = .disarmed, completions: CompletionMachine = CompletionMachine(),
-        limits: TimerLimits = TimerLimits()
+        limits: TimerLimitRule = TimerLimitRule()
     ) {
         self.limits = limits
         backgroundLaunch = BackgroundLaunchMachine(settings: BackgroundLaunchMachine.Settings(enabled: configuration.appInBackground))

@@ -111,6 +111,6 @@ enum MirrorArguments {
             actorMode: strings[.actorMode]!, startedAtMilliseconds: numbers[.startedAt]!,
             timeZone: strings[.timeZone]!, actionToken: token,
             tokenExpiresAtMilliseconds: numbers[.tokenExpiresAt]!, revision: numbers[.revision] ?? 0,
-            platformClockOffsetMilliseconds: numbers[.platformClockOffset])
+            platformClockOffset: numbers[.platformClockOffset].map { .milliseconds($0) })
     }
 }

@@ -27,7 +27,7 @@ struct TokenRenewalMachine {
     /// How a renewal the platform refused with `status` failed, by the
     /// rule the completion reads the same answers with.
     static func failure(refusedWith status: Int) -> Failure {
-        CompletionReply.isWorthRetrying(status: status) ? .passing : .lasting
+        CompletionReplyRule.isWorthRetrying(status: status) ? .passing : .lasting
     }
 
     /// What the machine knows of one timer whose token the bridge handed over.

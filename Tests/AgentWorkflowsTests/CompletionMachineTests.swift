@@ -193,7 +193,7 @@ import Testing
     @Test func aRefusedTimeIsCorrectedByThePlatformsClockOnce() {
         var machine = machine()
         _ = machine.outbox([F.record(1)], now: now)
-        #expect(machine.answered(F.record(1), .clockRejected(reason: "400"), now: now, platformClockOffset: -90_000) == [
+        #expect(machine.answered(F.record(1), .clockRejected(reason: "400"), now: now, platformClockOffset: .milliseconds(-90_000)) == [
             .resend(F.record(1), body: F.requestBody(completedAt: now.adding(milliseconds: -90_000)), because: .platformClock),
             .readOutbox,
         ])
@@ -206,7 +206,7 @@ import Testing
             timerID: F.id(1), scope: F.scope, completedAt: now, requestBody: F.record(1).requestBody,
             tokenExpiresAt: F.record(1).tokenExpiresAt, attempts: 0, nextAttemptAt: now, lastError: nil, state: .pending,
             retimed: true)
-        #expect(machine.answered(retimed, .clockRejected(reason: "400"), now: now, platformClockOffset: -90_000).first
+        #expect(machine.answered(retimed, .clockRejected(reason: "400"), now: now, platformClockOffset: .milliseconds(-90_000)).first
             == failure(retimed, .failed, "400"))
     }
 
@@ -244,7 +244,7 @@ import Testing
         let foreign = CompletionRecord(
             timerID: F.id(1), scope: F.scope, completedAt: now, requestBody: CompletionRequestBody(bytes: Array("{}".utf8)),
             tokenExpiresAt: F.record(1).tokenExpiresAt, attempts: 0, nextAttemptAt: now, lastError: nil, state: .pending)
-        #expect(machine.answered(foreign, .clockRejected(reason: "400"), now: now, platformClockOffset: -90_000) == [
+        #expect(machine.answered(foreign, .clockRejected(reason: "400"), now: now, platformClockOffset: .milliseconds(-90_000)) == [
             failure(foreign, .failed, "the platform refused the completion's time, and it could not be corrected"),
             .readOutbox,
         ])
@@ -284,7 +284,7 @@ import Testing
     // MARK: A click
 
     func click(
-        _ timer: StoredTimer? = F.timer(1), at milliseconds: Int64 = 0, offset: Int64? = nil
+        _ timer: StoredTimer? = F.timer(1), at milliseconds: Int64 = 0, offset: Duration? = nil
     ) -> M.ClickedAction {
         machine().clicked(timer, completedAtMilliseconds: milliseconds, now: now, platformClockOffset: offset)
     }
@@ -310,13 +310,13 @@ import Testing
 
     @Test func theTimeIsSentInThePlatformsClock() {
         let earlier = now.plus(seconds: -60)
-        #expect(click(at: earlier.millisecondsSince1970, offset: 5_000)
+        #expect(click(at: earlier.millisecondsSince1970, offset: .seconds(5))
             == .record(F.timer(1), completedAt: earlier, sentAs: earlier.plus(seconds: 5)))
     }
 
     @Test func nowBeforeTheStartByThePlatformsClockIsTheStart() {
         let timer = F.timer(1, startedAt: now.plus(seconds: -10))
-        #expect(click(timer, offset: -20_000) == .record(timer, completedAt: now, sentAs: now.plus(seconds: -10)))
+        #expect(click(timer, offset: .seconds(-20)) == .record(timer, completedAt: now, sentAs: now.plus(seconds: -10)))
     }
 
     @Test func aGivenTimeBeforeTheStartIsRefused() {

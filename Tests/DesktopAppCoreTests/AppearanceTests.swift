@@ -6,48 +6,48 @@ import Testing
 /// -gtk 1.15: both) serve them, turned into what GtkSettings gets.
 @Suite struct AppearanceTests {
     @Test func nothingServedChangesNothing() {
-        #expect(DesktopAppearance().plan == .untouched)
+        #expect(AppearanceRule.applied(for: DesktopAppearance()) == .untouched)
         var appearance = DesktopAppearance()
         for key in DesktopAppearance.Key.allCases { appearance.set(key, nil) }
-        #expect(appearance.plan == .untouched)
+        #expect(AppearanceRule.applied(for: appearance) == .untouched)
     }
 
     @Test func darkAndLightAreSetAndNoPreferenceLeavesTheToolkitsOwn() {
         var appearance = DesktopAppearance()
         appearance.set(.colorScheme, .unsigned(1))
-        #expect(appearance.plan.preferDark == .set(true))
+        #expect(AppearanceRule.applied(for: appearance).preferDark == .set(true))
         appearance.set(.colorScheme, .unsigned(2))
-        #expect(appearance.plan.preferDark == .set(false))
+        #expect(AppearanceRule.applied(for: appearance).preferDark == .set(false))
         appearance.set(.colorScheme, .unsigned(0))
-        #expect(appearance.plan.preferDark == .keep)
+        #expect(AppearanceRule.applied(for: appearance).preferDark == .keep)
         appearance.set(.colorScheme, .signed(1))
-        #expect(appearance.plan.preferDark == .set(true))
+        #expect(AppearanceRule.applied(for: appearance).preferDark == .set(true))
         appearance.set(.colorScheme, .unsigned(7))
-        #expect(appearance.plan.preferDark == .keep)
+        #expect(AppearanceRule.applied(for: appearance).preferDark == .keep)
     }
 
     @Test func highContrastIsGTKsBuiltInThemeAndLeavesTheSchemeToColorScheme() {
         var appearance = DesktopAppearance()
         appearance.set(.contrast, .unsigned(1))
-        #expect(appearance.plan.themeName == .set("HighContrast"))
-        #expect(appearance.plan.preferDark == .keep)
+        #expect(AppearanceRule.applied(for: appearance).themeName == .set("HighContrast"))
+        #expect(AppearanceRule.applied(for: appearance).preferDark == .keep)
         appearance.set(.colorScheme, .unsigned(1))
-        #expect(appearance.plan == AppearancePlan(preferDark: .set(true), themeName: .set("HighContrast"), xftDPI: .keep,
+        #expect(AppearanceRule.applied(for: appearance) == AppliedAppearance(preferDark: .set(true), themeName: .set("HighContrast"), xftDPI: .keep,
                                                   textZoom: 1, pagesHighContrast: true))
         appearance.set(.contrast, .unsigned(0))
-        #expect(appearance.plan.themeName == .keep)
-        #expect(!appearance.plan.pagesHighContrast)
+        #expect(AppearanceRule.applied(for: appearance).themeName == .keep)
+        #expect(!AppearanceRule.applied(for: appearance).pagesHighContrast)
     }
 
     @Test func gnomesSwitchCountsWhereThePortalHasNoContrast() {
         var appearance = DesktopAppearance()
         appearance.set(.gnomeHighContrast, .boolean(true))
         #expect(appearance.highContrast == true)
-        #expect(appearance.plan.themeName == .set("HighContrast"))
+        #expect(AppearanceRule.applied(for: appearance).themeName == .set("HighContrast"))
         // The portal's own key wins where it is served.
         appearance.set(.contrast, .unsigned(0))
         #expect(appearance.highContrast == false)
-        #expect(appearance.plan.themeName == .keep)
+        #expect(AppearanceRule.applied(for: appearance).themeName == .keep)
         appearance.set(.contrast, nil)
         #expect(appearance.highContrast == true)
         appearance.set(.gnomeHighContrast, .unsigned(1))
@@ -57,15 +57,15 @@ import Testing
     @Test func theTextScaleReachesTheHeaderBarAndThePageText() {
         var appearance = DesktopAppearance()
         appearance.set(.textScalingFactor, .double(1.25))
-        #expect(appearance.plan.xftDPI == .set(122_880))
-        #expect(appearance.plan.textZoom == 1.25)
+        #expect(AppearanceRule.applied(for: appearance).xftDPI == .set(122_880))
+        #expect(AppearanceRule.applied(for: appearance).textZoom == 1.25)
         appearance.set(.textScalingFactor, .double(40))
-        #expect(appearance.plan.textZoom == 3)
+        #expect(AppearanceRule.applied(for: appearance).textZoom == 3)
         appearance.set(.textScalingFactor, .double(0))
-        #expect(appearance.plan.xftDPI == .keep)
-        #expect(appearance.plan.textZoom == 1)
+        #expect(AppearanceRule.applied(for: appearance).xftDPI == .keep)
+        #expect(AppearanceRule.applied(for: appearance).textZoom == 1)
         appearance.set(.textScalingFactor, .double(.nan))
-        #expect(appearance.plan.textZoom == 1)
+        #expect(AppearanceRule.applied(for: appearance).textZoom == 1)
     }
 
     @Test func aChangeIsReportedOnlyWhenAValueChanged() {

@@ -35,15 +35,15 @@ final class RecordingSurface: NotificationSurface {
 /// The platform as a queue of requests the test answers by hand.
 final class RecordingTransport: CompletionTransport {
     var sent: [CompletionRecord] = []
-    private var answers: [(CompletionVerdict, Int64?) -> Void] = []
+    private var answers: [(CompletionVerdict, Duration?) -> Void] = []
 
-    func send(_ record: CompletionRecord, answered: @escaping (CompletionVerdict, Int64?) -> Void) {
+    func send(_ record: CompletionRecord, answered: @escaping (CompletionVerdict, Duration?) -> Void) {
         sent.append(record)
         answers.append(answered)
     }
 
     /// Answers the oldest request; `platformClockOffset` as its Date says.
-    func answer(_ verdict: CompletionVerdict, platformClockOffset: Int64? = nil) {
+    func answer(_ verdict: CompletionVerdict, platformClockOffset: Duration? = nil) {
         answers.removeFirst()(verdict, platformClockOffset)
     }
 
@@ -315,19 +315,19 @@ final class RecordingOpener: LinkOpener {
         _ = try agent.complete(Fixtures.timerID, completedAtMilliseconds: 0)
         #expect(transport.completedAt(transport.sent[0]) == "2026-11-29T21:41:00.000Z")
         // The platform's clock is 90 s behind: the time is in its future.
-        transport.answer(.clockRejected(reason: "400 invalid_request"), platformClockOffset: -90_000)
+        transport.answer(.clockRejected(reason: "400 invalid_request"), platformClockOffset: .milliseconds(-90_000))
         #expect(transport.sent.count == 2)
         #expect(transport.completedAt(transport.sent[1]) == "2026-11-29T21:39:30.000Z")
         #expect(transport.sent[1].retimed)
         // A second refusal is final.
-        transport.answer(.clockRejected(reason: "400 invalid_request"), platformClockOffset: -90_000)
+        transport.answer(.clockRejected(reason: "400 invalid_request"), platformClockOffset: .milliseconds(-90_000))
         #expect(transport.sent.count == 2)
         #expect(try agent.list().first?.state == .saveFailed)
     }
 
     @Test func theAppsMeasureOfThePlatformsClockShiftsTheTimeSent() throws {
         let agent = try agent()
-        try agent.mirror(Fixtures.request { $0.platformClockOffsetMilliseconds = 90_000 })
+        try agent.mirror(Fixtures.request { $0.platformClockOffset = .milliseconds(90_000) })
         _ = try agent.complete(Fixtures.timerID, completedAtMilliseconds: 0)
         #expect(transport.completedAt(transport.sent[0]) == "2026-11-29T21:42:30.000Z")
         transport.answer(.created(activityID: "a"))

@@ -145,7 +145,7 @@ import Testing
     @Test func aRefusalPassesExactlyWhenACompletionWouldBeRetried() {
         for status in [300, 307, 400, 401, 404, 409, 410, 422, 429, 500, 503, 599, 600] {
             let passing = TokenRenewalMachine.failure(refusedWith: status) == .passing
-            #expect(passing == CompletionReply.isWorthRetrying(status: status), "\(status)")
+            #expect(passing == CompletionReplyRule.isWorthRetrying(status: status), "\(status)")
         }
         #expect(TokenRenewalMachine.failure(refusedWith: 503) == .passing)
         #expect(TokenRenewalMachine.failure(refusedWith: 409) == .lasting)

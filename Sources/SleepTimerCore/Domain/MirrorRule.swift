@@ -21,13 +21,13 @@ public struct MirrorRequest: Sendable {
     public var tokenExpiresAtMilliseconds: Int64
     public var revision: Int64
     /// The platform's clock minus this desktop's, as the caller measured it.
-    public var platformClockOffsetMilliseconds: Int64?
+    public var platformClockOffset: Duration?
 
     public init(
         timerID: String, apiOrigin: String, userID: String, familySubjectID: String, babyID: String,
         babyName: String, activityType: String, actorMode: String, startedAtMilliseconds: Int64,
         timeZone: String, actionToken: ActionToken, tokenExpiresAtMilliseconds: Int64, revision: Int64 = 0,
-        platformClockOffsetMilliseconds: Int64? = nil
+        platformClockOffset: Duration? = nil
     ) {
         self.timerID = timerID
         self.apiOrigin = apiOrigin
@@ -42,7 +42,7 @@ public struct MirrorRequest: Sendable {
         self.actionToken = actionToken
         self.tokenExpiresAtMilliseconds = tokenExpiresAtMilliseconds
         self.revision = revision
-        self.platformClockOffsetMilliseconds = platformClockOffsetMilliseconds
+        self.platformClockOffset = platformClockOffset
     }
 
     /// A field of the request, as a refusal names it: the key of Mirror's
@@ -125,7 +125,7 @@ public struct MirrorRule: Sendable {
                 .invalidArgument, field: .timeZone,
                 "\(Key.timeZone.name) must be an IANA time zone name known to this system, such as Europe/Berlin.")
         }
-        if let offset = request.platformClockOffsetMilliseconds, offset.magnitude > Self.largestClockOffset.wholeMilliseconds.magnitude {
+        if let offset = request.platformClockOffset, offset > Self.largestClockOffset || offset < .zero - Self.largestClockOffset {
             throw MirrorRejection(
                 .invalidArgument, field: .platformClockOffset,
                 "\(Key.platformClockOffset.name) is more than a day; a clock that far off cannot be corrected for.")

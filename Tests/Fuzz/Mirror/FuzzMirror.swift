@@ -120,7 +120,7 @@ func ruleBroken(_ field: Key, _ request: MirrorRequest) -> Bool {
     case .timeZone: return TimeZoneName(request.timeZone).flatMap(zoneInfo.rules(for:)) == nil
     case .revision: return request.revision < 0
     case .platformClockOffset:
-        return (request.platformClockOffsetMilliseconds?.magnitude ?? 0) > MirrorRule.largestClockOffset.wholeMilliseconds.magnitude
+        return request.platformClockOffset.map { $0 > MirrorRule.largestClockOffset || $0 < .zero - MirrorRule.largestClockOffset } ?? false
     case .actionTokenFD: violation("a refusal names \(field.name), which validation never sees")
     }
 }

@@ -136,9 +136,9 @@ import SleepTimersAPI
     }
 
     @Test func aPlatformClockOffsetOfUpToADayIsTakenAndMoreIsRefused() {
-        #expect(rejection { $0.platformClockOffsetMilliseconds = -Milliseconds.day } == nil)
-        #expect(rejection { $0.platformClockOffsetMilliseconds = Milliseconds.day + 1 }?.field == .platformClockOffset)
-        #expect(rejection { $0.platformClockOffsetMilliseconds = .min }?.field == .platformClockOffset)
+        #expect(rejection { $0.platformClockOffset = .milliseconds(-Milliseconds.day) } == nil)
+        #expect(rejection { $0.platformClockOffset = .milliseconds(Milliseconds.day + 1) }?.field == .platformClockOffset)
+        #expect(rejection { $0.platformClockOffset = .milliseconds(Int64.min) }?.field == .platformClockOffset)
     }
 
     @Test func aTokenLongerThanTheLimitIsRefusedInHours() {

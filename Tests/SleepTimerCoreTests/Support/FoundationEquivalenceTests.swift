@@ -96,11 +96,11 @@ import Testing
         let id = try? JSONDecoder().decode(Success.self, from: Data(body)).activity.id
         let code = try? JSONDecoder().decode(Failure.self, from: Data(body)).error.code
         if let id, !id.isEmpty {
-            #expect(CompletionReply.verdict(status: 201, body: body, retryAfter: nil, now: now) == .created(activityID: id))
-        } else if case .created = CompletionReply.verdict(status: 201, body: body, retryAfter: nil, now: now) {
+            #expect(CompletionReplyRule.verdict(status: 201, body: body, retryAfter: nil, now: now) == .created(activityID: id))
+        } else if case .created = CompletionReplyRule.verdict(status: 201, body: body, retryAfter: nil, now: now) {
             Issue.record("created from a reply JSONDecoder did not read")
         }
-        let alreadyCompleted = CompletionReply.verdict(status: 409, body: body, retryAfter: nil, now: now) == .alreadyCompleted
+        let alreadyCompleted = CompletionReplyRule.verdict(status: 409, body: body, retryAfter: nil, now: now) == .alreadyCompleted
         #expect(alreadyCompleted == (code == "already_completed"))
     }
 

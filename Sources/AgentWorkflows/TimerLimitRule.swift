@@ -4,7 +4,7 @@ import SleepTimerCore
 /// timer types, only one of which (Sleep) is mirrored, so these limits are
 /// far above any real use; they stop a caller on the session bus from
 /// making the agent hold (and tick for) thousands.
-public struct TimerLimits: Sendable, Equatable {
+public struct TimerLimitRule: Sendable, Equatable {
     public var perFamily: Int
     public var total: Int
 

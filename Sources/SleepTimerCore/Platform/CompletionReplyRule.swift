@@ -24,7 +24,7 @@ public enum CompletionVerdict: Sendable, Equatable {
     case retry(retryAfter: Duration?, reason: String)
 }
 
-public enum CompletionReply {
+public enum CompletionReplyRule {
     /// `path` read in the reply's JSON, or nil when it is not there. Of a
     /// name given twice the first counts, as it did for JSONDecoder.
     private static func value(_ body: [UInt8], at path: String...) -> JSONValue? {
@@ -89,9 +89,9 @@ public enum CompletionReply {
     /// so its clock read at least that then. The estimate leans early by up
     /// to a second and the round trip, so that a time shifted by it is never
     /// in the platform's future.
-    public static func platformClockOffset(date: String?, receivedAt: Instant) -> Int64? {
+    public static func platformClockOffset(date: String?, receivedAt: Instant) -> Duration? {
         guard let date, let platformTime = HTTPDate.parse(date, now: receivedAt) else { return nil }
-        return platformTime.milliseconds(since: receivedAt)
+        return platformTime.duration(since: receivedAt)
     }
 
     private static func errorCode(_ body: [UInt8]) -> String? {

@@ -3,9 +3,9 @@ import DFLTestSupport
 import SleepTimerCore
 import Testing
 
-@Suite struct TimerLimitsTests {
+@Suite struct TimerLimitRuleTests {
     typealias F = WorkflowFixtures
-    let limits = TimerLimits(perFamily: 2, total: 3)
+    let limits = TimerLimitRule(perFamily: 2, total: 3)
     let otherFamily = TimerScope(apiOrigin: Fixtures.apiOrigin, userID: Fixtures.user, familySubjectID: Fixtures.otherFamily)
 
     func timer(_ n: Int, scope: TimerScope = F.scope) -> StoredTimer {

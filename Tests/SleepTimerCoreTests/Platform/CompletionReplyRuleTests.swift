@@ -2,11 +2,11 @@ import DFLTestSupport
 import Testing
 import SleepTimerCore
 
-@Suite struct CompletionReplyTests {
+@Suite struct CompletionReplyRuleTests {
     let now = Fixtures.now
 
     private func verdict(_ status: Int, _ body: String, retryAfter: String? = nil) -> CompletionVerdict {
-        CompletionReply.verdict(status: status, body: Array(body.utf8), retryAfter: retryAfter, now: now)
+        CompletionReplyRule.verdict(status: status, body: Array(body.utf8), retryAfter: retryAfter, now: now)
     }
 
     private func error(_ code: String) -> String { #"{"error":{"code":"\#(code)","message":"words"}}"# }
@@ -63,10 +63,10 @@ import SleepTimerCore
 
     @Test func theDateOfAnAnswerGivesTheLeastThePlatformsClockCanBeAhead() {
         // The platform wrote 21:39:30 before the answer arrived at 21:41:00.
-        #expect(CompletionReply.platformClockOffset(date: "Sun, 29 Nov 2026 21:39:30 GMT", receivedAt: now) == -90_000)
-        #expect(CompletionReply.platformClockOffset(date: "Sun, 29 Nov 2026 21:42:30 GMT", receivedAt: now) == 90_000)
-        #expect(CompletionReply.platformClockOffset(date: "yesterday", receivedAt: now) == nil)
-        #expect(CompletionReply.platformClockOffset(date: nil, receivedAt: now) == nil)
+        #expect(CompletionReplyRule.platformClockOffset(date: "Sun, 29 Nov 2026 21:39:30 GMT", receivedAt: now) == .milliseconds(-90_000))
+        #expect(CompletionReplyRule.platformClockOffset(date: "Sun, 29 Nov 2026 21:42:30 GMT", receivedAt: now) == .milliseconds(90_000))
+        #expect(CompletionReplyRule.platformClockOffset(date: "yesterday", receivedAt: now) == nil)
+        #expect(CompletionReplyRule.platformClockOffset(date: nil, receivedAt: now) == nil)
     }
 
     @Test func aRevokedTokenIsToldApartFromAnInvalidOne() {
@@ -156,15 +156,15 @@ import SleepTimerCore
     }
 
     @Test func busyFailingAndRedirectedAnswersAreWorthRetrying() {
-        for status in [429, 503, 500, 599, 301, 307] { #expect(CompletionReply.isWorthRetrying(status: status)) }
-        for status in [400, 401, 404, 409, 410, 422, 200, 600, 199] { #expect(!CompletionReply.isWorthRetrying(status: status)) }
+        for status in [429, 503, 500, 599, 301, 307] { #expect(CompletionReplyRule.isWorthRetrying(status: status)) }
+        for status in [400, 401, 404, 409, 410, 422, 200, 600, 199] { #expect(!CompletionReplyRule.isWorthRetrying(status: status)) }
     }
 
     @Test func theVerdictRetriesExactlyWhatIsWorthRetrying() {
         for status in [300, 302, 400, 418, 422, 429, 500, 502, 503, 599, 600, 700] {
             let retried: Bool
             if case .retry = verdict(status, error("some_code")) { retried = true } else { retried = false }
-            #expect(retried == CompletionReply.isWorthRetrying(status: status), "\(status)")
+            #expect(retried == CompletionReplyRule.isWorthRetrying(status: status), "\(status)")
         }
     }
 }

@@ -59,4 +59,13 @@ import Testing
         #expect(gate.state.waiting.isEmpty)
         #expect(gate.state.head == 0)
     }
+
+    @Test func nothingWaitingHandsNothingOnAndAFreshLineStillGoes() {
+        var gate = CallGateMachine(settings: .init(limit: 2))
+        #expect(gate.ready() == nil)
+        gate.arrived(line(1))
+        #expect(gate.ready() == .handOn(line(1)))
+        #expect(gate.ready() == nil)
+        #expect(gate.state.inFlight == 1)
+    }
 }

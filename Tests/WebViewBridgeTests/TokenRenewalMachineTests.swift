@@ -150,4 +150,36 @@ import Testing
         #expect(TokenRenewalMachine.failure(refusedWith: 503) == .passing)
         #expect(TokenRenewalMachine.failure(refusedWith: 409) == .lasting)
     }
+
+    @Test func aDueWhileTheRenewalIsInFlightStartsNoSecondOne() {
+        var plan = plan()
+        #expect(plan.expiring(timer, expiresAt: firstExpiry, now: at(seconds: 1)) == .renewAt(at(seconds: 30)))
+        #expect(plan.due(timer, now: at(seconds: 30)) == .renewNow)
+        // A second alarm for the same moment, the renewal still under way.
+        #expect(plan.due(timer, now: at(seconds: 30)) == nil)
+        // An expiring meanwhile waits for the renewal to settle.
+        let nextExpiry = at(seconds: 71)
+        plan.issued(timer, at: at(seconds: 31), expiresAt: nextExpiry)
+        #expect(plan.expiring(timer, expiresAt: nextExpiry, now: at(seconds: 31)) == nil)
+        #expect(plan.settled(timer, now: at(seconds: 31)) == .renewAt(at(seconds: 61)))
+        // That expiring is spent: the next renewal's end asks for nothing more.
+        #expect(plan.due(timer, now: at(seconds: 61)) == .renewNow)
+        plan.issued(timer, at: at(seconds: 61), expiresAt: at(seconds: 61 + 12 * 3600))
+        #expect(plan.settled(timer, now: at(seconds: 61)) == nil)
+    }
+
+    @Test func aFailedRenewalForgetsTheExpiringThatCameWhileItWasInFlight() {
+        var plan = plan()
+        let late = at(seconds: 11 * 3600 + 1800)
+        #expect(plan.expiring(timer, expiresAt: firstExpiry, now: late) == .renewNow)
+        plan.issued(timer, at: late, expiresAt: late.adding(milliseconds: 40_000))
+        #expect(plan.expiring(timer, expiresAt: late.adding(milliseconds: 40_000), now: late) == nil)
+        guard case .renewAt(let retry)? = plan.failed(timer, .passing, now: late) else {
+            Issue.record("a passing failure is tried again")
+            return
+        }
+        #expect(plan.due(timer, now: retry) == .renewNow)
+        plan.issued(timer, at: retry, expiresAt: retry.adding(milliseconds: 12 * 3600 * 1000))
+        #expect(plan.settled(timer, now: retry) == nil)
+    }
 }

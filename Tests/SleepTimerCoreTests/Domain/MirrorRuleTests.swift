@@ -137,6 +137,7 @@ import SleepTimersAPI
 
     @Test func aPlatformClockOffsetOfUpToADayIsTakenAndMoreIsRefused() {
         #expect(rejection { $0.platformClockOffset = .milliseconds(-Milliseconds.day) } == nil)
+        #expect(rejection { $0.platformClockOffset = .milliseconds(Milliseconds.day) } == nil)
         #expect(rejection { $0.platformClockOffset = .milliseconds(Milliseconds.day + 1) }?.field == .platformClockOffset)
         #expect(rejection { $0.platformClockOffset = .milliseconds(Int64.min) }?.field == .platformClockOffset)
     }

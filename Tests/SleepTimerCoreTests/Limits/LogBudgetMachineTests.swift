@@ -63,4 +63,15 @@ import SleepTimerCore
         #expect(budget.callersKept == 2)
         #expect(budget.refused(by: "b", now: at(60_001)) == .log(count: 2))
     }
+
+    @Test func aCallerWhosePeriodEndedMakesRoomForANewOneAtTheBound() {
+        var budget = LogBudgetMachine(settings: .init(period: .milliseconds(60_000), maximumCallers: 1))
+        #expect(budget.refused(by: ":1.5", now: start) == .log(count: 1))
+        // Exactly a period later :1.5 is spent and gives its place to :1.6,
+        #expect(budget.refused(by: ":1.6", now: at(60_000)) == .log(count: 1))
+        #expect(budget.callersKept == 1)
+        // so a third caller now is the first of the shared budget, logged.
+        #expect(budget.refused(by: ":1.7", now: at(60_000)) == .log(count: 1))
+        #expect(budget.refused(by: ":1.8", now: at(60_001)) == .holdBack)
+    }
 }

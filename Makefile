@@ -164,7 +164,7 @@ trixie-root-drop:
 # The Flatpak (packaging/flatpak/README.md): the manifest built with
 # flatpak-builder in the Debian 13 root, on a stand-in runtime, SDK and
 # swift6 extension made from Debian 13's packages and cached beside the root
-# (Tests/Flatpak/standin.sh); leaves build/flatpak/com.dreamsforlittles.App.flatpak
+# (Tests/Flatpak/standin.sh); leaves build/flatpak/com.dreamsforlittles.DreamsForLittles.flatpak
 # and the stand-in's repository build/flatpak/repo. As root.
 flatpak: deps
 	Tests/Flatpak/build.sh
@@ -175,7 +175,7 @@ flatpak: deps
 # story on GNOME Shell 48 and Plasma 6.3 through their portals, and from the
 # host over the public name (Tests/Flatpak/test_*.py). As root.
 flatpak-test:
-	@test -f build/flatpak/com.dreamsforlittles.App.flatpak || $(MAKE) --no-print-directory flatpak
+	@test -f build/flatpak/com.dreamsforlittles.DreamsForLittles.flatpak || $(MAKE) --no-print-directory flatpak
 	Tests/Flatpak/run.sh
 
 # Drops the cached stand-in runtime; the next flatpak makes it again.

@@ -218,7 +218,7 @@ let package = Package(
         .target(
             name: "DesktopApp",
             dependencies: ["DesktopAppCore", "SleepTimerCore", "SleepTimersAPI", "BusNames", "StoreLock", "CDFLWebKitGTK"]),
-        /// dreamsforlittles, application id com.dreamsforlittles.App.
+        /// dreamsforlittles, application id com.dreamsforlittles.DreamsForLittles.
         .executableTarget(name: "dreamsforlittles", dependencies: ["DesktopApp", "DFLGettext", "CDFLWebKitGTK"]),
 
         // MARK: Tests

@@ -40,8 +40,8 @@ FAMILY = "a1e4c7d2-3f6b-4a9e-8d1c-2b5e7f9a0d10"
 LEO = "b7d2e9f4-1c3a-4e6b-8f2d-9a4c6e8b1d22"
 PATIENCE = 30
 # The icons the package installs into the hicolor theme: file, directory.
-ICONS = (("com.dreamsforlittles.App.svg", "scalable"), ("com.dreamsforlittles.SleepAgent.svg", "scalable"),
-         ("com.dreamsforlittles.App-symbolic.svg", "symbolic"))
+ICONS = (("com.dreamsforlittles.DreamsForLittles.svg", "scalable"), ("com.dreamsforlittles.DreamsForLittles.SleepAgent.svg", "scalable"),
+         ("com.dreamsforlittles.DreamsForLittles-symbolic.svg", "symbolic"))
 # How long a person at the desktop has for the clicks.
 CLICK_WAIT = int(os.environ.get("DFL_DEMO_WAIT", "600"))
 
@@ -169,13 +169,13 @@ class Demo:
                         ).stdout.strip().endswith("true")
 
     def agent(self):
-        for name, how in (("com.dreamsforlittles.SleepTimers1", "systemctl --user stop dfl-sleep-agent"),
-                          ("com.dreamsforlittles.App", "quit Dreams for Littles (Ctrl+Q)")):
+        for name, how in (("com.dreamsforlittles.DreamsForLittles.SleepTimers1", "systemctl --user stop dfl-sleep-agent"),
+                          ("com.dreamsforlittles.DreamsForLittles", "quit Dreams for Littles (Ctrl+Q)")):
             if self.name_has_owner(name):
                 raise RuntimeError("%s already runs on your session bus; %s for the demo and try again" % (name, how))
         self.start([os.path.join(BUILD, "dfl-sleep-agent")], log="agent.log")
-        self.wait(lambda: self.name_has_owner("com.dreamsforlittles.SleepTimers1"), "dfl-sleep-agent")
-        say("dfl-sleep-agent owns com.dreamsforlittles.SleepTimers1")
+        self.wait(lambda: self.name_has_owner("com.dreamsforlittles.DreamsForLittles.SleepTimers1"), "dfl-sleep-agent")
+        say("dfl-sleep-agent owns com.dreamsforlittles.DreamsForLittles.SleepTimers1")
 
     def app(self):
         app = os.path.join(BUILD, "dreamsforlittles")
@@ -186,8 +186,8 @@ class Demo:
             self.driver.wait("return document.body && document.body.dataset.loaded === 'true' && "
                              "document.getElementById('desktop-status').textContent.startsWith('On the desktop')",
                              "the demo web app in the window")
-        self.wait(lambda: self.name_has_owner("com.dreamsforlittles.App"), "the app")
-        say("dreamsforlittles (com.dreamsforlittles.App) shows the demo web app; dfl-webview-bridge is its child")
+        self.wait(lambda: self.name_has_owner("com.dreamsforlittles.DreamsForLittles"), "the app")
+        say("dreamsforlittles (com.dreamsforlittles.DreamsForLittles) shows the demo web app; dfl-webview-bridge is its child")
 
     def control(self, path):
         with urllib.request.urlopen(self.urls["control"] + path, timeout=PATIENCE) as reply:

@@ -1,5 +1,5 @@
 /// Which of the desktop app's GApplication actions (reached through
-/// org.freedesktop.Application.ActivateAction on com.dreamsforlittles.App)
+/// org.freedesktop.Application.ActivateAction on com.dreamsforlittles.DreamsForLittles)
 /// may start the app by D-Bus activation. Quit is for a running app only:
 /// one that started the app would bring back, windowless, the app the
 /// person just ended, and with it the renewals Quit was meant to stop.

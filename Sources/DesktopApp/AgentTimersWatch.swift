@@ -29,7 +29,7 @@ final class AgentTimersWatch {
     private var announcement = SaveAnnouncementMachine()
 
     private let connection: OpaquePointer
-    /// The agent's name on this bus (TimerActionRule.agentBusName): the one it
+    /// The agent's name on this bus (SleepTimers1.busName): the one it
     /// is called and followed at.
     let agentName: String
     private var nameWatch: guint = 0

@@ -21,7 +21,7 @@ extension DesktopApplication {
         // The notification's Complete and Open (DesktopApplication+TimerActions).
         addTimerActions()
         if let connection = g_application_get_dbus_connection(dfl_g_application(application)) {
-            let watch = AgentTimersWatch(connection: connection, agentName: TimerActionRule.agentBusName(for: place))
+            let watch = AgentTimersWatch(connection: connection, agentName: SleepTimers1.busName)
             watch.onTimers = { [unowned self] timers in
                 self.sandboxAgent.timersListed(count: timers.count)
                 self.apply(self.background.timersListed(timers))

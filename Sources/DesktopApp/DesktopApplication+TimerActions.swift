@@ -34,7 +34,7 @@ extension DesktopApplication {
             return
         }
         guard let connection = g_application_get_dbus_connection(dfl_g_application(application)) else { return }
-        let busName = TimerActionRule.agentBusName(for: place)
+        let busName = SleepTimers1.busName
         AppLog.log(.info, AppLogText.completing(id, busName))
         g_application_hold(dfl_g_application(application))
         var arguments: [OpaquePointer?] = [g_variant_new_string(id.string), g_variant_new_int64(0)]
@@ -87,7 +87,7 @@ extension DesktopApplication {
         guard let connection = g_application_get_dbus_connection(dfl_g_application(application)) else { return }
         g_application_hold(dfl_g_application(application))
         g_dbus_connection_call(
-            connection, TimerActionRule.agentBusName(for: place), SleepTimers1.objectPath, SleepTimers1.interface,
+            connection, SleepTimers1.busName, SleepTimers1.objectPath, SleepTimers1.interface,
             SleepTimers1.List.name, nil, nil, G_DBUS_CALL_FLAGS_NONE, BusCall.timeoutMilliseconds, nil, { source, result, data in
                 let call = taken(data, as: PendingTimerCall.self)
                 var error: UnsafeMutablePointer<GError>?

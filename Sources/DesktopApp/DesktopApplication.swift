@@ -4,7 +4,7 @@ import Glibc
 import SleepTimerCore
 import SleepTimersAPI
 
-/// The dreamsforlittles process: one GtkApplication, com.dreamsforlittles.App,
+/// The dreamsforlittles process: one GtkApplication, com.dreamsforlittles.DreamsForLittles,
 /// unique on the session bus. A second launch (a link from `xdg-open`, the
 /// command line) hands its arguments to the running instance and exits; the
 /// desktop portal, the agent's opener and D-Bus activation call

@@ -84,7 +84,7 @@ public struct SandboxAgentMachine: Sendable, Equatable {
         state.startPending = true
         return [
             .requestBackground(commandLine: Self.agentCommandLine),
-            .startAgent(busName: SleepTimers1.appScopedBusName),
+            .startAgent(busName: SleepTimers1.busName),
         ]
     }
 
@@ -117,7 +117,7 @@ public struct SandboxAgentMachine: Sendable, Equatable {
         guard state.restarts < Self.restartLimit else { return .restartLimitReached(state.restarts) }
         state.restarts += 1
         state.startPending = true
-        return .startAgent(busName: SleepTimers1.appScopedBusName)
+        return .startAgent(busName: SleepTimers1.busName)
     }
 
     /// Each said in the log.

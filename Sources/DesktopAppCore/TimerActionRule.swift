@@ -12,11 +12,6 @@ import SleepTimersAPI
 /// (`timerID(target:)`), and the app carries that typed id to the agent's
 /// Complete and List; the id is written as a string only in the bus call.
 public enum TimerActionRule {
-    /// The name the app calls the agent at (SleepTimers1.callableBusName).
-    public static func agentBusName(for place: RunningPlace) -> String {
-        SleepTimers1.callableBusName(sandboxed: place.isSandboxed)
-    }
-
     /// Why an action's target is refused: nothing is called and nothing
     /// changes.
     public enum Refusal: Error, Sendable, Equatable {

@@ -90,7 +90,7 @@ public struct PanelItemMachine: Sendable {
         /// The item is on the bus for hosts to show.
         public fileprivate(set) var isPublished = false
         public fileprivate(set) var menu = Menu()
-        /// com.dreamsforlittles.App is on the bus.
+        /// com.dreamsforlittles.DreamsForLittles is on the bus.
         public fileprivate(set) var appRunning = false
         fileprivate var ids = MenuIDs()
         fileprivate var told: Appearance?

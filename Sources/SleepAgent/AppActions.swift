@@ -3,7 +3,7 @@ import DFLDBus
 import SleepTimerCore
 
 /// The desktop app's GApplication actions, through
-/// org.freedesktop.Application.ActivateAction on com.dreamsforlittles.App,
+/// org.freedesktop.Application.ActivateAction on com.dreamsforlittles.DreamsForLittles,
 /// sent as AppActionRule says: `quit` (the panel's Quit item) to a running
 /// app only; `background` (a token due for renewal with no bridge to renew
 /// it) may start the app by D-Bus activation, and no window shows.

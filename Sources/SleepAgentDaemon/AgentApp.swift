@@ -302,8 +302,7 @@ public final class AgentApp {
         do {
             let notifications = try NotificationSurfaceRule.surface(
                 at: place, override: environment[NotificationSurfaceRule.overrideVariable])
-            let busNames = AgentBusNameRule.owned(at: place).names(
-                public: SleepTimers1.busName, appScoped: SleepTimers1.appScopedBusName)
+            let busNames = [SleepTimers1.busName]
             let panel = try PanelRegistrationRule.registration(
                 place: place, processID: getpid(), override: environment[PanelRegistrationRule.overrideVariable])
             return Surfaces(place: place, notifications: notifications, busNames: busNames, panel: panel)

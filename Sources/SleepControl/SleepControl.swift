@@ -13,8 +13,8 @@ import StoreLock
 public final class SleepControl {
     let output = FileDescriptorOutput.standardOutput
     let errors = FileDescriptorOutput.standardError
-    /// The agent's name for this program (SleepTimers1.callableBusName).
-    let agentName = SleepTimers1.callableBusName(sandboxed: RunningPlace.current().isSandboxed)
+    /// The agent's name, the same on the host and in the sandbox.
+    let agentName = SleepTimers1.busName
 
     public init() {}
 

@@ -8,12 +8,12 @@
 public enum AppIdentity {
     /// The app's id: its GApplication id and bus name, its desktop entry
     /// and icon, and the Flatpak's id.
-    public static let appID = "com.dreamsforlittles.App"
+    public static let appID = "com.dreamsforlittles.DreamsForLittles"
     /// The object GApplication exports the app at: its id as a path.
     public static var appObjectPath: String { "/" + appID.split(separator: ".").joined(separator: "/") }
     /// The agent's desktop entry (the package installs it), by which the
     /// desktop groups its notifications.
-    public static let agentID = "com.dreamsforlittles.SleepAgent"
+    public static let agentID = "com.dreamsforlittles.DreamsForLittles.SleepAgent"
     /// The product's name, as the window's title and the notifications'
     /// sender.
     public static let name = "Dreams for Littles"

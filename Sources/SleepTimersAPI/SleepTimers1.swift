@@ -7,25 +7,16 @@
 /// Pure Swift and nothing else: a protocol's names, not its transport (as
 /// sourcekit-lsp keeps its request types apart from JSON-RPC).
 public enum SleepTimers1 {
-    /// The well-known name the agent owns on the session bus.
-    public static let busName = "com.dreamsforlittles.SleepTimers1"
-    /// The second name the agent owns, under the app's id: inside a Flatpak
-    /// only names under the app id can be D-Bus activated, so this is the
-    /// one a call that must start the agent addresses there. It answers as
-    /// `busName` does (the same object and interface).
-    public static let appScopedBusName = AppIdentity.appID + ".SleepTimers1"
-
-    /// The name a client calls the agent at: on the host the public name,
-    /// which D-Bus activation (or systemd) starts; inside the Flatpak the
-    /// one under the app's id, the only name of the agent's the sandbox can
-    /// make D-Bus activatable.
-    public static func callableBusName(sandboxed: Bool) -> String {
-        sandboxed ? appScopedBusName : busName
-    }
+    /// The one well-known name the agent owns on the session bus, under the
+    /// app's id: the .deb's agent and the Flatpak's alike, so that a Flatpak
+    /// needs no `--own-name` and the name can be D-Bus activated from the
+    /// sandbox's exported service file. Every client calls it here.
+    public static let busName = AppIdentity.appID + ".SleepTimers1"
     /// The one object the agent serves.
     public static let objectPath = "/com/dreamsforlittles/SleepTimers1"
-    /// The interface is named as the bus name, as D-Bus convention has it.
-    public static let interface = busName
+    /// The interface keeps its own name, apart from the bus name: it is the
+    /// API other apps program against, whichever installation serves it.
+    public static let interface = "com.dreamsforlittles.SleepTimers1"
 
     /// Every method of the interface, in the order of the introspection file.
     public static let methods: [any BusMethod.Type] = [

@@ -24,7 +24,7 @@ import Testing
     }
 
     @Test func itSpeaksOnlyInsideAFlatpak() {
-        #expect(BackgroundStatusMachine.applies(at: .flatpak(appID: "com.dreamsforlittles.App")))
+        #expect(BackgroundStatusMachine.applies(at: .flatpak(appID: "com.dreamsforlittles.DreamsForLittles")))
         #expect(!BackgroundStatusMachine.applies(at: .host))
     }
 

@@ -8,7 +8,7 @@ import Testing
     }
 
     @Test func insideAFlatpakThePortalTakesThem() throws {
-        #expect(try NotificationSurfaceRule.surface(at: .flatpak(appID: "com.dreamsforlittles.App"), override: nil) == .portal)
+        #expect(try NotificationSurfaceRule.surface(at: .flatpak(appID: "com.dreamsforlittles.DreamsForLittles"), override: nil) == .portal)
         #expect(try NotificationSurfaceRule.surface(at: .flatpak(appID: nil), override: nil) == .portal)
     }
 

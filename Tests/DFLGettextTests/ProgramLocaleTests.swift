@@ -16,7 +16,7 @@ import Testing
 
     @Test func inAFlatpakTheCatalogsAreTheAppsOwnUnderApp() {
         // The sandbox's /usr is the runtime's, which has no catalog of ours.
-        #expect(ProgramLocale.catalogDirectory(environment: [:], place: .flatpak(appID: "com.dreamsforlittles.App"))
+        #expect(ProgramLocale.catalogDirectory(environment: [:], place: .flatpak(appID: "com.dreamsforlittles.DreamsForLittles"))
             == "/app/share/locale")
         #expect(ProgramLocale.catalogDirectory(environment: [:], place: .host) == "/usr/share/locale")
     }

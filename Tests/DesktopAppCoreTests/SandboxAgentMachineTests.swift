@@ -3,8 +3,8 @@ import SleepTimerCore
 import Testing
 
 @Suite struct SandboxAgentMachineTests {
-    static let sandbox = RunningPlace.flatpak(appID: "com.dreamsforlittles.App")
-    static let scoped = "com.dreamsforlittles.App.SleepTimers1"
+    static let sandbox = RunningPlace.flatpak(appID: "com.dreamsforlittles.DreamsForLittles")
+    static let scoped = "com.dreamsforlittles.DreamsForLittles.SleepTimers1"
 
     /// A machine in the sandbox whose agent is on the bus with `timers` timers.
     func running(timers: Int) -> SandboxAgentMachine {

@@ -6,16 +6,6 @@ import Testing
     static let timer = AppDeepLinkTests.timer
     static let link = AppDeepLinkTests.valid
 
-    @Test func onTheHostTheAgentIsCalledAtItsPublicName() {
-        #expect(TimerActionRule.agentBusName(for: .host) == "com.dreamsforlittles.SleepTimers1")
-    }
-
-    @Test func inTheSandboxTheAgentIsCalledAtItsNameUnderTheAppsID() {
-        #expect(TimerActionRule.agentBusName(for: .flatpak(appID: "com.dreamsforlittles.App"))
-            == "com.dreamsforlittles.App.SleepTimers1")
-        #expect(TimerActionRule.agentBusName(for: .flatpak(appID: nil)) == "com.dreamsforlittles.App.SleepTimers1")
-    }
-
     @Test func aTimersIDIsTakenInItsCanonicalForm() throws {
         #expect(try TimerActionRule.timerID(target: Self.timer.uppercased()).string == Self.timer)
     }
@@ -82,8 +72,8 @@ import Testing
     /// write it in its canonical form.
     @Test func theLogNamesTheTimerByItsCanonicalID() throws {
         let id = try TimerActionRule.timerID(target: Self.timer.uppercased())
-        #expect(AppLogText.completing(id, "com.dreamsforlittles.SleepTimers1")
-            == "Completing timer \(Self.timer) from the notification: asking the agent at com.dreamsforlittles.SleepTimers1.")
+        #expect(AppLogText.completing(id, "com.dreamsforlittles.DreamsForLittles.SleepTimers1")
+            == "Completing timer \(Self.timer) from the notification: asking the agent at com.dreamsforlittles.DreamsForLittles.SleepTimers1.")
         #expect(AppLogText.completeOutcome(id, .queued) == "The agent recorded the completion of timer \(Self.timer) and sends it.")
         #expect(AppLogText.openingTimer(id) == "Opening timer \(Self.timer) from the notification.")
         #expect(AppLogText.timerNotListed(id).hasPrefix("Timer \(Self.timer) has no link"))

@@ -6,9 +6,9 @@
 #   build.sh
 #
 # Leaves in build/flatpak/:
-#   com.dreamsforlittles.App.flatpak   the app as a single-file bundle
+#   com.dreamsforlittles.DreamsForLittles.flatpak   the app as a single-file bundle
 #   repo/                              the stand-in runtime's repository
-#   com.dreamsforlittles.App.standin.yml
+#   com.dreamsforlittles.DreamsForLittles.standin.yml
 #                                      the manifest's copy built here
 #   installation/, state/, build-dir/, app-repo/
 #                                      flatpak-builder's SDK, cache and output,
@@ -20,7 +20,7 @@ set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 out=$repo/build/flatpak
-app_id=com.dreamsforlittles.App
+app_id=com.dreamsforlittles.DreamsForLittles
 manifest=$repo/packaging/flatpak/$app_id.yml
 # Two folders below the checkout, as the manifest is: its source is "../..".
 standin_manifest=$out/$app_id.standin.yml

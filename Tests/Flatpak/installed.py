@@ -1,5 +1,5 @@
 """The Flatpak as a parent has it: the stand-in runtime from
-build/flatpak/repo and the bundle build/flatpak/com.dreamsforlittles.App.flatpak
+build/flatpak/repo and the bundle build/flatpak/com.dreamsforlittles.DreamsForLittles.flatpak
 that `make flatpak` leaves, installed with `flatpak install --user` into the
 fresh home of a private session (harness.Session: its own HOME, XDG
 directories, XDG_RUNTIME_DIR and session bus).
@@ -8,7 +8,7 @@ The installation is where Flatpak puts a user's ($XDG_DATA_HOME/flatpak),
 and its exports are on XDG_DATA_DIRS, as a login session has them
 (/etc/profile.d/flatpak.sh): the desktop finds the app's entry and icons
 there, and the session bus its exported D-Bus services, so that a call to
-com.dreamsforlittles.App or com.dreamsforlittles.App.SleepTimers1 runs
+com.dreamsforlittles.DreamsForLittles or com.dreamsforlittles.DreamsForLittles.SleepTimers1 runs
 `flatpak run` as D-Bus activation does at home.
 
 Also here: `flatpak run` helpers, the app's own settings written where the
@@ -26,7 +26,7 @@ import dbus
 from harness import PATIENCE, REPO
 from proc_accounting import command_line, environment, pids
 
-APP_ID = "com.dreamsforlittles.App"
+APP_ID = "com.dreamsforlittles.DreamsForLittles"
 AGENT_NAME = APP_ID + ".SleepTimers1"
 MANIFEST = os.path.join(REPO, "packaging", "flatpak", APP_ID + ".yml")
 OUT = os.path.join(REPO, "build", "flatpak")

@@ -11,7 +11,7 @@ set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$here/../.." && pwd)
-for needed in build/flatpak/com.dreamsforlittles.App.flatpak build/flatpak/repo; do
+for needed in build/flatpak/com.dreamsforlittles.DreamsForLittles.flatpak build/flatpak/repo; do
     [[ -e $repo/$needed ]] || { echo "flatpak-test: $needed is missing: run make flatpak first" >&2; exit 1; }
 done
 exec "$repo/Tests/Trixie/root.sh" run /bin/bash -c '

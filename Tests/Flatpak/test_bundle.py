@@ -1,7 +1,7 @@
 """The Flatpak bundle that `make flatpak` leaves installs and runs.
 
 Run in the Debian 13 root (Tests/Flatpak/run.sh): the stand-in runtime from
-build/flatpak/repo and the bundle build/flatpak/com.dreamsforlittles.App.flatpak
+build/flatpak/repo and the bundle build/flatpak/com.dreamsforlittles.DreamsForLittles.flatpak
 are installed with `flatpak install --user` into a fresh user installation,
 as a parent's would be, under a private session bus; then the programs run
 in the sandbox, its permissions are the manifest's finish-args, and the
@@ -66,33 +66,33 @@ class BundleTest(unittest.TestCase):
 
     def test_the_desktop_files_are_exported(self):
         exports = os.path.join(self.user_dir, "exports", "share")
-        for path in ("applications/com.dreamsforlittles.App.desktop",
-                     "metainfo/com.dreamsforlittles.App.metainfo.xml",
-                     "icons/hicolor/scalable/apps/com.dreamsforlittles.App.svg",
-                     "icons/hicolor/symbolic/apps/com.dreamsforlittles.App-symbolic.svg",
-                     "dbus-1/services/com.dreamsforlittles.App.service",
-                     "dbus-1/services/com.dreamsforlittles.App.SleepTimers1.service"):
+        for path in ("applications/com.dreamsforlittles.DreamsForLittles.desktop",
+                     "metainfo/com.dreamsforlittles.DreamsForLittles.metainfo.xml",
+                     "icons/hicolor/scalable/apps/com.dreamsforlittles.DreamsForLittles.svg",
+                     "icons/hicolor/symbolic/apps/com.dreamsforlittles.DreamsForLittles-symbolic.svg",
+                     "dbus-1/services/com.dreamsforlittles.DreamsForLittles.service",
+                     "dbus-1/services/com.dreamsforlittles.DreamsForLittles.SleepTimers1.service"):
             with self.subTest(path=path):
                 self.assertTrue(os.path.exists(os.path.join(exports, path)), path)
         # The agent's own icon is not the app id's: it stays inside.
         self.assertFalse(os.path.exists(os.path.join(
-            exports, "icons/hicolor/scalable/apps/com.dreamsforlittles.SleepAgent.svg")))
+            exports, "icons/hicolor/scalable/apps/com.dreamsforlittles.DreamsForLittles.SleepAgent.svg")))
 
     def test_the_exported_entries_run_the_sandboxed_programs(self):
         exports = os.path.join(self.user_dir, "exports", "share")
 
-        entry = key_file(os.path.join(exports, "applications/com.dreamsforlittles.App.desktop"))["Desktop Entry"]
+        entry = key_file(os.path.join(exports, "applications/com.dreamsforlittles.DreamsForLittles.desktop"))["Desktop Entry"]
         exec_line = entry["Exec"].split()
         self.assertEqual(exec_line[:2], ["/usr/bin/flatpak", "run"], entry["Exec"])
         self.assertIn("--command=dreamsforlittles", exec_line)
         self.assertIn(APP_ID, exec_line)
         self.assertIn("%u", exec_line)
         self.assertEqual(entry["Name"], "Dreams for Littles")
-        agent = key_file(os.path.join(exports, "dbus-1/services/com.dreamsforlittles.App.SleepTimers1.service"))["D-BUS Service"]
-        self.assertEqual(agent["Name"], "com.dreamsforlittles.App.SleepTimers1")
+        agent = key_file(os.path.join(exports, "dbus-1/services/com.dreamsforlittles.DreamsForLittles.SleepTimers1.service"))["D-BUS Service"]
+        self.assertEqual(agent["Name"], "com.dreamsforlittles.DreamsForLittles.SleepTimers1")
         # A service's Exec keeps its absolute program as the command.
         self.assertEqual(agent["Exec"].split()[-2:], ["--command=/app/bin/dfl-sleep-agent", APP_ID], agent["Exec"])
-        app = key_file(os.path.join(exports, "dbus-1/services/com.dreamsforlittles.App.service"))["D-BUS Service"]
+        app = key_file(os.path.join(exports, "dbus-1/services/com.dreamsforlittles.DreamsForLittles.service"))["D-BUS Service"]
         self.assertEqual(app["Name"], APP_ID)
         self.assertEqual(app["Exec"].split()[-3:],
                          ["--command=/app/bin/dreamsforlittles", APP_ID, "--gapplication-service"], app["Exec"])
@@ -132,7 +132,11 @@ class PermissionParsingTest(unittest.TestCase):
     def test_the_manifest_has_the_issues_finish_args(self):
         self.assertEqual(sorted(manifest_finish_args(MANIFEST)), sorted([
             "--share=network", "--share=ipc", "--socket=wayland", "--socket=fallback-x11", "--device=dri",
-            "--own-name=com.dreamsforlittles.SleepTimers1", "--talk-name=org.kde.StatusNotifierWatcher"]))
+            "--talk-name=org.kde.StatusNotifierWatcher"]))
+
+    def test_the_manifest_owns_no_name_outside_the_app_id(self):
+        # Flathub gives a new app no exception for a name of its own.
+        self.assertEqual([arg for arg in manifest_finish_args(MANIFEST) if arg.startswith("--own-name")], [])
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
 """Another program on the host lists and completes the sandboxed agent's
-timers over the public name, com.dreamsforlittles.SleepTimers1, which the
-manifest's --own-name lets the agent own from inside the sandbox.
+timers at its one name, com.dreamsforlittles.DreamsForLittles.SleepTimers1,
+which is under the app id, so the sandbox may own it with no --own-name.
 
 Run in the Debian 13 root (Tests/Flatpak/run.sh): the installed Flatpak
 (installed.py), its agent started with `flatpak run` on a private session

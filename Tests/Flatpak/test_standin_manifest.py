@@ -9,7 +9,7 @@ sys.path.insert(0, os.path.dirname(__file__))
 import standin_manifest  # noqa: E402
 
 MANIFEST = os.path.join(os.path.dirname(__file__), "..", "..", "packaging", "flatpak",
-                        "com.dreamsforlittles.App.yml")
+                        "com.dreamsforlittles.DreamsForLittles.yml")
 
 
 class StandinManifestTest(unittest.TestCase):

@@ -25,7 +25,7 @@ from webdriver import AppDriver
 APP = os.path.join(BUILD, "dreamsforlittles")
 BRIDGE = os.path.join(BUILD, "dfl-webview-bridge")
 WEBAPP = os.path.join(REPO, "webapp", "demo")
-DESKTOP_FILE = os.path.join(REPO, "packaging", "desktop", "com.dreamsforlittles.App.desktop")
+DESKTOP_FILE = os.path.join(REPO, "packaging", "desktop", "com.dreamsforlittles.DreamsForLittles.desktop")
 
 
 def require_tool(name, package):

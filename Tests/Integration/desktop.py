@@ -438,7 +438,7 @@ class XfcePanel:
         stop(self.process)
 
 
-# The navy of the app's icon (packaging/icons/com.dreamsforlittles.App.svg),
+# The navy of the app's icon (packaging/icons/com.dreamsforlittles.DreamsForLittles.svg),
 # which no missing-icon picture has.
 ICON_NAVY = (0x27, 0x32, 0x5E)
 
@@ -455,8 +455,8 @@ def install_icons(session):
     """The app's icon and its symbolic variant, where the package puts them,
     under the session's XDG_DATA_HOME."""
     repo = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    for name, directory in (("com.dreamsforlittles.App.svg", "scalable"),
-                            ("com.dreamsforlittles.App-symbolic.svg", "symbolic")):
+    for name, directory in (("com.dreamsforlittles.DreamsForLittles.svg", "scalable"),
+                            ("com.dreamsforlittles.DreamsForLittles-symbolic.svg", "symbolic")):
         target = os.path.join(session.env["XDG_DATA_HOME"], "icons", "hicolor", directory, "apps")
         os.makedirs(target, exist_ok=True)
         with open(os.path.join(repo, "packaging", "icons", name), "rb") as source, \

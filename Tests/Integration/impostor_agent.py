@@ -15,7 +15,7 @@ import signal
 import subprocess
 import time
 
-NAME = "com.dreamsforlittles.SleepTimers1"
+NAME = "com.dreamsforlittles.DreamsForLittles.SleepTimers1"
 PATH = "/com/dreamsforlittles/SleepTimers1"
 CONTROL = "com.dreamsforlittles.Test.Impostor"
 TIMER_ID = "6f1c2a34-8b9d-4e5f-a012-3456789abcde"

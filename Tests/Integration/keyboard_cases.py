@@ -238,7 +238,7 @@ class TabCycle(KeyboardTestCase):
         import dbus
         bus = dbus.bus.BusConnection(self.session.env["DBUS_SESSION_BUS_ADDRESS"])
         try:
-            proxy = bus.get_object("com.dreamsforlittles.App", "/com/dreamsforlittles/App")
+            proxy = bus.get_object("com.dreamsforlittles.DreamsForLittles", "/com/dreamsforlittles/DreamsForLittles")
             dbus.Interface(proxy, "org.freedesktop.Application").Open([sleep_link(str(uuid.uuid4()))], {})
         finally:
             bus.close()

@@ -21,7 +21,7 @@ AGENT = os.path.join(BUILD, "dfl-sleep-agent")
 ARTIFACTS = os.environ.get("DFL_ARTIFACTS") or os.path.join(REPO, "build", "test-artifacts")
 SLEEPCTL = os.path.join(BUILD, "dfl-sleepctl")
 
-BUS_NAME = "com.dreamsforlittles.SleepTimers1"
+BUS_NAME = "com.dreamsforlittles.DreamsForLittles.SleepTimers1"
 OBJECT_PATH = "/com/dreamsforlittles/SleepTimers1"
 INTERFACE = "com.dreamsforlittles.SleepTimers1"
 ERROR = INTERFACE + ".Error."

@@ -269,7 +269,7 @@ class SignalAndPropertyTests(ClientTestCase):
         peer = dbus.Interface(self.client.proxy, "org.freedesktop.DBus.Peer")
         peer.Ping()
         self.assertEqual(len(str(peer.GetMachineId())), 32)
-        parent = subprocess.run(["gdbus", "introspect", "--session", "--dest", "com.dreamsforlittles.SleepTimers1",
+        parent = subprocess.run(["gdbus", "introspect", "--session", "--dest", "com.dreamsforlittles.DreamsForLittles.SleepTimers1",
                                  "--object-path", "/com/dreamsforlittles"], env=self.session.env,
                                 capture_output=True, text=True, timeout=PATIENCE)
         self.assertIn("SleepTimers1", parent.stdout)
@@ -292,9 +292,9 @@ class LifecycleTests(AgentTestCase):
         agent = AgentProcess(self.session)
         client = Client(self.session)
         self.addCleanup(client.close)
-        self.assertTrue(client.bus.name_has_owner("com.dreamsforlittles.SleepTimers1"))
+        self.assertTrue(client.bus.name_has_owner("com.dreamsforlittles.DreamsForLittles.SleepTimers1"))
         self.assertEqual(agent.terminate(signal.SIGTERM), 0)
-        self.assertFalse(client.bus.name_has_owner("com.dreamsforlittles.SleepTimers1"))
+        self.assertFalse(client.bus.name_has_owner("com.dreamsforlittles.DreamsForLittles.SleepTimers1"))
 
     def test_sigint_also_exits_cleanly(self):
         agent = AgentProcess(self.session)

@@ -1,6 +1,6 @@
 """The app's exported actions as the notification portal calls them inside a
 Flatpak: org.freedesktop.Application.ActivateAction('complete-timer' or
-'open-timer', [timer id], platform data) on com.dreamsforlittles.App, which
+'open-timer', [timer id], platform data) on com.dreamsforlittles.DreamsForLittles, which
 D-Bus activation starts when it does not run (the package's service file,
 `--gapplication-service`). The real app under Xvfb, the real agent, the
 reference platform over TLS; the calls are made with gdbus, as a portal
@@ -22,8 +22,8 @@ from proc_accounting import alive
 from test_background import install_app_service
 from test_desktop_app import ProcessHandle
 
-APP_NAME = "com.dreamsforlittles.App"
-APP_PATH = "/com/dreamsforlittles/App"
+APP_NAME = "com.dreamsforlittles.DreamsForLittles"
+APP_PATH = "/com/dreamsforlittles/DreamsForLittles"
 # How late the platform answers a completion when a test needs it still on
 # its way (a bound on the test's own steps, not a measurement).
 LATE_MS = 15000

@@ -38,9 +38,9 @@ def install_app_service(session):
     """The package's D-Bus service file for the app, so that the agent's
     ActivateAction starts it, with what a desktop session gives activated
     programs at login."""
-    with open(os.path.join(os.path.dirname(DESKTOP_FILE), "..", "dbus", "com.dreamsforlittles.App.service")) as source:
+    with open(os.path.join(os.path.dirname(DESKTOP_FILE), "..", "dbus", "com.dreamsforlittles.DreamsForLittles.service")) as source:
         service = source.read().replace("/usr/bin/dreamsforlittles", APP)
-    with open(os.path.join(session.services, "com.dreamsforlittles.App.service"), "w") as handle:
+    with open(os.path.join(session.services, "com.dreamsforlittles.DreamsForLittles.service"), "w") as handle:
         handle.write(service)
     subprocess.run(["dbus-update-activation-environment", "DISPLAY", "PATH", "GTK_A11Y", "NO_AT_BRIDGE",
                     "XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME", "HOME"],
@@ -48,9 +48,9 @@ def install_app_service(session):
 
 
 def application_actions(session):
-    """com.dreamsforlittles.App's actions, as the agent and the panel reach them."""
+    """com.dreamsforlittles.DreamsForLittles's actions, as the agent and the panel reach them."""
     bus = dbus.bus.BusConnection(session.env["DBUS_SESSION_BUS_ADDRESS"])
-    proxy = bus.get_object("com.dreamsforlittles.App", "/com/dreamsforlittles/App")
+    proxy = bus.get_object("com.dreamsforlittles.DreamsForLittles", "/com/dreamsforlittles/DreamsForLittles")
     return dbus.Interface(proxy, "org.freedesktop.Application")
 
 

@@ -137,7 +137,7 @@ class RefusedActivationTests(unittest.TestCase):
             os.chmod(path, 0o755)
         # Two services that start and never take their names: a start of
         # the first stays pending; the app's would too.
-        for name in ("com.example.SlowToStart", "com.dreamsforlittles.App"):
+        for name in ("com.example.SlowToStart", "com.dreamsforlittles.DreamsForLittles"):
             with open(os.path.join(self.session.services, name + ".service"), "w") as handle:
                 handle.write("[D-BUS Service]\nName=%s\nExec=/bin/sleep 600\n" % name)
         self.agent = AgentProcess(self.session, extra_env={"PATH": self.bin + ":" + os.environ.get("PATH", "/usr/bin:/bin")})
@@ -162,7 +162,7 @@ class RefusedActivationTests(unittest.TestCase):
         starter.send_message(bus_daemon)
         # The bus's own answer to a start while the other is pending.
         with self.assertRaises(dbus.exceptions.DBusException) as raised:
-            bus_probe.call(self.client.bus, "StartServiceByName", "su", "com.dreamsforlittles.App", dbus.UInt32(0),
+            bus_probe.call(self.client.bus, "StartServiceByName", "su", "com.dreamsforlittles.DreamsForLittles", dbus.UInt32(0),
                            interface="org.freedesktop.DBus", path="/org/freedesktop/DBus",
                            destination="org.freedesktop.DBus")
         self.assertEqual(raised.exception.get_dbus_name(), "org.freedesktop.DBus.Error.LimitsExceeded")

@@ -122,7 +122,7 @@ class DeepLinkTests(AppTestCase):
         timer_id, _ = self.platform.start_sleep(baby=LEO)
         query = subprocess.run(["xdg-mime", "query", "default", "x-scheme-handler/dreamsforlittles"],
                                env=self.session.env, capture_output=True, text=True, timeout=PATIENCE)
-        self.assertEqual(query.stdout.strip(), "com.dreamsforlittles.App.desktop")
+        self.assertEqual(query.stdout.strip(), "com.dreamsforlittles.DreamsForLittles.desktop")
 
         # The click's activation token (on X11, the startup id) goes along.
         opened = subprocess.run(["xdg-open", sleep_link(timer_id, baby=LEO)],
@@ -224,10 +224,10 @@ class DeepLinkTests(AppTestCase):
 
 
 def dbus_application(session):
-    """com.dreamsforlittles.App's org.freedesktop.Application, as the portal calls it."""
+    """com.dreamsforlittles.DreamsForLittles's org.freedesktop.Application, as the portal calls it."""
     import dbus
     bus = dbus.bus.BusConnection(session.env["DBUS_SESSION_BUS_ADDRESS"])
-    proxy = bus.get_object("com.dreamsforlittles.App", "/com/dreamsforlittles/App")
+    proxy = bus.get_object("com.dreamsforlittles.DreamsForLittles", "/com/dreamsforlittles/DreamsForLittles")
     return dbus.Interface(proxy, "org.freedesktop.Application")
 
 
@@ -486,7 +486,7 @@ class KeptBetweenStartsTests(AppTestCase):
         # GTK exports on the bus: the same activation, without a pointer.
         window_actions = dbus.Interface(
             dbus.bus.BusConnection(self.session.env["DBUS_SESSION_BUS_ADDRESS"]).get_object(
-                "com.dreamsforlittles.App", "/com/dreamsforlittles/App/window/1"), "org.gtk.Actions")
+                "com.dreamsforlittles.DreamsForLittles", "/com/dreamsforlittles/DreamsForLittles/window/1"), "org.gtk.Actions")
         self.assertIn("sign-out", window_actions.List())
         window_actions.Activate("sign-out", dbus.Array([], signature="v"), {})
         eventually(lambda: self.loads() == 2, what="the web app's start to load again")
@@ -543,12 +543,12 @@ class AgentOpensTheAppTests(AppTestCase):
         self.sleepctl_open(other)
         eventually(lambda: app.url() == self.route(other, baby=LEO), what="the window to show the second route")
         self.assertEqual(len(app.windows()), 1)
-        self.assertIn("through com.dreamsforlittles.App", self.agent.log())
+        self.assertIn("through com.dreamsforlittles.DreamsForLittles", self.agent.log())
 
     def test_d_bus_activation_starts_the_app_at_the_timers_route(self):
-        with open(os.path.join(os.path.dirname(DESKTOP_FILE), "..", "dbus", "com.dreamsforlittles.App.service")) as source:
+        with open(os.path.join(os.path.dirname(DESKTOP_FILE), "..", "dbus", "com.dreamsforlittles.DreamsForLittles.service")) as source:
             service = source.read().replace("/usr/bin/dreamsforlittles", APP)
-        with open(os.path.join(self.session.services, "com.dreamsforlittles.App.service"), "w") as handle:
+        with open(os.path.join(self.session.services, "com.dreamsforlittles.DreamsForLittles.service"), "w") as handle:
             handle.write(service)
         # As a desktop session does at login: what D-Bus-activated programs get.
         subprocess.run(["dbus-update-activation-environment", "DISPLAY", "PATH", "GTK_A11Y", "NO_AT_BRIDGE",

@@ -79,17 +79,17 @@ class PublishingTests(IndicatorTestCase):
         self.new_sleep()
         [registration] = self.panel.wait_for(lambda events: [e for e in events if e["event"] == "register"])
         self.assertEqual(registration["service"], self.item_name)
-        self.assertEqual(registration["sender"], self.client.bus.get_name_owner("com.dreamsforlittles.SleepTimers1"))
+        self.assertEqual(registration["sender"], self.client.bus.get_name_owner("com.dreamsforlittles.DreamsForLittles.SleepTimers1"))
         properties = self.latest("properties")["properties"]
-        self.assertEqual(properties["Id"], "com.dreamsforlittles.SleepAgent")
+        self.assertEqual(properties["Id"], "com.dreamsforlittles.DreamsForLittles.SleepAgent")
         self.assertEqual(properties["Category"], "ApplicationStatus")
         self.assertEqual(properties["Status"], "Active")
         self.assertEqual(properties["Title"], "Maya asleep")
-        self.assertEqual(properties["IconName"], "com.dreamsforlittles.App")
+        self.assertEqual(properties["IconName"], "com.dreamsforlittles.DreamsForLittles")
         self.assertEqual(properties["Menu"], "/MenuBar")
         self.assertIs(properties["ItemIsMenu"], False)
         icon, pixmaps, title, description = properties["ToolTip"]
-        self.assertEqual((icon, pixmaps, title), ("com.dreamsforlittles.App", [], "Dreams for Littles"))
+        self.assertEqual((icon, pixmaps, title), ("com.dreamsforlittles.DreamsForLittles", [], "Dreams for Littles"))
         self.assertRegex(description, r"^Maya asleep · 1 h 2[34] min$")
         layout = self.latest("layout")["layout"]
         self.assertEqual(layout[0], 0)
@@ -240,7 +240,7 @@ class NeverTests(IndicatorTestCase):
         time.sleep(0.5)
         self.assertEqual(self.panel.events("register"), [])
         self.assertFalse(self.item_name_owned())
-        owner = self.client.bus.get_name_owner("com.dreamsforlittles.SleepTimers1")
+        owner = self.client.bus.get_name_owner("com.dreamsforlittles.DreamsForLittles.SleepTimers1")
         with self.assertRaises(dbus.exceptions.DBusException):
             dbus.Interface(self.client.bus.get_object(owner, "/StatusNotifierItem", introspect=False),
                            "org.freedesktop.DBus.Properties").GetAll(ITEM)

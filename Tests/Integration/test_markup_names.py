@@ -59,7 +59,7 @@ class MarkupNameTests(AccessibilityBus, AppTestCase):
         its window closes."""
         bus = dbus.bus.BusConnection(self.session.env["DBUS_SESSION_BUS_ADDRESS"])
         try:
-            app = bus.get_name_owner("com.dreamsforlittles.App")
+            app = bus.get_name_owner("com.dreamsforlittles.DreamsForLittles")
         finally:
             bus.close()
         calls = set()

@@ -31,7 +31,7 @@ class BackgroundStatusTests(PlatformTestCase):
         self.agent = AgentProcess(self.session, wrapper=sandbox_wrapper(self.session))
         self.client = Client(self.session)
         self.addCleanup(self.client.close)
-        self.agent_name = self.client.bus.get_name_owner("com.dreamsforlittles.SleepTimers1")
+        self.agent_name = self.client.bus.get_name_owner("com.dreamsforlittles.DreamsForLittles.SleepTimers1")
 
     def statuses(self):
         """The message of every SetStatus the agent called, in order."""

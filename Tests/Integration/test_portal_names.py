@@ -1,6 +1,6 @@
-"""The agent's bus names as a Flatpak sandbox has them: the public
-com.dreamsforlittles.SleepTimers1 and, inside, the app-scoped
-com.dreamsforlittles.App.SleepTimers1 that D-Bus activation starts there.
+"""The agent's one bus name, com.dreamsforlittles.DreamsForLittles.SleepTimers1,
+under the app id: the .deb's agent owns it on the host, and the Flatpak's
+inside the sandbox, where D-Bus activation starts it by that name.
 
 "Inside" is made as the agent reads it, by the file every Flatpak sandbox
 has: the agent runs chrooted into an overlay of the root that adds
@@ -16,7 +16,6 @@ import dbus
 
 from harness import AGENT, BUS_NAME, INTERFACE, OBJECT_PATH, PATIENCE, AgentProcess, Session, eventually
 
-APP_SCOPED = "com.dreamsforlittles.App.SleepTimers1"
 
 # Runs its arguments with /.flatpak-info present: a private mount
 # namespace, the root as an overlay's lower layer, the live trees bound in.
@@ -28,7 +27,7 @@ mount -t tmpfs dfl-sandbox /mnt
 mkdir /mnt/upper /mnt/work /mnt/root
 mount -t overlay overlay -o lowerdir=/,upperdir=/mnt/upper,workdir=/mnt/work /mnt/root
 for d in proc dev sys tmp run %(tree)s; do [ -d "$d" ] || [ -d "/$d" ] || continue; mount --rbind "/${d#/}" "/mnt/root/${d#/}"; done
-printf "[Application]\nname=com.dreamsforlittles.App\n" > /mnt/root/.flatpak-info
+printf "[Application]\nname=com.dreamsforlittles.DreamsForLittles\n" > /mnt/root/.flatpak-info
 cd /mnt/root
 exec chroot /mnt/root "$@"' sh "$@"
 """
@@ -65,65 +64,54 @@ class NamesTests(unittest.TestCase):
         self.session = Session()
         self.addCleanup(self.session.close)
 
-    def test_inside_the_agent_answers_at_the_public_and_the_app_scoped_name(self):
-        agent = AgentProcess(self.session, wrapper=sandbox_wrapper(self.session))
-        public = owner(self.session, BUS_NAME)
-        self.assertIsNotNone(public)
-        self.assertEqual(owner(self.session, APP_SCOPED), public)
-        for name in (BUS_NAME, APP_SCOPED):
-            result = list_at(self.session, name)
-            self.assertEqual((result.returncode, result.stdout.strip()), (0, "(@aa{sv} [],)"), name)
-        self.assertIn("serves %s and %s" % (BUS_NAME, APP_SCOPED), agent.log())
-        self.assertEqual(agent.terminate(), 0)
-        eventually(lambda: owner(self.session, APP_SCOPED) is None and owner(self.session, BUS_NAME) is None,
-                   what="both names to be released")
+    def test_the_name_is_under_the_app_id(self):
+        self.assertEqual(BUS_NAME, "com.dreamsforlittles.DreamsForLittles.SleepTimers1")
 
-    def test_on_the_host_the_agent_owns_the_public_name_alone_as_the_deb_has_it(self):
+    def test_inside_the_agent_answers_at_its_one_name(self):
+        agent = AgentProcess(self.session, wrapper=sandbox_wrapper(self.session))
+        self.assertIsNotNone(owner(self.session, BUS_NAME))
+        self.assertIsNone(owner(self.session, "com.dreamsforlittles.SleepTimers1"))
+        result = list_at(self.session, BUS_NAME)
+        self.assertEqual((result.returncode, result.stdout.strip()), (0, "(@aa{sv} [],)"))
+        self.assertIn("serves %s" % BUS_NAME, agent.log())
+        self.assertEqual(agent.terminate(), 0)
+        eventually(lambda: owner(self.session, BUS_NAME) is None, what="the name to be released")
+
+    def test_on_the_host_the_agent_owns_the_same_name(self):
         AgentProcess(self.session)
         self.assertIsNotNone(owner(self.session, BUS_NAME))
-        self.assertIsNone(owner(self.session, APP_SCOPED))
+        self.assertIsNone(owner(self.session, "com.dreamsforlittles.SleepTimers1"))
 
-    def test_a_call_to_the_app_scoped_name_starts_the_agent_by_activation(self):
-        with open(os.path.join(self.session.services, APP_SCOPED + ".service"), "w") as handle:
-            handle.write("[D-BUS Service]\nName=%s\nExec=%s %s\n" % (APP_SCOPED, sandbox_wrapper(self.session)[0], AGENT))
-        result = list_at(self.session, APP_SCOPED)
+    def test_a_call_to_the_name_starts_the_sandboxed_agent_by_activation(self):
+        with open(os.path.join(self.session.services, BUS_NAME + ".service"), "w") as handle:
+            handle.write("[D-BUS Service]\nName=%s\nExec=%s %s\n" % (BUS_NAME, sandbox_wrapper(self.session)[0], AGENT))
+        result = list_at(self.session, BUS_NAME)
         self.assertEqual((result.returncode, result.stdout.strip()), (0, "(@aa{sv} [],)"), result.stderr)
-        self.assertEqual(owner(self.session, BUS_NAME), owner(self.session, APP_SCOPED))
         pid = int(subprocess.run(
             ["gdbus", "call", "--session", "--dest", "org.freedesktop.DBus", "--object-path", "/org/freedesktop/DBus",
-             "--method", "org.freedesktop.DBus.GetConnectionUnixProcessID", APP_SCOPED],
+             "--method", "org.freedesktop.DBus.GetConnectionUnixProcessID", BUS_NAME],
             env=self.session.env, capture_output=True, text=True, timeout=PATIENCE, check=True).stdout.split()[1].rstrip(",)"))
         os.kill(pid, 15)
-        eventually(lambda: owner(self.session, APP_SCOPED) is None, what="the activated agent to leave")
+        eventually(lambda: owner(self.session, BUS_NAME) is None, what="the activated agent to leave")
 
-    def test_a_public_name_already_owned_stops_the_sandboxed_agent_before_the_app_scoped_one(self):
+    def test_a_name_already_owned_stops_the_sandboxed_agent(self):
+        # Another installation's agent (the .deb's, say) on the same bus,
+        # with its own store, as a sandbox's is: the name decides.
         AgentProcess(self.session)
         host = owner(self.session, BUS_NAME)
-        # Its own store (as a sandbox's is), so that the names decide.
         other_state = os.path.join(self.session.root, "sandbox-state")
         second = AgentProcess(self.session, extra_env={"XDG_STATE_HOME": other_state}, wait=False,
                               wrapper=sandbox_wrapper(self.session))
         self.assertEqual(second.process.wait(PATIENCE), 1)
         self.assertIn("Another program already owns %s" % BUS_NAME, second.log())
         self.assertEqual(owner(self.session, BUS_NAME), host)
-        self.assertIsNone(owner(self.session, APP_SCOPED))
 
-    def test_an_app_scoped_name_already_owned_stops_the_agent_and_gives_the_public_name_back(self):
-        squatter = dbus.bus.BusConnection(self.session.env["DBUS_SESSION_BUS_ADDRESS"])
-        self.addCleanup(squatter.close)
-        squatter.request_name(APP_SCOPED, dbus.bus.NAME_FLAG_DO_NOT_QUEUE)
-        agent = AgentProcess(self.session, wait=False, wrapper=sandbox_wrapper(self.session))
-        self.assertEqual(agent.process.wait(PATIENCE), 1)
-        self.assertIn("Another program already owns %s" % APP_SCOPED, agent.log())
-        self.assertIsNone(owner(self.session, BUS_NAME))
-        self.assertEqual(owner(self.session, APP_SCOPED), squatter.get_unique_name())
-
-    def test_a_second_sandboxed_agent_on_the_same_store_leaves_both_names_to_the_first(self):
+    def test_a_second_sandboxed_agent_on_the_same_store_leaves_the_name_to_the_first(self):
         AgentProcess(self.session, wrapper=sandbox_wrapper(self.session))
         first = owner(self.session, BUS_NAME)
         second = AgentProcess(self.session, wait=False, wrapper=sandbox_wrapper(self.session))
         self.assertEqual(second.process.wait(PATIENCE), 75)
-        self.assertEqual((owner(self.session, BUS_NAME), owner(self.session, APP_SCOPED)), (first, first))
+        self.assertEqual(owner(self.session, BUS_NAME), first)
 
 
 if __name__ == "__main__":

@@ -62,7 +62,7 @@ class PortalNotificationTests(PlatformTestCase):
         self.agent = AgentProcess(self.session, extra_env={"DFL_NOTIFICATION_SURFACE": "portal"})
         self.client = Client(self.session)
         self.addCleanup(self.client.close)
-        self.agent_name = self.client.bus.get_name_owner("com.dreamsforlittles.SleepTimers1")
+        self.agent_name = self.client.bus.get_name_owner("com.dreamsforlittles.DreamsForLittles.SleepTimers1")
 
     def shown(self, summary):
         return [entry for entry in self.server.logged() if entry.get("summary") == summary]

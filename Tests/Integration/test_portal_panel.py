@@ -17,7 +17,7 @@ from test_indicator_xfce import XfcePanelTests
 class ObjectPathPanelTests(XfcePanelTests):
     def start_agent(self, **env):
         agent = super().start_agent(DFL_PANEL_REGISTRATION="path", **env)
-        self.unique_name = self.client.bus.get_name_owner("com.dreamsforlittles.SleepTimers1")
+        self.unique_name = self.client.bus.get_name_owner("com.dreamsforlittles.DreamsForLittles.SleepTimers1")
         return agent
 
     @property

@@ -38,7 +38,7 @@ import Testing
         #expect(Set(keys.keys) == ["title", "body", "icon", "priority", "default-action", "default-action-target", "buttons"])
         #expect(keys["title"] == .string(content.summary))
         #expect(keys["body"] == .string(content.body))
-        #expect(keys["icon"] == .structure([.string("themed"), .variant(.strings(["com.dreamsforlittles.App"]))]))
+        #expect(keys["icon"] == .structure([.string("themed"), .variant(.strings(["com.dreamsforlittles.DreamsForLittles"]))]))
         #expect(keys["priority"] == .string("normal"))
         #expect(keys["default-action"] == .string("app.open-timer"))
         #expect(keys["default-action-target"] == .string(id.string))

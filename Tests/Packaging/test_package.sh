@@ -12,7 +12,7 @@
 # DebPackage.check(), which Ubuntu's graphical installers build on, accepts
 # the package; install with apt-get; the files in place; the binaries
 # depend on Debian's libraries only; the first call to
-# com.dreamsforlittles.SleepTimers1 on a private session bus, whose only
+# com.dreamsforlittles.DreamsForLittles.SleepTimers1 on a private session bus, whose only
 # service directory is /usr/share/dbus-1/services,
 # starts the agent through the installed activation file; the same through
 # a real systemd user manager with the installed unit, sandbox included,
@@ -46,7 +46,7 @@ set -uo pipefail
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 package=dreamsforlittles-desktop
-bus_name=com.dreamsforlittles.SleepTimers1
+bus_name=com.dreamsforlittles.DreamsForLittles.SleepTimers1
 object_path=/com/dreamsforlittles/SleepTimers1
 unit=dfl-sleep-agent.service
 max_exposure=2.0
@@ -277,10 +277,10 @@ paths=(
     /usr/libexec/dreamsforlittles/xdg-open
     /usr/share/dbus-1/services/$bus_name.service
     /usr/share/dbus-1/interfaces/$bus_name.xml
-    /usr/share/applications/com.dreamsforlittles.SleepAgent.desktop
-    /usr/share/icons/hicolor/scalable/apps/com.dreamsforlittles.SleepAgent.svg
-    /usr/share/icons/hicolor/scalable/apps/com.dreamsforlittles.App.svg
-    /usr/share/icons/hicolor/symbolic/apps/com.dreamsforlittles.App-symbolic.svg
+    /usr/share/applications/com.dreamsforlittles.DreamsForLittles.SleepAgent.desktop
+    /usr/share/icons/hicolor/scalable/apps/com.dreamsforlittles.DreamsForLittles.SleepAgent.svg
+    /usr/share/icons/hicolor/scalable/apps/com.dreamsforlittles.DreamsForLittles.svg
+    /usr/share/icons/hicolor/symbolic/apps/com.dreamsforlittles.DreamsForLittles-symbolic.svg
     /usr/share/bash-completion/completions/dfl-sleepctl
     /usr/share/zsh/vendor-completions/_dfl-sleepctl
     /usr/share/fish/vendor_completions.d/dfl-sleepctl.fish
@@ -289,14 +289,14 @@ paths=(
     /usr/share/man/man1/dfl-webview-bridge.1.gz
     /usr/share/man/man5/sleep-agent.conf.5.gz
     /usr/share/man/man1/dreamsforlittles.1.gz
-    /usr/share/applications/com.dreamsforlittles.App.desktop
-    /usr/share/dbus-1/services/com.dreamsforlittles.App.service
-    /usr/share/metainfo/com.dreamsforlittles.App.metainfo.xml
+    /usr/share/applications/com.dreamsforlittles.DreamsForLittles.desktop
+    /usr/share/dbus-1/services/com.dreamsforlittles.DreamsForLittles.service
+    /usr/share/metainfo/com.dreamsforlittles.DreamsForLittles.metainfo.xml
     /usr/share/dreamsforlittles/javascript/dfl-webview-bridge-client.mjs
     /usr/share/dreamsforlittles/javascript/dfl-webview-bridge-client.d.ts
     /usr/share/dreamsforlittles/javascript/dfl-webview-bridge-client.d.mts
     /etc/xdg/dreamsforlittles/sleep-agent.conf
-    /etc/xdg/autostart/com.dreamsforlittles.SleepAgent-autostart.desktop
+    /etc/xdg/autostart/com.dreamsforlittles.DreamsForLittles.SleepAgent-autostart.desktop
     /usr/share/doc/$package/copyright
     /usr/share/locale/de/LC_MESSAGES/dreamsforlittles.mo
     /usr/share/locale/fr/LC_MESSAGES/dreamsforlittles.mo
@@ -318,7 +318,7 @@ check "the four executables are executable" test -x /usr/bin/dfl-sleep-agent -a 
 check "/etc/xdg/dreamsforlittles/sleep-agent.conf is a conffile" \
     bash -c "dpkg-query -W -f='\${Conffiles}' $package | grep -q '/etc/xdg/dreamsforlittles/sleep-agent.conf '"
 check "the autostart entry is a conffile (an administrator may change or remove it)" \
-    bash -c "dpkg-query -W -f='\${Conffiles}' $package | grep -q '/etc/xdg/autostart/com.dreamsforlittles.SleepAgent-autostart.desktop '"
+    bash -c "dpkg-query -W -f='\${Conffiles}' $package | grep -q '/etc/xdg/autostart/com.dreamsforlittles.DreamsForLittles.SleepAgent-autostart.desktop '"
 check "the default configuration sets nothing (every setting commented out)" \
     bash -c "! grep -Ev '^[[:space:]]*(#|\\[|$)' /etc/xdg/dreamsforlittles/sleep-agent.conf"
 
@@ -350,31 +350,31 @@ check "dfl-sleep-agent --version prints $program_version" \
     bash -c '[[ $(/usr/bin/dfl-sleep-agent --version) == "dfl-sleep-agent $1" ]]' _ "$program_version"
 check "dfl-webview-bridge --help answers" bash -c '/usr/bin/dfl-webview-bridge --help | grep -q "JSON-RPC 2.0"'
 check "dreamsforlittles --help answers without a display" bash -c 'env -u DISPLAY -u WAYLAND_DISPLAY /usr/bin/dreamsforlittles --help | grep -q "dreamsforlittles://families/"'
-check "appstreamcli validates the app's metainfo" appstreamcli validate --no-net /usr/share/metainfo/com.dreamsforlittles.App.metainfo.xml
+check "appstreamcli validates the app's metainfo" appstreamcli validate --no-net /usr/share/metainfo/com.dreamsforlittles.DreamsForLittles.metainfo.xml
 # msgfmt --xml names Brazilian Portuguese pt_BR in gettext 0.21 (Debian 12)
 # and pt-BR, as BCP 47 spells it, in 0.23 (a package built on Debian 13).
 check "the app's metainfo carries its summary in every language of po/" \
     bash -c 'for lang in de es fr it pt_BR; do
-                 grep -qE "<summary xml:lang=\"(${lang}|${lang/_/-})\">" /usr/share/metainfo/com.dreamsforlittles.App.metainfo.xml || exit 1
+                 grep -qE "<summary xml:lang=\"(${lang}|${lang/_/-})\">" /usr/share/metainfo/com.dreamsforlittles.DreamsForLittles.metainfo.xml || exit 1
              done'
 mime_home=$work/mime-home
 mkdir -p "$mime_home"
 handler=$(env -i HOME="$mime_home" PATH=/usr/bin:/bin XDG_DATA_DIRS=/usr/local/share:/usr/share xdg-mime query default x-scheme-handler/dreamsforlittles 2>&1)
 note "xdg-mime query default x-scheme-handler/dreamsforlittles: $handler"
-check "after install, xdg-mime names the app the handler of dreamsforlittles:// links" test "$handler" = "com.dreamsforlittles.App.desktop"
+check "after install, xdg-mime names the app the handler of dreamsforlittles:// links" test "$handler" = "com.dreamsforlittles.DreamsForLittles.desktop"
 # The installed catalogs, found where the package put them (no DFL_LOCALEDIR).
 check "dfl-sleepctl --help speaks German from the installed catalog" \
     bash -c 'env -u DFL_LOCALEDIR LANG=de_DE.UTF-8 LANGUAGE=de /usr/bin/dfl-sleepctl --help | grep -q "^Aufruf: dfl-sleepctl"'
 check "dreamsforlittles --help speaks German from the installed catalog" \
     bash -c 'env -u DFL_LOCALEDIR LANG=de_DE.UTF-8 LANGUAGE=de /usr/bin/dreamsforlittles --help | grep -q "^Aufruf: dreamsforlittles"'
 check "the desktop entries of the agent and the app are translated in every language of po/" \
-    bash -c 'for entry in /usr/share/applications/com.dreamsforlittles.SleepAgent.desktop \
-                          /etc/xdg/autostart/com.dreamsforlittles.SleepAgent-autostart.desktop \
-                          /usr/share/applications/com.dreamsforlittles.App.desktop; do
+    bash -c 'for entry in /usr/share/applications/com.dreamsforlittles.DreamsForLittles.SleepAgent.desktop \
+                          /etc/xdg/autostart/com.dreamsforlittles.DreamsForLittles.SleepAgent-autostart.desktop \
+                          /usr/share/applications/com.dreamsforlittles.DreamsForLittles.desktop; do
                  for lang in de es fr it pt_BR; do grep -q "^Name\[$lang\]=" "$entry" || exit 1; done
              done
              grep -qxF "Comment[de]=Schlaf, Mahlzeiten und den Tag deines Babys festhalten – mit Schlaf-Timern auf deinem Desktop" \
-                 /usr/share/applications/com.dreamsforlittles.App.desktop'
+                 /usr/share/applications/com.dreamsforlittles.DreamsForLittles.desktop'
 
 # --- D-Bus activation on a private session bus ----------------------------------
 
@@ -458,10 +458,10 @@ app_stage() {
     wait_for 100 test -s "$work/xvfb-display" || { fail "Xvfb starts for the app"; return; }
     display=:$(head -1 "$work/xvfb-display")
     "${bus_env[@]}" dbus-update-activation-environment "DISPLAY=$display" GTK_A11Y=none >/dev/null 2>&1
-    reply=$(timeout 60 "${bus_env[@]}" gdbus call --session --dest com.dreamsforlittles.App --object-path /com/dreamsforlittles/App \
+    reply=$(timeout 60 "${bus_env[@]}" gdbus call --session --dest com.dreamsforlittles.DreamsForLittles --object-path /com/dreamsforlittles/DreamsForLittles \
         --method org.freedesktop.Application.Open "['$link']" "{}" 2>&1)
     note "org.freedesktop.Application.Open: $reply"
-    app_pid=$(bus_call org.freedesktop.DBus.GetConnectionUnixProcessID "string:com.dreamsforlittles.App" 2>/dev/null | awk '{print $2}')
+    app_pid=$(bus_call org.freedesktop.DBus.GetConnectionUnixProcessID "string:com.dreamsforlittles.DreamsForLittles" 2>/dev/null | awk '{print $2}')
     if [[ $app_pid =~ ^[0-9]+$ ]]; then
         track "$app_pid"
         check "Open starts /usr/bin/dreamsforlittles through the bus (--gapplication-service) and it answers" \
@@ -489,7 +489,7 @@ wait "$bus_pid" 2>/dev/null
 # has there are switched off for the test user the XDG way (a Hidden=true
 # copy in ~/.config/autostart), so that only the package's entry runs.
 
-autostart_name=com.dreamsforlittles.SleepAgent-autostart.desktop
+autostart_name=com.dreamsforlittles.DreamsForLittles.SleepAgent-autostart.desktop
 autostart_entry=/etc/xdg/autostart/$autostart_name
 
 # hide_other_autostart_entries DIR: a Hidden=true entry in DIR for every
@@ -947,7 +947,7 @@ PY
         wait_for 100 shown
         notification=$(grep '"summary": "[^"]*Maya' "$recorded" | tail -1)
         note "notification: $notification"
-        notified() { grep -qF '"complete"' <<<"$notification" && grep -qF '"desktop_entry": "com.dreamsforlittles.SleepAgent"' <<<"$notification"; }
+        notified() { grep -qF '"complete"' <<<"$notification" && grep -qF '"desktop_entry": "com.dreamsforlittles.DreamsForLittles.SleepAgent"' <<<"$notification"; }
         check "the sandboxed agent shows the timer through libnotify, with Complete and the desktop-entry hint" notified
         output=$(as_user dfl-sleepctl status 2>&1)
         check "dfl-sleepctl status names the notification server" grep -qx 'NotificationServer: package-test 1' <<<"$output"
@@ -1077,8 +1077,8 @@ verify_rc=$?
 check "systemd-analyze verify --user passes without a message" test "$verify_rc" -eq 0 -a ! -s "$work/verify.txt"
 
 section "Desktop entries, man pages, completions"
-check "desktop-file-validate passes" desktop-file-validate /usr/share/applications/com.dreamsforlittles.SleepAgent.desktop \
-    /usr/share/applications/com.dreamsforlittles.App.desktop
+check "desktop-file-validate passes" desktop-file-validate /usr/share/applications/com.dreamsforlittles.DreamsForLittles.SleepAgent.desktop \
+    /usr/share/applications/com.dreamsforlittles.DreamsForLittles.desktop
 check "desktop-file-validate passes for the autostart entry" desktop-file-validate "$autostart_entry"
 for page in man1/dfl-sleep-agent.1 man1/dfl-sleepctl.1 man1/dfl-webview-bridge.1 man1/dreamsforlittles.1 man5/sleep-agent.conf.5; do
     warnings=$(for width in 60 80 120; do LC_ALL=C.UTF-8 MANWIDTH=$width man --warnings -E UTF-8 -l -Tutf8 -Z "/usr/share/man/$page.gz" 2>&1 >/dev/null; done)

@@ -9,7 +9,7 @@ import Testing
     }
 
     @Test func insideAFlatpakItRegistersByObjectPath() throws {
-        #expect(try PanelRegistrationRule.registration(place: .flatpak(appID: "com.dreamsforlittles.App"), processID: 2, override: nil)
+        #expect(try PanelRegistrationRule.registration(place: .flatpak(appID: "com.dreamsforlittles.DreamsForLittles"), processID: 2, override: nil)
             == .objectPath)
         #expect(try PanelRegistrationRule.registration(place: .flatpak(appID: nil), processID: 2, override: "") == .objectPath)
     }

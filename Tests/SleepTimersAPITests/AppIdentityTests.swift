@@ -43,6 +43,6 @@ import Testing
     }
 
     @Test func theAppsObjectPathIsItsIDAsAPath() {
-        #expect(AppIdentity.appObjectPath == "/com/dreamsforlittles/App")
+        #expect(AppIdentity.appObjectPath == "/com/dreamsforlittles/DreamsForLittles")
     }
 }

@@ -1,15 +1,16 @@
 import SleepTimersAPI
 import Testing
 
-/// Which of the agent's two names a client calls it at.
+/// The agent's one name, which every client calls.
 @Suite struct BusNameTests {
-    @Test func onTheHostAClientCallsThePublicName() {
-        #expect(SleepTimers1.callableBusName(sandboxed: false) == "com.dreamsforlittles.SleepTimers1")
+    @Test func theAgentsNameIsUnderTheAppsID() {
+        // A Flatpak may own and D-Bus activate names under its app id only,
+        // and Flathub grants no other: the .deb's agent uses the same one.
+        #expect(SleepTimers1.busName == "com.dreamsforlittles.DreamsForLittles.SleepTimers1")
+        #expect(SleepTimers1.busName.hasPrefix(AppIdentity.appID + "."))
     }
 
-    @Test func inTheSandboxAClientCallsTheNameUnderTheAppID() {
-        // The only one of the two a Flatpak can make D-Bus activatable.
-        #expect(SleepTimers1.callableBusName(sandboxed: true) == "com.dreamsforlittles.App.SleepTimers1")
-        #expect(SleepTimers1.appScopedBusName.hasPrefix("com.dreamsforlittles.App."))
+    @Test func theInterfaceKeepsItsOwnName() {
+        #expect(SleepTimers1.interface == "com.dreamsforlittles.SleepTimers1")
     }
 }

@@ -33,7 +33,7 @@ import Testing
 
     @Test func theToolTipCarriesTheAppsIconName() {
         #expect(BusEncoding.toolTip(.init(title: "t", description: "d"))
-            == .structure([.string("com.dreamsforlittles.App"), .array(elementSignature: "(iiay)", []), .string("t"), .string("d")]))
+            == .structure([.string("com.dreamsforlittles.DreamsForLittles"), .array(elementSignature: "(iiay)", []), .string("t"), .string("d")]))
     }
 }
 

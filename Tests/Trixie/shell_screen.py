@@ -17,7 +17,7 @@ from harness import ARTIFACTS, PATIENCE, eventually
 
 SCREENSHOT = "org.gnome.Shell.Screenshot"
 SCREENSHOT_PATH = "/org/gnome/Shell/Screenshot"
-APP_ID = "com.dreamsforlittles.App"
+APP_ID = "com.dreamsforlittles.DreamsForLittles"
 
 # MessageTray's states of its banner (messageTray.js, State).
 HIDDEN, SHOWING, SHOWN, HIDING = 0, 1, 2, 3

@@ -30,9 +30,9 @@ from shell_screen import HIDDEN, Screen, centre, grow, union
 SOURCE = "Dreams for Littles Sleep Timers"
 ASLEEP = "Maya is asleep"
 SAVED_TITLE = "Maya's sleep"
-AGENT_ENTRY = "/usr/share/applications/com.dreamsforlittles.SleepAgent.desktop"
-APP_ENTRY = "/usr/share/applications/com.dreamsforlittles.App.desktop"
-INDICATOR_ID = "com.dreamsforlittles.SleepAgent"
+AGENT_ENTRY = "/usr/share/applications/com.dreamsforlittles.DreamsForLittles.SleepAgent.desktop"
+APP_ENTRY = "/usr/share/applications/com.dreamsforlittles.DreamsForLittles.desktop"
+INDICATOR_ID = "com.dreamsforlittles.DreamsForLittles.SleepAgent"
 
 
 def sleep_link(timer_id):
@@ -256,11 +256,11 @@ class AppWindowTests(Gnome48TestCase):
 
         route = self.platform.sleep_route(timer_id)
         self.until(lambda: app.url() == route, lambda: "the window to show the timer's route; it shows %s" % app.url())
-        self.screen.wait(lambda: (self.screen.focus() or {}).get("app") == "com.dreamsforlittles.App",
+        self.screen.wait(lambda: (self.screen.focus() or {}).get("app") == "com.dreamsforlittles.DreamsForLittles",
                          lambda: "the Shell to give the app's window the focus; it has %r, windows %r" % (
                              self.screen.focus(), self.screen.windows()))
         focus = self.screen.focus()
-        self.assertEqual((focus["wmClass"], focus["minimized"]), ("com.dreamsforlittles.App", False), focus)
+        self.assertEqual((focus["wmClass"], focus["minimized"]), ("com.dreamsforlittles.DreamsForLittles", False), focus)
         self.assertEqual(len(self.screen.app_windows()), 1, self.screen.windows())
         # The token the app was given is the one the Shell sent for the click.
         tokens = self.bus.activation_tokens()

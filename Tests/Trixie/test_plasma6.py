@@ -37,7 +37,7 @@ import screen_words
 
 WEBAPP = os.path.join(REPO, "webapp", "demo")
 APP = os.path.join(os.environ.get("DFL_BUILD_DIR", "/usr/bin"), "dreamsforlittles")
-APP_ID = "com.dreamsforlittles.App"
+APP_ID = "com.dreamsforlittles.DreamsForLittles"
 # The strip at the screen's foot where Plasma's panel is.
 PANEL = 56
 

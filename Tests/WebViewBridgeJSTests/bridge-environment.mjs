@@ -18,7 +18,7 @@ export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "
 export const PATIENCE_MS = 30_000;
 
 const AGENT = {
-  name: "com.dreamsforlittles.SleepTimers1",
+  name: "com.dreamsforlittles.DreamsForLittles.SleepTimers1",
   path: "/com/dreamsforlittles/SleepTimers1",
   interface: "com.dreamsforlittles.SleepTimers1",
 };

@@ -5,13 +5,13 @@ struct RunningPlaceTests {
     @Test func readsTheApplicationNameOfAFlatpakInfo() {
         let info = """
             [Application]
-            name=com.dreamsforlittles.App
+            name=com.dreamsforlittles.DreamsForLittles
             runtime=runtime/org.gnome.Platform/x86_64/49
 
             [Instance]
             name=other.name
             """
-        #expect(RunningPlace.appID(inFlatpakInfo: info) == "com.dreamsforlittles.App")
+        #expect(RunningPlace.appID(inFlatpakInfo: info) == "com.dreamsforlittles.DreamsForLittles")
     }
 
     @Test func takesTheNameOfTheApplicationGroupOnly() {
@@ -31,7 +31,7 @@ struct RunningPlaceTests {
 
     @Test func onlyTheFlatpakIsSandboxed() {
         #expect(!RunningPlace.host.isSandboxed)
-        #expect(RunningPlace.flatpak(appID: "com.dreamsforlittles.App").isSandboxed)
+        #expect(RunningPlace.flatpak(appID: "com.dreamsforlittles.DreamsForLittles").isSandboxed)
         #expect(RunningPlace.flatpak(appID: nil).isSandboxed)
     }
 

@@ -3,6 +3,7 @@ import CDFLWebKitGTK
 import DesktopAppCore
 import Glibc
 import SleepTimerCore
+import SleepTimersAPI
 
 /// Running with the window closed: BackgroundMachine decides, this carries
 /// it out. The window is hidden, not destroyed, so the web view (the web

@@ -8,6 +8,23 @@
 #include <webkit/webkit.h>
 #include <glib-unix.h>
 
+/* GLib 2.88 marks its flag enums G_GNUC_FLAG_ENUM, and Swift then imports
+ * each as an option set: its G_… constants are no longer in scope (the zero
+ * one, …_NONE, is gone altogether). These constants, of the enum's own
+ * type, have one name on every GLib from Debian 12's 2.74 on (CDFLGLib has
+ * the main loop's). */
+static const GApplicationFlags DFL_G_APPLICATION_HANDLES_OPEN = G_APPLICATION_HANDLES_OPEN;
+static const GApplicationFlags DFL_G_APPLICATION_HANDLES_COMMAND_LINE = G_APPLICATION_HANDLES_COMMAND_LINE;
+static const GBusNameWatcherFlags DFL_G_BUS_NAME_WATCHER_FLAGS_NONE = G_BUS_NAME_WATCHER_FLAGS_NONE;
+static const GDBusCallFlags DFL_G_DBUS_CALL_FLAGS_NONE = G_DBUS_CALL_FLAGS_NONE;
+static const GDBusCallFlags DFL_G_DBUS_CALL_FLAGS_NO_AUTO_START = G_DBUS_CALL_FLAGS_NO_AUTO_START;
+static const GDBusSignalFlags DFL_G_DBUS_SIGNAL_FLAGS_NONE = G_DBUS_SIGNAL_FLAGS_NONE;
+static const GFileTest DFL_G_FILE_TEST_EXISTS = G_FILE_TEST_EXISTS;
+static const GSpawnFlags DFL_G_SPAWN_SEARCH_PATH = G_SPAWN_SEARCH_PATH;
+static const GSubprocessFlags DFL_G_SUBPROCESS_FLAGS_STDIN_PIPE = G_SUBPROCESS_FLAGS_STDIN_PIPE;
+static const GSubprocessFlags DFL_G_SUBPROCESS_FLAGS_STDOUT_PIPE = G_SUBPROCESS_FLAGS_STDOUT_PIPE;
+static const GTlsDatabaseVerifyFlags DFL_G_TLS_DATABASE_VERIFY_NONE = G_TLS_DATABASE_VERIFY_NONE;
+
 /* g_signal_connect is a macro over g_signal_connect_data, and GCallback is
  * an untyped function pointer: one typed wrapper per callback signature, so
  * that Swift hands over a checked @convention(c) function. The data is

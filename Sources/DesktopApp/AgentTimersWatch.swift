@@ -46,17 +46,17 @@ final class AgentTimersWatch {
         for member in [SleepTimers1.TimerChanged.name, SleepTimers1.TimerRemoved.name] {
             subscriptions.append(g_dbus_connection_signal_subscribe(
                 connection, agentName, Self.agentInterface, member, Self.agentPath, nil,
-                G_DBUS_SIGNAL_FLAGS_NONE, { _, _, _, _, _, _, data in
+                DFL_G_DBUS_SIGNAL_FLAGS_NONE, { _, _, _, _, _, _, data in
                     from(data, as: AgentTimersWatch.self).changed()
                 }, unretained(self), nil))
         }
         subscriptions.append(g_dbus_connection_signal_subscribe(
             connection, agentName, Self.agentInterface, SleepTimers1.CompletionFinished.name, Self.agentPath, nil,
-            G_DBUS_SIGNAL_FLAGS_NONE, { _, _, _, _, _, parameters, data in
+            DFL_G_DBUS_SIGNAL_FLAGS_NONE, { _, _, _, _, _, parameters, data in
                 from(data, as: AgentTimersWatch.self).completionFinished(parameters)
             }, unretained(self), nil))
         nameWatch = g_bus_watch_name_on_connection(
-            connection, agentName, G_BUS_NAME_WATCHER_FLAGS_NONE, { _, _, _, data in
+            connection, agentName, DFL_G_BUS_NAME_WATCHER_FLAGS_NONE, { _, _, _, data in
                 let watch = from(data, as: AgentTimersWatch.self)
                 watch.agentPresent = true
                 watch.onPresence(true)
@@ -98,7 +98,7 @@ final class AgentTimersWatch {
         // No auto-start: the app only follows an agent that runs.
         g_dbus_connection_call(
             connection, agentName, Self.agentPath, Self.agentInterface, SleepTimers1.List.name, nil, nil,
-            G_DBUS_CALL_FLAGS_NO_AUTO_START, BusCall.timeoutMilliseconds, nil, { source, result, data in
+            DFL_G_DBUS_CALL_FLAGS_NO_AUTO_START, BusCall.timeoutMilliseconds, nil, { source, result, data in
                 let watch = taken(data, as: AgentTimersWatch.self)
                 var error: UnsafeMutablePointer<GError>?
                 let reply = g_dbus_connection_call_finish(OpaquePointer(source), result, &error)

@@ -45,7 +45,7 @@ final class AppearanceWatch {
         // Subscribed before the first read, so that no change falls between.
         subscription = g_dbus_connection_signal_subscribe(
             connection, Portal.name, Portal.settingsInterface, Portal.settingChanged, Portal.path, nil,
-            G_DBUS_SIGNAL_FLAGS_NONE, { _, _, _, _, _, parameters, data in
+            DFL_G_DBUS_SIGNAL_FLAGS_NONE, { _, _, _, _, _, parameters, data in
                 from(data, as: AppearanceWatch.self).settingChanged(parameters)
             }, unretained(self), nil)
         unanswered = Key.allCases.count
@@ -76,7 +76,7 @@ final class AppearanceWatch {
         // systemd, and answers within the timeout or not at all.
         g_dbus_connection_call(
             connection, Portal.name, Portal.path, Portal.settingsInterface, Self.name(of: method), arguments, nil,
-            G_DBUS_CALL_FLAGS_NONE, 10_000, nil, { source, result, data in
+            DFL_G_DBUS_CALL_FLAGS_NONE, 10_000, nil, { source, result, data in
                 let request = taken(data, as: ReadRequest.self)
                 var error: UnsafeMutablePointer<GError>?
                 let reply = g_dbus_connection_call_finish(OpaquePointer(source), result, &error)

@@ -30,7 +30,7 @@ final class BridgeChild {
     func start() {
         restartSource = 0
         let launcher = g_subprocess_launcher_new(
-            GSubprocessFlags(rawValue: G_SUBPROCESS_FLAGS_STDIN_PIPE.rawValue | G_SUBPROCESS_FLAGS_STDOUT_PIPE.rawValue))
+            GSubprocessFlags(rawValue: DFL_G_SUBPROCESS_FLAGS_STDIN_PIPE.rawValue | DFL_G_SUBPROCESS_FLAGS_STDOUT_PIPE.rawValue))
         defer { g_object_unref(raw(launcher)) }
         var error: UnsafeMutablePointer<GError>?
         guard let process = dfl_subprocess_spawn(launcher, program, &error) else {

@@ -14,7 +14,7 @@ extension DesktopApplication {
     /// in the sandbox, the agent kept running): in the instance that runs
     /// the window.
     func startBackgroundSupport() {
-        background = BackgroundMachine(noticeGiven: g_file_test(paths.backgroundNoticeGiven, G_FILE_TEST_EXISTS) != 0)
+        background = BackgroundMachine(noticeGiven: g_file_test(paths.backgroundNoticeGiven, DFL_G_FILE_TEST_EXISTS) != 0)
         addApplicationAction(AppActionName.quit.rawValue, accelerators: ["<Control>q"]) { $0.quit(why: "Quit was chosen") }
         // The agent's way to start the app when a token needs renewal and no
         // bridge answers: the web app loads, its window never shows.
@@ -185,7 +185,7 @@ extension DesktopApplication {
         var arguments: [OpaquePointer?] = [g_variant_new_string(name)]
         let reply = g_dbus_connection_call_sync(
             connection, StandardInterface.Bus.name, StandardInterface.Bus.path, StandardInterface.Bus.name,
-            StandardInterface.Bus.getNameOwner, g_variant_new_tuple(&arguments, 1), nil, G_DBUS_CALL_FLAGS_NONE,
+            StandardInterface.Bus.getNameOwner, g_variant_new_tuple(&arguments, 1), nil, DFL_G_DBUS_CALL_FLAGS_NONE,
             noticeQueryTimeout, nil, nil)
         guard let reply else { return false }
         g_variant_unref(reply)
@@ -198,7 +198,7 @@ extension DesktopApplication {
         let server = ExternalInterface.Notifications.self
         guard let reply = g_dbus_connection_call_sync(
             connection, server.name, server.path, server.interface, server.getCapabilities, nil, nil,
-            G_DBUS_CALL_FLAGS_NONE, noticeQueryTimeout, nil, nil) else { return nil }
+            DFL_G_DBUS_CALL_FLAGS_NONE, noticeQueryTimeout, nil, nil) else { return nil }
         defer { g_variant_unref(reply) }
         guard String(cString: g_variant_get_type_string(reply)) == "(as)",
               let list = g_variant_get_child_value(reply, 0) else { return nil }

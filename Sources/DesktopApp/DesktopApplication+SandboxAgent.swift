@@ -64,7 +64,7 @@ extension DesktopApplication {
         g_dbus_connection_call(
             connection, StandardInterface.Bus.name, StandardInterface.Bus.path, StandardInterface.Bus.name,
             "StartServiceByName", g_variant_new_tuple(&arguments, gsize(arguments.count)), replyType,
-            G_DBUS_CALL_FLAGS_NONE, BusCall.timeoutMilliseconds, nil, { source, result, data in
+            DFL_G_DBUS_CALL_FLAGS_NONE, BusCall.timeoutMilliseconds, nil, { source, result, data in
                 let name = String(cString: data!.assumingMemoryBound(to: CChar.self))
                 free(data)
                 var error: UnsafeMutablePointer<GError>?
@@ -98,7 +98,7 @@ extension DesktopApplication {
         let request = BackgroundRequest(application: self, connection: connection)
         request.subscription = g_dbus_connection_signal_subscribe(
             connection, ExternalInterface.Portal.name, ExternalInterface.Portal.requestInterface, ExternalInterface.Portal.response,
-            path, nil, G_DBUS_SIGNAL_FLAGS_NONE,
+            path, nil, DFL_G_DBUS_SIGNAL_FLAGS_NONE,
             { _, _, _, _, _, parameters, data in
                 from(data, as: BackgroundRequest.self).answered(parameters)
             }, retained(request), { data in
@@ -121,7 +121,7 @@ extension DesktopApplication {
         g_dbus_connection_call(
             connection, ExternalInterface.Portal.name, ExternalInterface.Portal.path, ExternalInterface.Portal.backgroundInterface,
             ExternalInterface.Portal.requestBackground, g_variant_new_tuple(&arguments, gsize(arguments.count)), nil,
-            G_DBUS_CALL_FLAGS_NONE, BusCall.timeoutMilliseconds, nil, { source, result, data in
+            DFL_G_DBUS_CALL_FLAGS_NONE, BusCall.timeoutMilliseconds, nil, { source, result, data in
                 let request = taken(data, as: BackgroundRequest.self)
                 var error: UnsafeMutablePointer<GError>?
                 if let reply = g_dbus_connection_call_finish(OpaquePointer(source), result, &error) {

@@ -45,7 +45,7 @@ extension DesktopApplication {
         // after a crash); D-Bus activation brings it up with its store.
         g_dbus_connection_call(
             connection, busName, SleepTimers1.objectPath, SleepTimers1.interface, SleepTimers1.Complete.name,
-            parameters, replyType, G_DBUS_CALL_FLAGS_NONE, BusCall.timeoutMilliseconds, nil, { source, result, data in
+            parameters, replyType, DFL_G_DBUS_CALL_FLAGS_NONE, BusCall.timeoutMilliseconds, nil, { source, result, data in
                 let call = taken(data, as: PendingTimerCall.self)
                 var error: UnsafeMutablePointer<GError>?
                 let reply = g_dbus_connection_call_finish(OpaquePointer(source), result, &error)
@@ -88,7 +88,7 @@ extension DesktopApplication {
         g_application_hold(dfl_g_application(application))
         g_dbus_connection_call(
             connection, SleepTimers1.busName, SleepTimers1.objectPath, SleepTimers1.interface,
-            SleepTimers1.List.name, nil, nil, G_DBUS_CALL_FLAGS_NONE, BusCall.timeoutMilliseconds, nil, { source, result, data in
+            SleepTimers1.List.name, nil, nil, DFL_G_DBUS_CALL_FLAGS_NONE, BusCall.timeoutMilliseconds, nil, { source, result, data in
                 let call = taken(data, as: PendingTimerCall.self)
                 var error: UnsafeMutablePointer<GError>?
                 let reply = g_dbus_connection_call_finish(OpaquePointer(source), result, &error)

@@ -53,7 +53,7 @@ public final class DesktopApplication {
         self.localeMissing = localeMissing
         place = RunningPlace.current()
         paths = AppPaths(environment: environment)
-        let flags = GApplicationFlags(rawValue: G_APPLICATION_HANDLES_OPEN.rawValue | G_APPLICATION_HANDLES_COMMAND_LINE.rawValue)
+        let flags = GApplicationFlags(rawValue: DFL_G_APPLICATION_HANDLES_OPEN.rawValue | DFL_G_APPLICATION_HANDLES_COMMAND_LINE.rawValue)
         application = gtk_application_new(Self.applicationID, flags)
     }
 

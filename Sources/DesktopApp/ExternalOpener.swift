@@ -30,7 +30,7 @@ final class ExternalOpener {
         let arguments = g_variant_new_tuple([g_variant_new_string(Portal.name)], 1)
         g_dbus_connection_call(
             connection, Bus.name, Bus.path, Bus.name, Bus.nameHasOwner,
-            arguments, nil, G_DBUS_CALL_FLAGS_NONE, BusCall.timeoutMilliseconds, nil,
+            arguments, nil, DFL_G_DBUS_CALL_FLAGS_NONE, BusCall.timeoutMilliseconds, nil,
             { source, result, data in
                 let request = taken(data, as: Request.self)
                 var error: UnsafeMutablePointer<GError>?
@@ -77,7 +77,7 @@ final class ExternalOpener {
         let arguments = children.withUnsafeBufferPointer { g_variant_new_tuple($0.baseAddress, 3) }
         g_dbus_connection_call(
             connection, Portal.name, Portal.path, Portal.openURIInterface, Portal.openURI,
-            arguments, nil, G_DBUS_CALL_FLAGS_NONE, BusCall.timeoutMilliseconds, nil,
+            arguments, nil, DFL_G_DBUS_CALL_FLAGS_NONE, BusCall.timeoutMilliseconds, nil,
             { source, result, data in
                 let request = taken(data, as: Request.self)
                 var error: UnsafeMutablePointer<GError>?
@@ -97,7 +97,7 @@ final class ExternalOpener {
         defer { argv.forEach { free($0) } }
         var mutableArgv = argv
         let spawned = mutableArgv.withUnsafeMutableBufferPointer {
-            g_spawn_async(nil, $0.baseAddress, nil, G_SPAWN_SEARCH_PATH, nil, nil, nil, &error)
+            g_spawn_async(nil, $0.baseAddress, nil, DFL_G_SPAWN_SEARCH_PATH, nil, nil, nil, &error)
         }
         if spawned == 0 { AppLog.log(.warning, AppLogText.openerFailed(LinkRouteRule.desktopOpener, takeGError(error))) }
         return spawned != 0

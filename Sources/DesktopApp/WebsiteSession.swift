@@ -110,7 +110,7 @@ final class WebsiteSession {
         defer { g_object_unref(UnsafeMutableRawPointer(identity)) }
         let flags = g_tls_database_verify_chain(
             UnsafeMutableRawPointer(database).assumingMemoryBound(to: GTlsDatabase.self), certificate,
-            "1.3.6.1.5.5.7.3.1", identity, nil, G_TLS_DATABASE_VERIFY_NONE, nil, &error)
+            "1.3.6.1.5.5.7.3.1", identity, nil, DFL_G_TLS_DATABASE_VERIFY_NONE, nil, &error)
         if let error {
             AppLog.log(.warning, AppLogText.certificateRefused(host, takeGError(error)))
             return false

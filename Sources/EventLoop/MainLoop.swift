@@ -61,10 +61,10 @@ public final class MainLoop {
         public let rawValue: UInt32
         public init(rawValue: UInt32) { self.rawValue = rawValue }
 
-        public static let readable = Events(rawValue: G_IO_IN.rawValue)
-        public static let writable = Events(rawValue: G_IO_OUT.rawValue)
-        public static let error = Events(rawValue: G_IO_ERR.rawValue)
-        public static let hangUp = Events(rawValue: G_IO_HUP.rawValue)
+        public static let readable = Events(rawValue: DFL_G_IO_IN.rawValue)
+        public static let writable = Events(rawValue: DFL_G_IO_OUT.rawValue)
+        public static let error = Events(rawValue: DFL_G_IO_ERR.rawValue)
+        public static let hangUp = Events(rawValue: DFL_G_IO_HUP.rawValue)
     }
 
     /// Attaches `source` with `body` as its callback, kept alive until the
@@ -153,7 +153,7 @@ extension MainLoop {
                 g_spawn_async(
                     nil, UnsafeMutablePointer(mutating: argvBuffer.baseAddress),
                     UnsafeMutablePointer(mutating: envpBuffer.baseAddress),
-                    GSpawnFlags(rawValue: G_SPAWN_SEARCH_PATH.rawValue | G_SPAWN_STDIN_FROM_DEV_NULL.rawValue),
+                    GSpawnFlags(rawValue: DFL_G_SPAWN_SEARCH_PATH.rawValue | DFL_G_SPAWN_STDIN_FROM_DEV_NULL.rawValue),
                     nil, nil, nil, &error)
             }
         }

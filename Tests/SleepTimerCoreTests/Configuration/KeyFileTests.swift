@@ -30,7 +30,7 @@ import SleepTimerCore
         let glib = g_key_file_new()
         defer { g_key_file_free(glib) }
         var error: UnsafeMutablePointer<GError>?
-        let loaded = g_key_file_load_from_data(glib, text, gsize(text.utf8.count), G_KEY_FILE_NONE, &error)
+        let loaded = g_key_file_load_from_data(glib, text, gsize(text.utf8.count), DFL_G_KEY_FILE_NONE, &error)
         #expect(loaded != 0)
         for group in ours.groups {
             for entry in group.entries {

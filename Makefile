@@ -173,7 +173,7 @@ flatpak: deps
 # its programs run, its permissions are the manifest's finish-args, its
 # desktop files are exported (Tests/Flatpak/test_bundle.py); then the whole
 # story on GNOME Shell 48 and Plasma 6.3 through their portals, and from the
-# host over the public name (Tests/Flatpak/test_*.py). As root.
+# host over its name (Tests/Flatpak/test_*.py). As root.
 flatpak-test:
 	@test -f build/flatpak/com.dreamsforlittles.DreamsForLittles.flatpak || $(MAKE) --no-print-directory flatpak
 	Tests/Flatpak/run.sh

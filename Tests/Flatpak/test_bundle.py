@@ -99,7 +99,7 @@ class BundleTest(unittest.TestCase):
 
     def test_a_call_to_the_agents_name_under_the_app_id_starts_it_in_the_sandbox(self):
         """The exported service file, read by the session's bus through
-        XDG_DATA_DIRS, runs `flatpak run`; the agent answers at both names."""
+        XDG_DATA_DIRS, runs `flatpak run`; the agent answers at its name."""
         self.addCleanup(self.stop_sandboxed_agents)
         listed = subprocess.run(
             ["gdbus", "call", "--session", "--dest", AGENT_NAME, "--object-path", OBJECT_PATH,

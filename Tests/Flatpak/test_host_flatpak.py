@@ -68,10 +68,10 @@ class HostClientTests(unittest.TestCase):
     def complete_requests(self):
         return [r for r in self.platform.requests() if r["method"] == "POST" and r["path"].endswith("/complete")]
 
-    def test_the_public_name_is_the_sandboxed_agent(self):
-        # The agent inside a sandbox owns the app-scoped name too (a host
-        # agent owns the public one alone), under one connection.
-        self.assertEqual(self.owner(BUS_NAME), self.owner(AGENT_NAME))
+    def test_the_name_is_the_sandboxed_agent(self):
+        # One name, under the app id, on the host and in the sandbox.
+        self.assertEqual(BUS_NAME, AGENT_NAME)
+        self.assertIsNotNone(self.owner(AGENT_NAME))
         self.assertNotEqual(self.installation.sandbox_pids("dfl-sleep-agent"), [])
 
     def test_a_host_program_lists_the_sandboxed_agents_timers_and_completes_one_exactly_once(self):

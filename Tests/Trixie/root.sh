@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # The Debian 13 (trixie) root the desktop tests run in, made with debootstrap
-# from Debian's archive and cached on this machine.
+# from Debian's archive and cached on this machine; with DFL_ROOT_SUITE=forky
+# the same from Debian testing (the desktops of 2026: GLib 2.90, GTK 4.24),
+# with the packages of DFL_ROOT_PACKAGES (default: packages.txt beside this).
 #
 #   root.sh path          the root, made first if it is missing or stale
 #   root.sh run CMD...    runs CMD inside the root (made first if need be),
@@ -24,18 +26,26 @@ set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 cache=${DFL_ROOT_CACHE:-/var/cache/dreamsforlittles-tests}
-suite=trixie
+suite=${DFL_ROOT_SUITE:-trixie}
+package_list=${DFL_ROOT_PACKAGES:-$here/packages.txt}
+case $suite in
+    trixie) script=;;
+    # Debian 12's debootstrap has no script named for testing: sid's
+    # makes it. Testing's Release files expire within days.
+    forky) script=/usr/share/debootstrap/scripts/sid;;
+    *) echo "trixie-root: DFL_ROOT_SUITE is trixie or forky, not $suite" >&2; exit 2;;
+esac
 mirror=${DFL_DEBIAN_MIRROR:-http://deb.debian.org/debian}
 security=${DFL_DEBIAN_SECURITY:-http://deb.debian.org/debian-security}
 
 die() { echo "trixie-root: $*" >&2; exit 1; }
 
-packages() { grep -v '^[[:space:]]*\(#\|$\)' "$here/packages.txt"; }
+packages() { grep -v '^[[:space:]]*\(#\|$\)' "$package_list"; }
 
 base_key() { printf '%s\n' "$suite" "$mirror" minbase ca-certificates | sha256sum | cut -c1-16; }
 # Raise when the way the root is made changes (sources, dpkg settings).
 recipe=2
-root_key() { { cat "$here/packages.txt"; printf '%s\n' "$recipe" "$mirror" "$security"; } | sha256sum | cut -c1-16; }
+root_key() { { cat "$package_list"; printf '%s\n' "$recipe" "$mirror" "$security"; } | sha256sum | cut -c1-16; }
 
 need_root() {
     [[ $(id -u) -eq 0 ]] || die "making and entering the root needs root (debootstrap, chroot and mounts)"
@@ -129,7 +139,7 @@ make_base() {
     rm -rf "$target" "$target.tmp"
     mkdir -p "$cache"
     echo "trixie-root: debootstrap $suite (minbase) from $mirror" >&2
-    debootstrap --variant=minbase --include=ca-certificates "$suite" "$target.tmp" "$mirror" >&2 \
+    debootstrap --variant=minbase --include=ca-certificates "$suite" "$target.tmp" "$mirror" $script >&2 \
         || { tail -n 30 "$target.tmp/debootstrap/debootstrap.log" >&2 2>/dev/null || true; die "debootstrap failed"; }
     touch "$target.tmp/.complete"
     mv "$target.tmp" "$target"
@@ -143,7 +153,7 @@ make_root() {
     need_root
     # One maker at a time: a second run waits, then finds the root made.
     mkdir -p "$cache"
-    exec 9>"$cache/.lock"
+    exec 9>"$cache/.lock-$suite"
     flock -n 9 || { echo "trixie-root: another run is making the root; waiting for it" >&2; flock 9; }
     [[ -f "$target/.complete" ]] && { exec 9>&-; echo "$target"; return; }
     local started=$SECONDS base
@@ -164,6 +174,7 @@ deb $mirror $suite main
 deb $mirror $suite-updates main
 deb $security $suite-security main
 EOF
+    [[ $suite == trixie ]] || echo 'Acquire::Check-Valid-Until "false";' > "$target.tmp/etc/apt/apt.conf.d/10-testing"
     # Documentation and other languages' manuals are not needed by a test.
     # No fsync for each file unpacked: a root cut short is made again
     # (it has no .complete), and the tests running beside the make (it
@@ -183,7 +194,7 @@ EOF
     echo "trixie-root: installing ${#wanted[@]} packages into the root" >&2
     enter "$target.tmp" apt-get update -q >&2
     enter "$target.tmp" apt-get install -y -q --no-install-recommends "${wanted[@]}" >&2 \
-        || die "apt-get install in the root failed (packages.txt names a package trixie lacks?)"
+        || die "apt-get install in the root failed ($(basename "$package_list") names a package $suite lacks?)"
     enter "$target.tmp" apt-get clean >&2
     printf '%s\n' "${wanted[@]}" > "$target.tmp/.packages"
     touch "$target.tmp/.complete"

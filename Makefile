@@ -15,7 +15,7 @@ SYSTEM_PYTHON ?= /usr/bin/python3
 
 .PHONY: deps toolchain test-toolchain build check unit-tests contract-tests integration-tests js-tests bench-quick sanitizers \
 	fuzz-short fuzz soak package package-test trixie-tests trixie-root-drop bench-gnome demo bench clean locale pot translation-tests \
-	flatpak flatpak-test flatpak-standin-drop mutants
+	flatpak flatpak-test flatpak-standin-drop mutants forky-glib forky-build
 
 deps:
 	@scripts/install-deps.sh
@@ -39,7 +39,7 @@ build: deps toolchain locale
 # Flatpak is built on the stand-in runtime and tested there, on the same
 # desktops.
 CHECK_STAGES := translation-tests unit-tests contract-tests integration-tests js-tests bench-quick sanitizers \
-	fuzz-short package package-test trixie-tests flatpak flatpak-test
+	fuzz-short package package-test trixie-tests forky-glib flatpak flatpak-test
 
 # What later stages need is made ahead, in the background at the lowest
 # priority (scripts/ahead.sh, its logs build/ahead-*.log), and ended with
@@ -156,6 +156,18 @@ package-test: deps toolchain
 trixie-tests: deps
 	@test -f $(DEB) || $(MAKE) --no-print-directory package
 	Tests/Trixie/run.sh --deb $(DEB)
+
+# GLib 2.88 and later (Flathub's GNOME 50 and 51, Ubuntu 26.04, Debian
+# testing's 2.90): every module over GLib's, GTK's and libnotify's headers
+# built in a root made from Debian testing with this machine's toolchain
+# (Tests/Forky/build.sh; the root is made ahead). forky-build builds all
+# of the package and its tests there and runs the unit tests; not part of
+# make check. As root.
+forky-glib: deps toolchain
+	Tests/Forky/build.sh glib
+
+forky-build: deps toolchain
+	Tests/Forky/build.sh all
 
 # Drops the cached Debian 13 root; the next trixie-tests makes it again.
 trixie-root-drop:

@@ -7,7 +7,8 @@
 #   root.sh path          the root, made first if it is missing or stale
 #   root.sh run CMD...    runs CMD inside the root (made first if need be),
 #                         in the checkout, with the root's own files seen
-#                         through a throwaway overlay
+#                         through a throwaway overlay (and the folders of
+#                         DFL_ROOT_BIND, ":"-separated, read-only)
 #   root.sh drop          removes every cached root
 #
 # The cache is $DFL_ROOT_CACHE (default /var/cache/dreamsforlittles-tests).
@@ -67,7 +68,7 @@ enter() {
     local dir=$1; shift
     local inside='
         set -e
-        dir=$1 repo=$2 layer=$3; shift 3
+        dir=$1 repo=$2 layer=$3 binds=$4; shift 4
         if [[ -n $layer ]]; then
             mount -t tmpfs -o mode=0755 layer "$layer"
             mkdir "$layer/upper" "$layer/work" "$layer/root"
@@ -94,6 +95,15 @@ enter() {
         mkdir -p "$dir/run/user" "$dir/run/dbus"
         mkdir -p "$dir$repo"
         mount --bind "$repo" "$dir$repo"
+        # Folders of this machine the command needs at their own path
+        # (DFL_ROOT_BIND, separated by ":"), read-only.
+        IFS=: read -r -a extra <<< "$binds"
+        for path in "${extra[@]}"; do
+            [[ -n $path ]] || continue
+            mkdir -p "$dir$path"
+            mount --bind "$path" "$dir$path"
+            mount -o remount,bind,ro "$dir$path"
+        done
         # pivot_root, not chroot alone: the kernel refuses a user namespace
         # to a chrooted process, and the agent'"'"'s unit (PrivateUsers=) under
         # systemd --user needs one. The old root is then let go of.
@@ -118,7 +128,7 @@ enter() {
         exit "$status"
     '
     unshare --mount --pid --fork --kill-child --propagation private -- \
-        /bin/bash -c "$inside" enter "$dir" "$repo" "${LAYER:-}" "$@" 0<&0 &
+        /bin/bash -c "$inside" enter "$dir" "$repo" "${LAYER:-}" "${DFL_ROOT_BIND:-}" "$@" 0<&0 &
     # Waited for in the background, so that a signal to root.sh reaches this
     # shell at once: it kills unshare, whose --kill-child then ends the
     # namespace and every process in it.

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Another program in the agent's place: it owns com.dreamsforlittles.SleepTimers1
+"""Another program in the agent's place: it owns com.dreamsforlittles.DreamsForLittles.SleepTimers1
 while no agent does and answers List with one timer whose baby's name is
 1 MiB of letters and control characters, far past what the agent's Mirror
 accepts. Told through its own control interface, it says that timer's
@@ -16,6 +16,7 @@ import subprocess
 import time
 
 NAME = "com.dreamsforlittles.DreamsForLittles.SleepTimers1"
+INTERFACE = "com.dreamsforlittles.SleepTimers1"
 PATH = "/com/dreamsforlittles/SleepTimers1"
 CONTROL = "com.dreamsforlittles.Test.Impostor"
 TIMER_ID = "6f1c2a34-8b9d-4e5f-a012-3456789abcde"
@@ -36,13 +37,13 @@ def serve(record_path):
             super().__init__(bus, PATH)
             self.record = open(record_path, "a", buffering=1)
 
-        @dbus.service.method(NAME, in_signature="", out_signature="aa{sv}")
+        @dbus.service.method(INTERFACE, in_signature="", out_signature="aa{sv}")
         def List(self):
             self.record.write(json.dumps({"method": "List", "ns": time.time_ns()}) + "\n")
             return [{"timer_id": TIMER_ID, "baby_name": BABY_NAME, "state": "running",
                      "can_complete": dbus.Boolean(True)}]
 
-        @dbus.service.signal(NAME, signature="sss")
+        @dbus.service.signal(INTERFACE, signature="sss")
         def CompletionFinished(self, timer_id, outcome, activity_id):
             pass
 

@@ -40,7 +40,9 @@ class ContractTests(unittest.TestCase):
 
     def test_bus_name_interface_and_object_path(self):
         self.assertEqual(self.interface.get("name"), harness.INTERFACE)
-        self.assertEqual(harness.BUS_NAME, harness.INTERFACE)
+        # The bus name is under the app id; the interface keeps its own.
+        self.assertEqual(harness.BUS_NAME, "com.dreamsforlittles.DreamsForLittles.SleepTimers1")
+        self.assertEqual(harness.INTERFACE, "com.dreamsforlittles.SleepTimers1")
         self.assertIn("owns the name %s on the session bus" % harness.BUS_NAME, self.text)
         self.assertIn("serves this interface at %s." % harness.OBJECT_PATH, self.text)
 

@@ -110,8 +110,16 @@ import SleepTimerCore
         #expect(configuration.renewalLead == .seconds(30 * 60))
         #expect(configuration.maximumTokenLifetime == .seconds(24 * 3600))
         #expect(configuration.liveElapsed == .auto)
-        #expect(!configuration.allowedOrigins.origins.isEmpty)
         #expect(configuration.proxy?.description == "http://proxy.example.com:3128")
+        // The file names the platform's own addresses as the defaults.
+        #expect(configuration.allowedOrigins == ProductOrigins.allowedOrigins)
+        #expect(configuration.webOrigin == ProductOrigins.webApp)
+    }
+
+    @Test func theShippedFileAsItIsSetsNothing() throws {
+        let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().appending(path: "packaging/config/sleep-agent.conf")
+        #expect(try parse(String(contentsOf: path, encoding: .utf8)) == Configuration())
     }
 
     @Test func theWebOriginIsReadNormalisedAndTheProductsWebAppByDefault() throws {

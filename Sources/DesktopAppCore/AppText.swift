@@ -66,8 +66,8 @@ public enum AppText {
         tr("This link cannot be opened. {reason}").filling(["reason": refusal.reason])
     }
     public static var linkRefusedConfigurationUnusable: String {
-        // TRANSLATORS: A notice at the top of the window. Keep web-origin as it is.
-        tr("This link cannot be opened until the app knows the web app's address (web-origin).")
+        // TRANSLATORS: A notice at the top of the window; the page below it names the mistake.
+        tr("This link cannot be opened until the mistake in the configuration file is corrected.")
     }
 
     // MARK: Running in the background
@@ -103,7 +103,7 @@ public enum AppText {
             tr("Usage: {synopsis}").filling(["synopsis": "dreamsforlittles [--help] [LINK]"]),
             "",
             // TRANSLATORS: dreamsforlittles --help. Keep web-origin, [app] and sleep-agent.conf as they are.
-            TextLayout.wrap(tr("The Dreams for Littles desktop app. It shows the web app set as web-origin in the [app] group of sleep-agent.conf, and gives it the Sleep timer bridge."), width: paragraphWidth),
+            TextLayout.wrap(tr("The Dreams for Littles desktop app. It shows the Dreams for Littles web app (another one when web-origin is set in the [app] group of sleep-agent.conf), and gives it the Sleep timer bridge."), width: paragraphWidth),
             "",
             // TRANSLATORS: dreamsforlittles --help, followed by the form of a link. Keep LINK as it is.
             TextLayout.wrap(tr("A LINK opens its Sleep timer in the window that is already open. Its form is:"), width: paragraphWidth),

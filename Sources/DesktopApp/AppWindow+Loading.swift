@@ -39,8 +39,8 @@ extension AppWindow {
         }, unretained(self), nil)
     }
 
-    /// The first page: the web app, or the app's own page saying what is
-    /// missing.
+    /// The first page: the web app, or the app's own page naming the
+    /// configuration's mistake.
     func showStart() {
         switch page.started() {
         case .load(let url):
@@ -54,8 +54,8 @@ extension AppWindow {
     func open(_ link: AppDeepLink) {
         switch page.linkOpened(link) {
         case .refuse:
-            AppLog.log(.notice, AppLogText.refusedLinkNotConfigured)
-            showNotice(AppText.linkRefusedNotConfigured)
+            AppLog.log(.notice, AppLogText.refusedLinkConfigurationUnusable)
+            showNotice(AppText.linkRefusedConfigurationUnusable)
         case .load(let url):
             load(url)
             AppLog.log(.info, AppLogText.openedLink(url))

@@ -112,9 +112,8 @@ public final class DesktopApplication {
         do {
             let (configuration, file) = try Configuration.load(environment: environment)
             AppLog.log(.info, file.map(AppLogText.configuration) ?? AppLogText.noConfiguration)
-            switch setup.configurationRead(configuration, searchPaths: Configuration.searchPaths(environment: environment)) {
+            switch setup.configurationRead(configuration) {
             case .showWebApp: break
-            case .explainMissingOrigin: AppLog.log(.warning, AppLogText.webOriginMissing)
             }
         } catch {
             switch setup.configurationFailed(error.description) {

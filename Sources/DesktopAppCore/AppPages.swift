@@ -1,23 +1,12 @@
 import SleepTimerCore
 
-/// The pages the app shows itself, when the web app cannot be shown: not
-/// configured, a configuration mistake, offline, an unverified certificate.
+/// The pages the app shows itself, when the web app cannot be shown: a
+/// configuration mistake, offline, an unverified certificate.
 /// Self-contained HTML without scripts; every text is escaped, its
 /// translation included: a catalog is text from outside the program. Each
 /// page says its language (a screen reader picks its voice by it), is
 /// headed by its title, and reads in the order it is shown.
 public enum AppPages {
-    public static func notConfigured(searchPaths: [String]) -> String {
-        let files = searchPaths.map { "<li><code>\(escape($0))</code></li>" }.joined()
-        return page(AppText.notConfiguredTitle, """
-            <p>\(escape(AppText.notConfiguredExplanation))</p>
-            <ol>\(files)</ol>
-            <p>\(escape(AppText.notConfiguredFileExplanation(path: searchPaths.first ?? "")))</p>
-            <p>\(escape(AppText.notConfiguredExample))</p>
-            <pre>[app]\nweb-origin=https://app.dreamsforlittles.example</pre>
-            """)
-    }
-
     public static func configurationError(_ description: String) -> String {
         page(AppText.configurationErrorTitle, "<p>\(escape(AppText.configurationErrorExplanation(error: description)))</p>")
     }

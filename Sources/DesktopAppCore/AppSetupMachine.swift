@@ -2,10 +2,9 @@ import SleepTimerCore
 
 /// What the app knows of its configuration when the window opens.
 public enum AppSetup: Sendable, Equatable {
-    /// The web app's origin, and a private CA to trust for it, if any.
+    /// The web app's origin (the product's unless the configuration names
+    /// another), and a private CA to trust for it, if any.
     case configured(APIOrigin, certificateAuthorities: String?)
-    /// No web-origin: the window explains what to set, and where.
-    case notConfigured(searchPaths: [String])
     /// A configuration that cannot be used: the window names the mistake.
     case invalid(String)
 }
@@ -34,19 +33,13 @@ public struct AppSetupMachine: Sendable {
     public enum ConfigurationReadAction: Sendable, Equatable {
         /// Show the web app of this origin.
         case showWebApp(APIOrigin)
-        /// No web-origin is set: say so, and the window explains where.
-        case explainMissingOrigin
     }
 
-    /// The configuration was read; `searchPaths` are the files the app
-    /// reads it from, which the window names when no web-origin is set.
-    public mutating func configurationRead(_ configuration: Configuration, searchPaths: [String]) -> ConfigurationReadAction {
-        guard let origin = configuration.webOrigin else {
-            state.setup = .notConfigured(searchPaths: searchPaths)
-            return .explainMissingOrigin
-        }
-        state.setup = .configured(origin, certificateAuthorities: configuration.certificateAuthorities)
-        return .showWebApp(origin)
+    /// The configuration was read, or found absent (its defaults): the app
+    /// ships with the product's web app, so there is always one to show.
+    public mutating func configurationRead(_ configuration: Configuration) -> ConfigurationReadAction {
+        state.setup = .configured(configuration.webOrigin, certificateAuthorities: configuration.certificateAuthorities)
+        return .showWebApp(configuration.webOrigin)
     }
 
     public enum ConfigurationFailedAction: Sendable, Equatable {
@@ -83,10 +76,16 @@ public struct AppSetupMachine: Sendable {
     }
 
     /// The window is wanted and does not exist yet. A window wanted before
-    /// the configuration was read (which GApplication does not allow) says
-    /// what is missing rather than showing nothing.
+    /// the configuration was read (which GApplication does not allow) shows
+    /// what no configuration gives, the product's web app, rather than
+    /// nothing.
     public mutating func windowWanted() -> WindowWantedAction {
         state.windowMade = true
-        return .make(state.setup ?? .notConfigured(searchPaths: []), automation: state.automation)
+        return .make(state.setup ?? Self.unread, automation: state.automation)
+    }
+
+    /// The setup of a configuration not read: its defaults.
+    static var unread: AppSetup {
+        .configured(Configuration().webOrigin, certificateAuthorities: Configuration().certificateAuthorities)
     }
 }

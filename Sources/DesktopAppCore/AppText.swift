@@ -25,19 +25,6 @@ public enum AppText {
 
     // MARK: Pages the app shows itself
 
-    // TRANSLATORS: Title of the page the app shows before it knows the web app's address.
-    public static var notConfiguredTitle: String { tr("Dreams for Littles is not set up yet") }
-    public static var notConfiguredExplanation: String {
-        // TRANSLATORS: Keep web-origin and [app] as they are: they are written in the file.
-        tr("The app does not know where the Dreams for Littles web app is. Set its address as web-origin in the [app] group of the configuration file, then start the app again.")
-    }
-    public static func notConfiguredFileExplanation(path: String) -> String {
-        // TRANSLATORS: Below a list of configuration files; {path} is the first of them.
-        tr("The app reads the first of these files that exists; to set it for yourself only, create the first one: {path}").filling(["path": path])
-    }
-    // TRANSLATORS: Before an example of the configuration file.
-    public static var notConfiguredExample: String { tr("For example:") }
-
     // TRANSLATORS: Title of the page the app shows when its configuration file has a mistake.
     public static var configurationErrorTitle: String { tr("The configuration cannot be used") }
     public static func configurationErrorExplanation(error: String) -> String {
@@ -78,9 +65,9 @@ public enum AppText {
         // sentences that say why a link is refused ("The link does not start with …").
         tr("This link cannot be opened. {reason}").filling(["reason": refusal.reason])
     }
-    public static var linkRefusedNotConfigured: String {
-        // TRANSLATORS: A notice at the top of the window. Keep web-origin as it is.
-        tr("This link cannot be opened until the app knows the web app's address (web-origin).")
+    public static var linkRefusedConfigurationUnusable: String {
+        // TRANSLATORS: A notice at the top of the window; the page below it names the mistake.
+        tr("This link cannot be opened until the mistake in the configuration file is corrected.")
     }
 
     // MARK: Running in the background
@@ -116,7 +103,7 @@ public enum AppText {
             tr("Usage: {synopsis}").filling(["synopsis": "dreamsforlittles [--help] [LINK]"]),
             "",
             // TRANSLATORS: dreamsforlittles --help. Keep web-origin, [app] and sleep-agent.conf as they are.
-            TextLayout.wrap(tr("The Dreams for Littles desktop app. It shows the web app set as web-origin in the [app] group of sleep-agent.conf, and gives it the Sleep timer bridge."), width: paragraphWidth),
+            TextLayout.wrap(tr("The Dreams for Littles desktop app. It shows the Dreams for Littles web app (another one when web-origin is set in the [app] group of sleep-agent.conf), and gives it the Sleep timer bridge."), width: paragraphWidth),
             "",
             // TRANSLATORS: dreamsforlittles --help, followed by the form of a link. Keep LINK as it is.
             TextLayout.wrap(tr("A LINK opens its Sleep timer in the window that is already open. Its form is:"), width: paragraphWidth),
@@ -164,11 +151,10 @@ public enum AppText {
 /// between the page and the bridge, which can hold the family's sign-in token.
 public enum AppLogText {
     public static func configuration(_ file: String) -> String { "Configuration from \(file)." }
-    public static let noConfiguration = "No configuration file; web-origin is not set."
+    public static let noConfiguration = "No configuration file; every setting has its default, the web app \(ProductOrigins.webApp) among them."
     public static let localeMissing = "The locale the environment names (LANG, LC_ALL, LC_*) is not installed (locale -a lists "
         + "those that are); the window speaks English."
     public static func configurationError(_ error: String) -> String { "The configuration cannot be used: \(error)" }
-    public static let webOriginMissing = "web-origin is not set in the [app] group; the window explains what to set."
     public static func loading(_ url: String) -> String { "Loading \(url)." }
     public static func openedLink(_ url: String) -> String { "Opened the link at \(url)." }
     public static func refusedLink(_ refusal: AppDeepLink.Refusal) -> String {
@@ -185,7 +171,7 @@ public enum AppLogText {
     public static func refusalCount(_ count: Int) -> String {
         count == 1 ? "" : " (\(count) refusals of this kind of call since the last such line; one line a minute is written.)"
     }
-    public static let refusedLinkNotConfigured = "Refused a link: web-origin is not set."
+    public static let refusedLinkConfigurationUnusable = "Refused a link: the configuration cannot be used, so the app shows no web app."
     public static func openingOutside(_ url: String) -> String { "Opening \(url) in the default browser: it is not part of the web app." }
     public static func refusedNavigation(_ source: String) -> String {
         "Refused to open a link of the scheme \(source) the app opens only the web app and web links."

@@ -44,16 +44,15 @@ public struct PageLoadMachine: Sendable {
     public enum StartedAction: Sendable, Equatable {
         /// Load the web app's start.
         case load(String)
-        /// Show this page of the app's own, saying what is missing or wrong.
+        /// Show this page of the app's own, saying what is wrong.
         case show(html: String)
     }
 
     /// The window shows its first page: the web app, or the app's own
-    /// page saying what is missing.
+    /// page naming the configuration's mistake.
     public func started() -> StartedAction {
         switch setup {
         case .configured(let origin, _): .load(origin.description + "/")
-        case .notConfigured(let searchPaths): .show(html: AppPages.notConfigured(searchPaths: searchPaths))
         case .invalid(let description): .show(html: AppPages.configurationError(description))
         }
     }
@@ -61,7 +60,8 @@ public struct PageLoadMachine: Sendable {
     public enum LinkOpenedAction: Sendable, Equatable {
         /// Load the link's route of the web app.
         case load(String)
-        /// No web app is configured: the link is refused, and said so.
+        /// The configuration cannot be used, so no web app is shown: the
+        /// link is refused, and said so.
         case refuse
     }
 

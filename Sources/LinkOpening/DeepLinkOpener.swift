@@ -14,7 +14,7 @@ import SleepTimerCore
 /// only ever comes from the deep-link builder.
 public final class DeepLinkOpener {
     var configuredProgram: String?
-    var webOrigin: APIOrigin?
+    var webOrigin: APIOrigin
     let connection: BusConnection
     let environment: [String: String]
     let log: any LogSink
@@ -64,8 +64,6 @@ public final class DeepLinkOpener {
         case .desktop(let link, let reason):
             switch reason {
             case .appMissing: log.log(.notice, "The app is not installed; opening the web app in the default browser.")
-            case .appMissingWithoutWebOrigin:
-                log.log(.notice, "The app is not installed and no web-origin is configured; opening the link as it is.")
             case .appFailed(let message): log.log(.notice, "The app could not open the link (\(message)); asking the desktop.")
             }
             openWithDesktop(link, activationToken: activationToken)

@@ -15,6 +15,7 @@ extension Agent {
         let linksChanged = configuration.deepLinkBase != new.deepLinkBase
         configuration = new
         mirrorRule.allowedOrigins = new.allowedOrigins
+        publishProperties()
         mirrorRule.maximumTokenLifetime = new.maximumTokenLifetime
         opener.reconfigure(new)
         lifecycle.settings.renewalLead = new.renewalLead

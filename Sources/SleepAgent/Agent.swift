@@ -16,6 +16,8 @@ public struct AgentProperties: Sendable, Equatable {
     public var runningCount: UInt32
     public var pendingCompletions: UInt32
     public var notificationServer: String
+    /// The origins Mirror accepts, as the configuration's list says them.
+    public var allowedOrigins: [String]
 }
 
 /// Something that hears of the agent's changes: the D-Bus object, which
@@ -119,7 +121,7 @@ public final class Agent {
         notifications = NotificationMachine(
             settings: NotificationMachine.Settings(liveElapsed: configuration.liveElapsed, timeFormat: timeFormat),
             timeZones: timeZones, records: Self.notificationRecords(store, log: log))
-        publishedProperties = AgentProperties(runningCount: 0, pendingCompletions: 0, notificationServer: "")
+        publishedProperties = AgentProperties(runningCount: 0, pendingCompletions: 0, notificationServer: "", allowedOrigins: [])
         do {
             for stored in try store.timers() { timers[stored.timer.id] = stored }
         } catch {
@@ -169,7 +171,8 @@ public final class Agent {
         AgentProperties(
             runningCount: UInt32(clamping: timers.count),
             pendingCompletions: UInt32(clamping: pendingCompletionCount ?? 0),
-            notificationServer: notifications.state.server?.displayName ?? "")
+            notificationServer: notifications.state.server?.displayName ?? "",
+            allowedOrigins: mirrorRule.allowedOrigins.origins.map(\.description))
     }
 
     /// Reads the outbox's pending count from the store: at start, and

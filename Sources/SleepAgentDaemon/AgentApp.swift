@@ -170,8 +170,12 @@ public final class AgentApp {
             log.log(.error, "The configuration cannot be used: \(error)")
             return nil
         }
+        // Unset, the list is the product's API; only a list set empty in
+        // the file refuses everything, which is worth a warning.
         if configuration.allowedOrigins.origins.isEmpty {
-            log.log(.warning, "No allowed-origins are configured, so every Mirror will be refused. Add the app's API origin to [platform] allowed-origins in \(Configuration.relativePath).")
+            log.log(.warning, "[platform] allowed-origins is set to an empty list, so every Mirror will be refused. Remove the key to accept the product's API (\(ProductOrigins.api)), or name the API origin of the app you use.")
+        } else {
+            log.log(.info, "Timers are accepted from \(configuration.allowedOrigins.origins.map(\.description).joined(separator: ", ")).")
         }
         return configuration
     }

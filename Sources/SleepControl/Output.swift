@@ -35,10 +35,18 @@ enum JSONOutput {
         "[" + elements.map(value).joined(separator: ",") + "]"
     }
 
-    /// A value for a "key: value" line: strings without quotes.
+    /// A value for a "key: value" line: strings without quotes, a list of
+    /// strings (AllowedOrigins) as its items separated by ", ".
     static func plain(_ value: BusValue) -> String {
-        if case .string(let text) = value.unwrapped { return text }
-        return Self.value(value)
+        switch value.unwrapped {
+        case .string(let text): return text
+        case .array("s", let elements):
+            return elements.map { element in
+                if case .string(let text) = element { return text }
+                return Self.value(element)
+            }.joined(separator: ", ")
+        default: return Self.value(value)
+        }
     }
 }
 

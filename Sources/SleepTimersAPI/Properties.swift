@@ -11,6 +11,10 @@ extension SleepTimers1 {
         /// The desktop's notification server ("name version"), empty when
         /// there is none.
         case notificationServer = "NotificationServer"
+        /// The platform origins Mirror accepts timers from (the
+        /// configuration's allowed-origins, else the platform's API): what
+        /// a person checks first when every timer is refused.
+        case allowedOrigins = "AllowedOrigins"
 
         public var name: String { rawValue }
 
@@ -18,6 +22,7 @@ extension SleepTimers1 {
             switch self {
             case .version, .notificationServer: "s"
             case .runningCount, .pendingCompletions: "u"
+            case .allowedOrigins: "as"
             }
         }
     }

@@ -113,15 +113,18 @@ public final class TimerService: AgentObserver {
     static func propertyValues(_ properties: AgentProperties) -> [(String, BusValue)] {
         propertyValues(
             runningCount: properties.runningCount, pendingCompletions: properties.pendingCompletions,
-            notificationServer: properties.notificationServer)
+            notificationServer: properties.notificationServer, allowedOrigins: properties.allowedOrigins)
     }
 
-    static func propertyValues(runningCount: UInt32, pendingCompletions: UInt32, notificationServer: String) -> [(String, BusValue)] {
+    static func propertyValues(
+        runningCount: UInt32, pendingCompletions: UInt32, notificationServer: String, allowedOrigins: [String]
+    ) -> [(String, BusValue)] {
         [
             (SleepTimers1.Property.version.name, .string(AgentProperties.version)),
             (SleepTimers1.Property.runningCount.name, .uint32(runningCount)),
             (SleepTimers1.Property.pendingCompletions.name, .uint32(pendingCompletions)),
             (SleepTimers1.Property.notificationServer.name, .string(notificationServer)),
+            (SleepTimers1.Property.allowedOrigins.name, .strings(allowedOrigins)),
         ]
     }
 

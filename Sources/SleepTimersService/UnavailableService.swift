@@ -39,12 +39,13 @@ public final class UnavailableService {
         object.register()
     }
 
-    /// An agent with no store has no timers and no server it knows of.
+    /// An agent with no store has no timers and no server it knows of, and
+    /// accepts no timer from any origin.
     /// Made at each read: held in a stored static, the values are reachable
     /// only through pointers Swift tags (a long string's storage, a case's
     /// payload), which LeakSanitizer cannot follow, so it reports a leak.
     static var properties: [(String, BusValue)] {
-        TimerService.propertyValues(runningCount: 0, pendingCompletions: 0, notificationServer: "")
+        TimerService.propertyValues(runningCount: 0, pendingCompletions: 0, notificationServer: "", allowedOrigins: [])
     }
 }
 

@@ -2,12 +2,10 @@ import DesktopAppCore
 import Testing
 
 @Suite struct AppPagesTests {
-    @Test func theNotConfiguredPageNamesTheSettingAndTheFiles() {
-        let page = AppPages.notConfigured(searchPaths: ["/home/p/.config/dreamsforlittles/sleep-agent.conf", "/etc/xdg/dreamsforlittles/sleep-agent.conf"])
-        #expect(page.contains("web-origin"))
-        #expect(page.contains("[app]"))
-        #expect(page.contains("/home/p/.config/dreamsforlittles/sleep-agent.conf"))
-        #expect(page.contains("/etc/xdg/dreamsforlittles/sleep-agent.conf"))
+    @Test func theConfigurationErrorPageNamesTheMistake() {
+        let page = AppPages.configurationError("/etc/xdg/dreamsforlittles/sleep-agent.conf:3: [app] web-origin: must use https")
+        #expect(page.contains("<h1>The configuration cannot be used</h1>"))
+        #expect(page.contains("/etc/xdg/dreamsforlittles/sleep-agent.conf:3: [app] web-origin: must use https"))
         #expect(!page.contains("<script"))
     }
 
@@ -53,7 +51,6 @@ import Testing
 /// heading, and the text in the order it is shown.
 @Suite struct AppPagesAccessibilityTests {
     static let pages = [
-        AppPages.notConfigured(searchPaths: ["/etc/xdg/dreamsforlittles/sleep-agent.conf"]),
         AppPages.configurationError("/x.conf:2: [app] web-origin: not an origin"),
         AppPages.offline(origin: "https://app.example", retryURL: "https://app.example/", retrySeconds: 4),
         AppPages.insecure(origin: "https://app.example", retrySeconds: 4),

@@ -6,7 +6,7 @@ import Testing
 /// drive the window.
 @Suite struct AppSetupMachineTests {
     static let origin = try! APIOrigin(parsing: "https://app.example")
-    static let searchPaths = ["/home/u/.config/dreamsforlittles/app.conf", "/etc/xdg/dreamsforlittles/app.conf"]
+    static let product = AppSetup.configured(ProductOrigins.webApp, certificateAuthorities: nil)
 
     @Test func beforeTheConfigurationIsReadNothingIsSet() {
         let setup = AppSetupMachine()
@@ -20,14 +20,15 @@ import Testing
         var configuration = Configuration()
         configuration.webOrigin = Self.origin
         configuration.certificateAuthorities = "/etc/ssl/private-ca.pem"
-        #expect(setup.configurationRead(configuration, searchPaths: Self.searchPaths) == .showWebApp(Self.origin))
+        #expect(setup.configurationRead(configuration) == .showWebApp(Self.origin))
         #expect(setup.state.setup == .configured(Self.origin, certificateAuthorities: "/etc/ssl/private-ca.pem"))
     }
 
-    @Test func noWebOriginIsExplainedWithTheFilesToSetItIn() {
+    @Test func noWebOriginShowsTheProductsWebApp() throws {
         var setup = AppSetupMachine()
-        #expect(setup.configurationRead(Configuration(), searchPaths: Self.searchPaths) == .explainMissingOrigin)
-        #expect(setup.state.setup == .notConfigured(searchPaths: Self.searchPaths))
+        let product = try APIOrigin(parsing: "https://app.dreamsforlittles.com")
+        #expect(setup.configurationRead(Configuration()) == .showWebApp(product))
+        #expect(setup.state.setup == .configured(product, certificateAuthorities: nil))
     }
 
     @Test func aConfigurationMistakeIsNamed() {
@@ -43,23 +44,23 @@ import Testing
         #expect(setup.state.windowMade == true)
     }
 
-    @Test func aWindowWantedBeforeTheConfigurationSaysItIsMissing() {
+    @Test func aWindowWantedBeforeTheConfigurationShowsTheProductsWebApp() {
         var setup = AppSetupMachine()
-        #expect(setup.windowWanted() == .make(.notConfigured(searchPaths: []), automation: false))
+        #expect(setup.windowWanted() == .make(Self.product, automation: false))
     }
 
     @Test func theStartingInstancesOwnCommandLineTurnsAutomationOn() {
         var setup = AppSetupMachine()
         #expect(setup.automationAsked(remote: false) == .allow)
         #expect(setup.state.automation == true)
-        #expect(setup.windowWanted() == .make(.notConfigured(searchPaths: []), automation: true))
+        #expect(setup.windowWanted() == .make(Self.product, automation: true))
     }
 
     @Test func aForwardedCommandLineCannotTurnAutomationOn() {
         var setup = AppSetupMachine()
         #expect(setup.automationAsked(remote: true) == .ignore)
         #expect(setup.state.automation == false)
-        #expect(setup.windowWanted() == .make(.notConfigured(searchPaths: []), automation: false))
+        #expect(setup.windowWanted() == .make(Self.product, automation: false))
     }
 
     @Test func automationAskedAfterTheWindowExistsIsIgnored() {

@@ -8,8 +8,7 @@ import Testing
 @Suite struct AppTextTests {
     static let german = DictionaryTranslator(
         messages: [
-            "Dreams for Littles is not set up yet": "Dreams for Littles ist noch nicht eingerichtet",
-            "For example:": "Zum Beispiel:",
+            "The configuration cannot be used": "Die Konfiguration lässt sich nicht verwenden",
             "Dreams for Littles cannot be reached": "Dreams for Littles ist nicht erreichbar",
             "Try again now": "Jetzt erneut versuchen",
             "tooltip\u{4}Back": "Zurück",
@@ -26,11 +25,10 @@ import Testing
 
     func inGerman<T>(_ body: () -> T) -> T { Localization.$scoped.withValue(Self.german, operation: body) }
 
-    @Test func theNotConfiguredPageSpeaksTheReadersLanguage() {
-        let page = inGerman { AppPages.notConfigured(searchPaths: ["/home/p/.config/dreamsforlittles/sleep-agent.conf"]) }
-        #expect(page.contains("<title>Dreams for Littles ist noch nicht eingerichtet</title>"))
-        #expect(page.contains("<h1>Dreams for Littles ist noch nicht eingerichtet</h1>"))
-        #expect(page.contains("<p>Zum Beispiel:</p>"))
+    @Test func theConfigurationErrorPageSpeaksTheReadersLanguage() {
+        let page = inGerman { AppPages.configurationError("/x.conf:2: [app] web-origin: must use https") }
+        #expect(page.contains("<title>Die Konfiguration lässt sich nicht verwenden</title>"))
+        #expect(page.contains("<h1>Die Konfiguration lässt sich nicht verwenden</h1>"))
     }
 
     @Test func theOfflinePageCountsSecondsInTheReadersPlural() {

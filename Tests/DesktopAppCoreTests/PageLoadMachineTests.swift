@@ -39,9 +39,23 @@ import Testing
         #expect(PageLoadMachine(setup: Self.configured).started() == .load(Self.start))
     }
 
-    @Test func anAppWithoutAWebOriginShowsWhereToSetIt() {
-        let page = PageLoadMachine(setup: .notConfigured(searchPaths: ["/etc/xdg/dreamsforlittles/app.conf"]))
-        #expect(page.started() == .show(html: AppPages.notConfigured(searchPaths: ["/etc/xdg/dreamsforlittles/app.conf"])))
+    /// Installed with no configuration and no network: the product's web
+    /// app is asked for, its failure shows the offline page naming that
+    /// origin, and the app tries again by itself.
+    @Test func anAppWithoutAConfigurationStartsWithTheProductsWebAppAndRetriesItOffline() {
+        var setup = AppSetupMachine()
+        _ = setup.configurationRead(Configuration())
+        guard case .make(let made, _) = setup.windowWanted() else { return }
+        var page = PageLoadMachine(setup: made)
+        let start = "https://app.dreamsforlittles.com/"
+        #expect(page.started() == .load(start))
+        _ = page.loading(start)
+        page.loadStarted()
+        #expect(page.loadFailed(at: start, .failed) == .showOffline(
+            html: AppPages.offline(origin: "https://app.dreamsforlittles.com", retryURL: start, retrySeconds: 2),
+            at: start, retryAfter: .seconds(2)))
+        #expect(page.state.retryWaiting == true)
+        #expect(page.retryDue() == .load(start))
     }
 
     @Test func anInvalidConfigurationShowsItsMistake() {
@@ -56,9 +70,8 @@ import Testing
         #expect(PageLoadMachine(setup: Self.configured).linkOpened(link) == .load(link.webURL(origin: Self.origin)))
     }
 
-    @Test func aLinkIsRefusedWithoutAWebApp() throws {
+    @Test func aLinkIsRefusedWhileTheConfigurationCannotBeUsed() throws {
         let link = try AppDeepLink(parsing: AppDeepLinkTests.valid)
-        #expect(PageLoadMachine(setup: .notConfigured(searchPaths: [])).linkOpened(link) == .refuse)
         #expect(PageLoadMachine(setup: .invalid("bad")).linkOpened(link) == .refuse)
     }
 
@@ -89,7 +102,7 @@ import Testing
     }
 
     @Test func reloadWithNothingLoadedReloadsThePage() {
-        #expect(PageLoadMachine(setup: .notConfigured(searchPaths: [])).reloadAsked() == .reloadPage)
+        #expect(PageLoadMachine(setup: .invalid("bad")).reloadAsked() == .reloadPage)
     }
 
     // MARK: A failed load
@@ -155,8 +168,8 @@ import Testing
         #expect(page.state.loadFailed == true)
     }
 
-    @Test func withoutAWebAppAFailureIsLeftToWebKit() {
-        var page = PageLoadMachine(setup: .notConfigured(searchPaths: []))
+    @Test func withoutAUsableConfigurationAFailureIsLeftToWebKit() {
+        var page = PageLoadMachine(setup: .invalid("bad"))
         #expect(page.loadFailed(at: Self.start, .failed) == .letWebKitHandle)
     }
 
@@ -228,7 +241,7 @@ import Testing
     @Test func aRefusalWithoutACertificateOrAWebAppIsLeftToWebKit() {
         var page = loadedStart()
         #expect(page.certificateRefused(at: Self.start, certificateGiven: false) == .letWebKitHandle)
-        var unconfigured = PageLoadMachine(setup: .notConfigured(searchPaths: []))
+        var unconfigured = PageLoadMachine(setup: .invalid("bad"))
         #expect(unconfigured.certificateRefused(at: Self.start, certificateGiven: true) == .letWebKitHandle)
     }
 

@@ -10,16 +10,16 @@ from app_harness import AppTestCase
 from atspi_session import AccessibilityBus
 from harness import eventually
 
-TITLE = "Dreams for Littles is not set up yet · Dreams for Littles"
-GERMAN_TITLE = "Dreams for Littles ist noch nicht eingerichtet · Dreams for Littles"
+TITLE = "The configuration cannot be used · Dreams for Littles"
+GERMAN_TITLE = "Die Konfiguration lässt sich nicht verwenden · Dreams for Littles"
 
 
 class NamedControls(AccessibilityBus, AppTestCase):
-    """The window's controls before any page is set up: no platform's web
-    app, no notification server."""
+    """The window's controls on the app's own page (a configuration
+    mistake): no platform's web app, no notification server."""
 
     notification_server = False
-    web_origin = False
+    configuration_mistake = True
     # More controls the release's GTK names and describes, in English.
     more_english_controls = ()
     # Where the app finds its catalogs: the build's (DFL_LOCALEDIR), or None

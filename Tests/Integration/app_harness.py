@@ -103,12 +103,21 @@ def bridge_children(pid):
     return [child for child in children_of(pid) if executable(child) == bridge]
 
 
+# What `configuration_mistake` adds to the [app] group, and what the app's
+# page then names.
+CONFIGURATION_MISTAKE = "background=sometimes\n"
+CONFIGURATION_MISTAKE_TEXT = "[app] background: must be on or off, not sometimes"
+
+
 class AppTestCase(unittest.TestCase):
     """Xvfb, the platform serving the demo web app over TLS, the agent,
     xfce4-notifyd, and the app configured for that platform."""
 
     notification_server = True
-    web_origin = True
+    # A configuration the app cannot use: its window shows its own page
+    # naming the mistake, with nothing to press, and no web app or bridge.
+    # It is written after the agent started, which keeps the file it read.
+    configuration_mistake = False
 
     def setUp(self):
         require_tool("xdotool", "xdotool")
@@ -120,6 +129,8 @@ class AppTestCase(unittest.TestCase):
         if self.notification_server:
             XfceNotifyd(self.session)
         self.agent = AgentProcess(self.session)
+        if self.configuration_mistake:
+            self.write_app_config(CONFIGURATION_MISTAKE)
 
     def session_setup(self):
         self.session = Session()
@@ -129,9 +140,8 @@ class AppTestCase(unittest.TestCase):
 
     def write_app_config(self, extra=""):
         origin = self.platform.origin
-        web = "web-origin=%s\n" % origin if self.web_origin else ""
-        self.session.write_config("[platform]\nallowed-origins=%s\nca-file=%s\n\n[app]\n%s%s" % (
-            origin, os.path.join(str(self.platform.certs), "ca.pem"), web, extra))
+        self.session.write_config("[platform]\nallowed-origins=%s\nca-file=%s\n\n[app]\nweb-origin=%s\n%s" % (
+            origin, os.path.join(str(self.platform.certs), "ca.pem"), origin, extra))
 
     def start_app(self, *args):
         app = App(self.session, args)

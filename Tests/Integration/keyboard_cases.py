@@ -273,11 +273,11 @@ class TabCycle(KeyboardTestCase):
 
 
 class SetupPage(KeyboardTestCase):
-    """Without a web origin the window shows what to set: a page with
-    nothing to press (its file names are text, not links), so Tab goes
+    """With a configuration mistake the window names it: a page with
+    nothing to press (the file's name is text, not a link), so Tab goes
     round the header bar's controls and nowhere else."""
 
-    web_origin = False
+    configuration_mistake = True
 
     def test_tabs_go_round_the_header_bar_and_ctrl_q_leaves(self):
         process = self.start_plain_app()

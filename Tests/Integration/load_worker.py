@@ -66,7 +66,7 @@ def main():
                 counts["List"] += 1
             elif step == 2:
                 everything = properties.GetAll(INTERFACE, timeout=120)
-                names = {"Version", "RunningCount", "PendingCompletions", "NotificationServer"}
+                names = {"Version", "RunningCount", "PendingCompletions", "NotificationServer", "AllowedOrigins"}
                 if set(map(str, everything)) != names or int(everything["RunningCount"]) < 1:
                     failures.append("call %d: GetAll answered %r" % (call, everything))
                 counts["GetAll"] += 1

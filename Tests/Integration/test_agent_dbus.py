@@ -12,7 +12,7 @@ import xml.etree.ElementTree as ElementTree
 import dbus
 
 from dbus_client import Client, typed
-from harness import (AGENT, ERROR, INTERFACE, PATIENCE, AgentProcess, AgentTestCase, gdbus_call, now_ms,
+from harness import (AGENT, ERROR, INTERFACE, ORIGIN, PATIENCE, AgentProcess, AgentTestCase, gdbus_call, now_ms,
                      timer_dict)
 
 JWT = ("eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwiZXhwIjoxOTAwMDAwMDAwfQ."
@@ -245,7 +245,9 @@ class SignalAndPropertyTests(ClientTestCase):
 
     def test_properties(self):
         everything = {str(k): v for k, v in self.client.properties.GetAll(INTERFACE).items()}
-        self.assertEqual(set(everything), {"Version", "RunningCount", "PendingCompletions", "NotificationServer"})
+        self.assertEqual(set(everything),
+                         {"Version", "RunningCount", "PendingCompletions", "NotificationServer", "AllowedOrigins"})
+        self.assertEqual([str(origin) for origin in everything["AllowedOrigins"]], [ORIGIN, "http://127.0.0.1:1"])
         self.assertRegex(str(everything["Version"]), r"^\d+\.\d+\.\d+$")
         self.client.mirror(timer_dict())
         self.assertEqual(int(self.client.properties.Get(INTERFACE, "RunningCount")), 1)

@@ -232,8 +232,10 @@ class PortalTests(unittest.TestCase):
 
 
 class SetupPageStyleTests(StyleTestCase):
-    web_origin = False
-    heading = "Dreams for Littles is not set up yet"
+    """The app's page that names a configuration mistake."""
+
+    configuration_mistake = True
+    heading = "The configuration cannot be used"
     page_name = "setup"
 
     def open_page(self):
@@ -286,7 +288,7 @@ class SetupPageStyleTests(StyleTestCase):
 
 
 class OfflinePageStyleTests(SetupPageStyleTests):
-    web_origin = True
+    configuration_mistake = False
     heading = "Dreams for Littles cannot be reached"
     page_name = "offline"
 

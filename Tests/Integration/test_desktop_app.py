@@ -12,8 +12,8 @@ import uuid
 
 import dbus
 
-from app_harness import (APP, BRIDGE, DESKTOP_FILE, WEBAPP, AppTestCase, Platform, app_windows,
-                         bridge_children, session_app_pids, window_startup_id)
+from app_harness import (APP, BRIDGE, CONFIGURATION_MISTAKE_TEXT, DESKTOP_FILE, WEBAPP, AppTestCase, Platform,
+                         app_windows, bridge_children, session_app_pids, window_startup_id)
 from dbus_client import Client
 from desktop import BusMonitor, xdotool
 from harness import DEMO_FAMILY, LEO, MAYA, PATIENCE, AgentProcess, eventually
@@ -351,16 +351,38 @@ class BridgeLifeTests(AppTestCase):
         self.assertEqual(app.url(), self.platform.origin + "/")
 
 
-class NotConfiguredTests(AppTestCase):
-    notification_server = False
-    web_origin = False
+class NoConfigurationTests(AppTestCase):
+    """Installed and started with no configuration file at all: the app
+    asks for the platform's own web app. The tests' machines cannot reach
+    it, so the load fails and the offline page names its origin."""
 
-    def test_without_a_web_origin_the_window_says_what_to_set_and_where(self):
+    notification_server = False
+
+    def test_with_no_configuration_file_the_window_asks_for_the_platforms_web_app(self):
+        os.remove(os.path.join(self.session.config_dir, "sleep-agent.conf"))
+        app = self.start_app()
+        eventually(lambda: "Loading https://app.dreamsforlittles.com/." in app.log(),
+                   what="the app loading the platform's web app")
+        self.assertIn("No configuration file; every setting has its default", app.log())
+        self.assertNotIn("not set up", app.log())
+        shown = app.wait("return document.querySelector('h1') && "
+                         "[document.querySelector('h1').textContent, document.body.innerText]",
+                         "the offline page")
+        self.assertEqual(shown[0], "Dreams for Littles cannot be reached")
+        self.assertIn("https://app.dreamsforlittles.com", shown[1])
+        self.assertIn("Trying again in", shown[1])
+
+
+class ConfigurationMistakeTests(AppTestCase):
+    notification_server = False
+    configuration_mistake = True
+
+    def test_a_configuration_mistake_is_named_in_the_window_and_no_bridge_starts(self):
         app = self.start_app()
         text = app.wait("return document.querySelector('h1') && document.body.innerText", "the page")
-        self.assertIn("Dreams for Littles is not set up yet", text)
-        self.assertIn("web-origin", text)
-        self.assertIn(os.path.join(self.session.env["XDG_CONFIG_HOME"], "dreamsforlittles", "sleep-agent.conf"), text)
+        self.assertIn("The configuration cannot be used", text)
+        self.assertIn(CONFIGURATION_MISTAKE_TEXT, text)
+        self.assertIn(os.path.join(self.session.config_dir, "sleep-agent.conf"), text)
         self.assertEqual(bridge_children(app.pid), [])
 
 

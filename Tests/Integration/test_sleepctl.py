@@ -1,6 +1,7 @@
 """dfl-sleepctl against the running agent, as a person or a script uses it."""
 
 import json
+import os
 import queue
 import subprocess
 import threading
@@ -12,8 +13,8 @@ import dbus.lowlevel
 
 import bus_probe
 from dbus_client import Client
-from harness import (INTERFACE, OBJECT_PATH, PATIENCE, SLEEPCTL, AgentProcess, AgentTestCase, Session, now_ms,
-                     sleepctl, stop, timer_dict)
+from harness import (ERROR, INTERFACE, OBJECT_PATH, ORIGIN, PATIENCE, SLEEPCTL, AgentProcess, AgentTestCase, Session,
+                     now_ms, sleepctl, stop, timer_dict)
 
 
 class SleepctlTests(AgentTestCase):
@@ -67,6 +68,12 @@ class SleepctlTests(AgentTestCase):
         self.assertIn("RunningCount: 1\n", status.stdout)
         self.assertIn("PendingCompletions: 0\n", status.stdout)
         self.assertEqual(json.loads(sleepctl(self.session, "status", "--json").stdout)["RunningCount"], 1)
+
+    def test_status_names_the_origins_the_agent_accepts(self):
+        status = sleepctl(self.session, "status")
+        self.assertIn("AllowedOrigins: %s, http://127.0.0.1:1\n" % ORIGIN, status.stdout)
+        self.assertEqual(json.loads(sleepctl(self.session, "status", "--json").stdout)["AllowedOrigins"],
+                         [ORIGIN, "http://127.0.0.1:1"])
 
     def start_watch(self):
         """dfl-sleepctl watch, and a queue of the JSON lines it prints, once
@@ -188,6 +195,38 @@ class SleepctlExitCodeTests(unittest.TestCase):
         env = dict(self.session.env, DBUS_SESSION_BUS_ADDRESS="unix:path=/nonexistent/bus")
         result = subprocess.run([SLEEPCTL, "list"], env=env, capture_output=True, text=True, timeout=PATIENCE)
         self.assertEqual(result.returncode, 69)
+
+
+class NoConfigurationTests(AgentTestCase):
+    """An agent started with no configuration file at all: it accepts
+    timers from the platform's own API, and from no other origin."""
+
+    start_agent = False
+
+    def setUp(self):
+        super().setUp()
+        os.remove(os.path.join(self.session.config_dir, "sleep-agent.conf"))
+        self.agent = AgentProcess(self.session)
+        self.client = Client(self.session)
+        self.addCleanup(self.client.close)
+
+    def test_status_names_the_platforms_api_and_a_mirror_from_it_is_accepted(self):
+        self.assertIn("No configuration file; using the defaults.", self.agent.log())
+        self.assertIn("Timers are accepted from https://api.dreamsforlittles.com.", self.agent.log())
+        self.assertNotIn("allowed-origins", self.agent.log())
+        status = sleepctl(self.session, "status")
+        self.assertEqual(status.returncode, 0, status.stderr)
+        self.assertIn("AllowedOrigins: https://api.dreamsforlittles.com\n", status.stdout)
+        self.assertEqual(json.loads(sleepctl(self.session, "status", "--json").stdout)["AllowedOrigins"],
+                         ["https://api.dreamsforlittles.com"])
+        timer = timer_dict(api_origin="https://api.dreamsforlittles.com")
+        self.client.mirror(timer)
+        self.assertEqual([t["api_origin"] for t in self.client.list()], ["https://api.dreamsforlittles.com"])
+        with self.assertRaises(dbus.exceptions.DBusException) as refused:
+            self.client.mirror(timer_dict())
+        self.assertEqual(refused.exception.get_dbus_name(), ERROR + "OriginNotAllowed")
+        self.assertIn("not one of the allowed API origins", refused.exception.get_dbus_message())
+        self.assertEqual(len(self.client.list()), 1)
 
 
 if __name__ == "__main__":

@@ -17,7 +17,7 @@ import subprocess
 import time
 import unittest
 
-from app_harness import APP, AppTestCase
+from app_harness import APP, CONFIGURATION_MISTAKE_TEXT, AppTestCase
 from dbus_client import Client
 from desktop import Display, RecordingServer, SpecPanel, XfceNotifyd
 from harness import (PATIENCE, REPO, SLEEPCTL, AgentProcess, Session, eventually, gdbus_call, now_ms,
@@ -373,7 +373,7 @@ class AppInGermanTests(AppTestCase):
     German catalog; the app's log stays English."""
 
     notification_server = False
-    web_origin = False
+    configuration_mistake = True
 
     def setUp(self):
         require_catalogs()
@@ -383,17 +383,17 @@ class AppInGermanTests(AppTestCase):
         self.session.env.pop("LC_ALL", None)
         self.session.env.pop("LC_MESSAGES", None)
 
-    def test_the_not_configured_page_and_a_refused_link_speak_german_and_the_log_english(self):
+    def test_the_configuration_error_page_and_a_refused_link_speak_german_and_the_log_english(self):
         app = self.start_app()
         shown = app.wait("return document.querySelector('h1') && "
                          "[document.title, document.querySelector('h1').textContent, document.body.innerText]",
                          "the app's own page")
         title, heading, text = shown
-        self.assertEqual(title, "Dreams for Littles ist noch nicht eingerichtet")
-        self.assertEqual(heading, "Dreams for Littles ist noch nicht eingerichtet")
-        self.assertIn("Die App weiß noch nicht, wo die Web-App von Dreams for Littles zu finden ist.", text)
-        self.assertIn("Zum Beispiel:", text)
-        self.assertIn("web-origin=https://app.dreamsforlittles.example", text)
+        self.assertEqual(title, "Die Konfiguration lässt sich nicht verwenden")
+        self.assertEqual(heading, "Die Konfiguration lässt sich nicht verwenden")
+        self.assertIn("Korrigiere diesen Fehler in der Konfigurationsdatei und starte die App dann neu: ", text)
+        # The mistake itself is the parser's, in English.
+        self.assertIn(CONFIGURATION_MISTAKE_TEXT, text)
 
         # A second launch hands its link to the window's instance, which
         # answers on the second launch's terminal, in German.

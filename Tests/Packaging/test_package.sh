@@ -440,8 +440,8 @@ note "well-known names on the bus: $names"
 check "only $bus_name was activated (no notification server or other service started)" test "$names" = "$bus_name "
 activations=$(grep -o "Activating service name='[^']*'" "$bus_dir/daemon.log" | sort -u | tr '\n' ' ')
 [[ -n $activations ]] && note "dbus-daemon: $activations"
-check "the agent read the shipped configuration and warned that allowed-origins is empty" \
-    bash -c "grep -q 'Configuration from /etc/xdg/dreamsforlittles/sleep-agent.conf' '$bus_dir/daemon.log' && grep -q 'No allowed-origins are configured' '$bus_dir/daemon.log'"
+check "the agent read the shipped configuration and accepts timers from the platform's API (the default)" \
+    bash -c "grep -q 'Configuration from /etc/xdg/dreamsforlittles/sleep-agent.conf' '$bus_dir/daemon.log' && grep -q 'Timers are accepted from https://api.dreamsforlittles.com.' '$bus_dir/daemon.log'"
 check "the agent made its store in \$XDG_STATE_HOME/dreamsforlittles with mode 0700" \
     bash -c "[[ \$(stat -c %a '$home/.local/state/dreamsforlittles') == 700 && -f '$home/.local/state/dreamsforlittles/sleep-timers.sqlite3' ]]"
 if [[ $agent_pid =~ ^[0-9]+$ ]]; then
@@ -466,8 +466,8 @@ app_stage() {
         track "$app_pid"
         check "Open starts /usr/bin/dreamsforlittles through the bus (--gapplication-service) and it answers" \
             bash -c "[[ '$reply' == '()' && \$(readlink /proc/$app_pid/exe) == /usr/bin/dreamsforlittles ]] && tr '\\0' ' ' </proc/$app_pid/cmdline | grep -q -- --gapplication-service"
-        check "the app says in its log that web-origin is not set (the shipped configuration sets nothing)" \
-            wait_for 100 grep -q 'web-origin is not set' "$bus_dir/daemon.log"
+        check "the app loads the platform's web app (the shipped configuration sets nothing, so the default)" \
+            wait_for 100 grep -q 'Loading https://app.dreamsforlittles.com/' "$bus_dir/daemon.log"
         kill -TERM "$app_pid"
         check "the app exits on SIGTERM" wait_for 100 bash -c "! kill -0 $app_pid"
     else

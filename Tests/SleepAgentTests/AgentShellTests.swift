@@ -352,6 +352,27 @@ final class RecordingOpener: LinkOpener {
         #expect(alarm.moment == Fixtures.now.adding(milliseconds: 12 * Milliseconds.hour - 30 * Milliseconds.minute))
     }
 
+    /// AllowedOrigins (what dfl-sleepctl status prints) says the list the
+    /// agent uses, and a reload that changes it announces the new one.
+    @Test func theAllowedOriginsArePublishedAndFollowAReload() throws {
+        let agent = try agent()
+        let observer = RecordingObserver()
+        agent.addObserver(observer)
+        #expect(agent.properties.allowedOrigins == [Fixtures.apiOrigin.description])
+        var new = agent.configuration
+        new.allowedOrigins = Configuration().allowedOrigins
+        #expect(agent.reconfigure(new).applied == ["[platform] allowed-origins"])
+        #expect(agent.properties.allowedOrigins == ["https://api.dreamsforlittles.com"])
+        #expect(observer.published.last?.allowedOrigins == ["https://api.dreamsforlittles.com"])
+        // The fixtures' origin is no longer among them.
+        do {
+            try agent.mirror(Fixtures.request())
+            Issue.record("a Mirror from \(Fixtures.origin) was accepted")
+        } catch {
+            #expect(error.code == .originNotAllowed)
+        }
+    }
+
     @Test func aRenewalThatWonTheRaceLetsTheNewerTokenSendTheSameCompletion() throws {
         let agent = try agent()
         try agent.mirror(Fixtures.request())

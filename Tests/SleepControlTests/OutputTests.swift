@@ -13,6 +13,10 @@ import Testing
         #expect(JSONOutput.value(value) == #"{"name":"Zoë \"M\"\n","count":3,"ok":true,"started_at_ms":-5,"ids":["a"]}"#)
         #expect(JSONOutput.array([]) == "[]")
         #expect(JSONOutput.plain(.variant(.string("x"))) == "x")
+        let origins = BusValue.strings(["https://api.example", "http://127.0.0.1:8443"])
+        #expect(JSONOutput.plain(.variant(origins)) == "https://api.example, http://127.0.0.1:8443")
+        #expect(JSONOutput.value(.variant(origins)) == #"["https://api.example","http://127.0.0.1:8443"]"#)
+        #expect(JSONOutput.plain(.strings([])) == "")
     }
 
     @Test func theTableShowsNameStartElapsedAndState() {

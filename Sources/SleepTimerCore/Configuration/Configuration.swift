@@ -18,7 +18,9 @@ public enum IndicatorVisibility: String, Sendable, CaseIterable {
 }
 
 /// The agent's settings, from `dreamsforlittles/sleep-agent.conf` in the
-/// XDG configuration directories.
+/// XDG configuration directories. Every key may be left out, and the file
+/// too: the defaults below apply, among them the product's own origins
+/// (`ProductOrigins`) for `allowed-origins` and `web-origin`.
 ///
 /// ```
 /// [platform]
@@ -44,9 +46,10 @@ public enum IndicatorVisibility: String, Sendable, CaseIterable {
 /// max-token-lifetime-hours=24
 /// ```
 public struct Configuration: Sendable, Equatable {
-    /// The platform origins timers (and their tokens) may come from. Empty
-    /// until configured: nothing is mirrored from an origin nobody chose.
-    public var allowedOrigins: AllowedOrigins = AllowedOrigins([])
+    /// The platform origins timers (and their tokens) may come from: the
+    /// product's API unless the configuration names others, which replace
+    /// it (an empty list set there refuses every timer).
+    public var allowedOrigins: AllowedOrigins = ProductOrigins.allowedOrigins
     public var deepLinkBase: DeepLinkBase = .default
     /// Public-key pins for the platform's TLS certificates, in the form
     /// curl takes (`sha256//` and the base64 SHA-256 of the key); empty
@@ -67,8 +70,8 @@ public struct Configuration: Sendable, Equatable {
     public var urlOpener: String?
     /// The origin of the web app: what the desktop app loads, and where a
     /// link opens in the default browser when the app is not installed.
-    /// nil until configured.
-    public var webOrigin: APIOrigin?
+    /// The product's web app unless the configuration names another.
+    public var webOrigin: APIOrigin = ProductOrigins.webApp
     /// Whether the agent starts the app in the background when a token is
     /// due for renewal and no bridge renews it, and for timers it brings
     /// back from the store at its start ([app] background, on by default).

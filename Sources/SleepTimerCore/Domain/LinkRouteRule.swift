@@ -50,22 +50,19 @@ public enum LinkRouteRule {
     public enum DesktopReason: Equatable, Sendable {
         /// No app is installed: the web app in the default browser.
         case appMissing
-        /// No app and no web-origin configured: the link as it is.
-        case appMissingWithoutWebOrigin
         /// The app is there but failed, saying this.
         case appFailed(String)
     }
 
     /// Without the app, the same route opens on the web app's origin; an
     /// app that failed leaves the link as it is to the desktop.
-    public static func afterAppFailed(_ link: DeepLink, failure: AppFailure, webOrigin: APIOrigin?) -> AfterAppFailed {
+    public static func afterAppFailed(_ link: DeepLink, failure: AppFailure, webOrigin: APIOrigin) -> AfterAppFailed {
         switch failure {
         case .refusedByBus(let message):
             return .refused(message)
         case .failed(let message):
             return .desktop(link, .appFailed(message))
         case .notInstalled:
-            guard let webOrigin else { return .desktop(link, .appMissingWithoutWebOrigin) }
             return .desktop(link.rebased(on: DeepLinkBase(webOrigin: webOrigin)), .appMissing)
         }
     }

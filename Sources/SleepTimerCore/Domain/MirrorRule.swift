@@ -191,7 +191,7 @@ public struct MirrorRule: Sendable {
             throw MirrorRejection(
                 .originNotAllowed, field: .apiOrigin,
                 allowedOrigins.origins.isEmpty
-                    ? "No API origin is allowed yet: add the app's API origin to allowed-origins in the configuration."
+                    ? "No API origin is allowed: allowed-origins in the configuration is an empty list."
                     : "\(Key.apiOrigin.name) is not one of the allowed API origins in the configuration.")
         }
         return origin

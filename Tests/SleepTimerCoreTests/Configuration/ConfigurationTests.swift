@@ -110,14 +110,51 @@ import SleepTimerCore
         #expect(configuration.renewalLead == .seconds(30 * 60))
         #expect(configuration.maximumTokenLifetime == .seconds(24 * 3600))
         #expect(configuration.liveElapsed == .auto)
-        #expect(!configuration.allowedOrigins.origins.isEmpty)
         #expect(configuration.proxy?.description == "http://proxy.example.com:3128")
+        // The file names the platform's own addresses as the defaults.
+        #expect(configuration.allowedOrigins == ProductOrigins.allowedOrigins)
+        #expect(configuration.webOrigin == ProductOrigins.webApp)
     }
 
-    @Test func theWebOriginIsReadNormalisedAndUnsetByDefault() throws {
+    @Test func theShippedFileAsItIsSetsNothing() throws {
+        let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().appending(path: "packaging/config/sleep-agent.conf")
+        #expect(try parse(String(contentsOf: path, encoding: .utf8)) == Configuration())
+    }
+
+    @Test func theWebOriginIsReadNormalisedAndTheProductsWebAppByDefault() throws {
         let configuration = try parse("[app]\nweb-origin=HTTPS://App.Example:443\n")
-        #expect(configuration.webOrigin?.description == "https://app.example")
-        #expect(Configuration().webOrigin == nil)
+        #expect(configuration.webOrigin.description == "https://app.example")
+        #expect(Configuration().webOrigin.description == "https://app.dreamsforlittles.com")
+        #expect(try parse("[platform]\nallowed-origins=https://api.example;\n").webOrigin == ProductOrigins.webApp)
+    }
+
+    @Test func withNoAllowedOriginsSetOnlyTheProductsAPIIsAllowed() throws {
+        let allowed = Configuration().allowedOrigins
+        #expect(allowed.origins.map(\.description) == ["https://api.dreamsforlittles.com"])
+        #expect(allowed.contains(try APIOrigin(parsing: "https://API.dreamsforlittles.com:443")))
+        #expect(!allowed.contains(try APIOrigin(parsing: "https://api.dreamsforlittles.example")))
+        #expect(!allowed.contains(ProductOrigins.webApp))
+        #expect(try parse("[app]\nweb-origin=https://app.example\n").allowedOrigins == ProductOrigins.allowedOrigins)
+    }
+
+    @Test func setAllowedOriginsReplaceTheProductsAPI() throws {
+        let configuration = try parse("[platform]\nallowed-origins=https://api.example;http://127.0.0.1:8443;\n")
+        #expect(configuration.allowedOrigins.origins.map(\.description) == ["https://api.example", "http://127.0.0.1:8443"])
+        #expect(!configuration.allowedOrigins.contains(ProductOrigins.api))
+    }
+
+    @Test func anEmptyAllowedOriginsListAllowsNothing() throws {
+        #expect(try parse("[platform]\nallowed-origins=\n").allowedOrigins.origins.isEmpty)
+    }
+
+    /// The constants are built without a parse; parsing their text gives
+    /// the same origins, so they compare equal to what a file or a Mirror
+    /// names.
+    @Test func theProductsOriginsAreWhatParsingTheirAddressesGives() throws {
+        #expect(ProductOrigins.webApp == (try APIOrigin(parsing: "https://app.dreamsforlittles.com")))
+        #expect(ProductOrigins.api == (try APIOrigin(parsing: "https://api.dreamsforlittles.com")))
+        #expect(ProductOrigins.allowedOrigins == AllowedOrigins([ProductOrigins.api]))
     }
 
     @Test func anEmptyFileKeepsTheDefaults() throws {
@@ -126,7 +163,8 @@ import SleepTimerCore
         #expect(configuration.deepLinkBase == .default)
         #expect(configuration.liveElapsed == .auto)
         #expect(configuration.indicator == .auto)
-        #expect(configuration.allowedOrigins.origins.isEmpty)
+        #expect(configuration.allowedOrigins == ProductOrigins.allowedOrigins)
+        #expect(configuration.webOrigin == ProductOrigins.webApp)
         #expect(configuration.proxy == nil)
     }
 

@@ -12,7 +12,7 @@ import Testing
     static let webOrigin = try! APIOrigin(parsing: "https://app.dreamsforlittles.example")
     static let webLink = appLink.rebased(on: DeepLinkBase(webOrigin: webOrigin))
 
-    static func afterAppFailed(_ failure: LinkRouteRule.AppFailure, webOrigin: APIOrigin?) -> LinkRouteRule.AfterAppFailed {
+    static func afterAppFailed(_ failure: LinkRouteRule.AppFailure, webOrigin: APIOrigin) -> LinkRouteRule.AfterAppFailed {
         LinkRouteRule.afterAppFailed(appLink, failure: failure, webOrigin: webOrigin)
     }
 
@@ -29,18 +29,27 @@ import Testing
 
     @Test func withoutTheAppTheWebAppOpensInTheBrowser() {
         #expect(Self.afterAppFailed(.notInstalled, webOrigin: Self.webOrigin) == .desktop(Self.webLink, .appMissing))
-        #expect(Self.afterAppFailed(.notInstalled, webOrigin: nil) == .desktop(Self.appLink, .appMissingWithoutWebOrigin))
+    }
+
+    @Test func withoutTheAppAndWithNoWebOriginConfiguredTheProductsWebAppOpens() throws {
+        let route = Self.afterAppFailed(.notInstalled, webOrigin: Configuration().webOrigin)
+        guard case .desktop(let link, .appMissing) = route else {
+            Issue.record("\(route)")
+            return
+        }
+        #expect(link.url.hasPrefix("https://app.dreamsforlittles.com/"))
+        #expect(link == Self.appLink.rebased(on: DeepLinkBase(webOrigin: ProductOrigins.webApp)))
     }
 
     @Test func anAppThatFailsLeavesTheLinkAsItIsToTheDesktop() {
         #expect(Self.afterAppFailed(.failed("No reply"), webOrigin: Self.webOrigin) == .desktop(Self.appLink, .appFailed("No reply")))
-        #expect(Self.afterAppFailed(.failed("No reply"), webOrigin: nil) == .desktop(Self.appLink, .appFailed("No reply")))
+        #expect(Self.afterAppFailed(.failed("No reply"), webOrigin: ProductOrigins.webApp) == .desktop(Self.appLink, .appFailed("No reply")))
     }
 
     @Test func aBusThatRefusesToStartTheAppStartsNoOtherProgram() {
         let message = "The maximum number of pending activations has been reached"
         #expect(Self.afterAppFailed(.refusedByBus(message), webOrigin: Self.webOrigin) == .refused(message))
-        #expect(Self.afterAppFailed(.refusedByBus(message), webOrigin: nil) == .refused(message))
+        #expect(Self.afterAppFailed(.refusedByBus(message), webOrigin: ProductOrigins.webApp) == .refused(message))
     }
 
     @Test func withThePortalOnTheBusItIsTriedFirstAndXdgOpenAfterIt() {

@@ -6,6 +6,12 @@ accepts. Told through its own control interface, it says that timer's
 sleep was saved (CompletionFinished, as the agent would), for a window to
 announce. Every List is appended to a JSON-lines file.
 
+It also answers the bridge's calls as an agent would (its Version, Mirror,
+Remove, Reconcile, Purge), and appends each with everything it carried to
+the same file, the token read from Mirror's descriptor among it: whatever
+reached it is there to look for. With --queue it waits in the name's queue
+behind the owner and takes the name when that one leaves.
+
 Run as a program by Impostor (below), in a process of its own."""
 
 import argparse
@@ -25,7 +31,7 @@ NAME_UNIT = "Maya\x1b[2J\x07\r\n\x7f\u0085"
 BABY_NAME = (NAME_UNIT * (1 + (1 << 20) // len(NAME_UNIT)))[:1 << 20]
 
 
-def serve(record_path):
+def serve(record_path, queue=False):
     import dbus
     import dbus.service
     from dbus.mainloop.glib import DBusGMainLoop
@@ -42,6 +48,40 @@ def serve(record_path):
             return [{"timer_id": TIMER_ID, "baby_name": BABY_NAME, "state": "running",
                      "can_complete": dbus.Boolean(True)}]
 
+        def note(self, method, **what):
+            self.record.write(json.dumps(dict(what, method=method, ns=time.time_ns())) + "\n")
+
+        @dbus.service.method(NAME, in_signature="a{sv}", out_signature="")
+        def Mirror(self, timer):
+            entries = {}
+            for key, value in timer.items():
+                if isinstance(value, dbus.types.UnixFd):
+                    descriptor = value.take()
+                    with os.fdopen(descriptor, "rb") as handle:
+                        value = handle.read().decode(errors="replace")
+                entries[str(key)] = str(value)
+            self.note("Mirror", timer=entries)
+
+        @dbus.service.method(NAME, in_signature="s", out_signature="b")
+        def Remove(self, timer_id):
+            self.note("Remove", args=[str(timer_id)])
+            return True
+
+        @dbus.service.method(NAME, in_signature="sssas", out_signature="u")
+        def Reconcile(self, origin, user, family, running):
+            self.note("Reconcile", args=[str(origin), str(user), str(family), [str(i) for i in running]])
+            return 0
+
+        @dbus.service.method(NAME, in_signature="sss", out_signature="u")
+        def Purge(self, origin, user, family):
+            self.note("Purge", args=[str(origin), str(user), str(family)])
+            return 0
+
+        @dbus.service.method("org.freedesktop.DBus.Properties", in_signature="ss", out_signature="v")
+        def Get(self, interface, name):
+            self.note("Get", args=[str(interface), str(name)])
+            return "9.9.9"
+
         @dbus.service.signal(NAME, signature="sss")
         def CompletionFinished(self, timer_id, outcome, activity_id):
             pass
@@ -53,7 +93,7 @@ def serve(record_path):
     DBusGMainLoop(set_as_default=True)
     bus = dbus.SessionBus()
     impostor = Impostor(bus)
-    name = dbus.service.BusName(NAME, bus, do_not_queue=True)
+    name = dbus.service.BusName(NAME, bus, do_not_queue=not queue)
     loop = GLib.MainLoop()
     GLib.unix_signal_add(GLib.PRIORITY_DEFAULT, signal.SIGTERM, loop.quit)
     loop.run()
@@ -63,14 +103,34 @@ def serve(record_path):
 class Impostor:
     """This program in its own process on the session's bus."""
 
-    def __init__(self, session):
+    def __init__(self, session, queue=False):
+        """`queue`: wait behind the name's owner instead of owning it now."""
         from desktop import wait_for_name
         self.session = session
         self.record = os.path.join(session.root, "impostor-%d.jsonl" % time.monotonic_ns())
-        self.process = subprocess.Popen(["/usr/bin/python3", os.path.abspath(__file__), "--record", self.record],
-                                        env=session.env)
+        self.process = subprocess.Popen(["/usr/bin/python3", os.path.abspath(__file__), "--record", self.record]
+                                        + (["--queue"] if queue else []), env=session.env)
         session.processes.append(self.process)
-        self.owner = wait_for_name(session, NAME)
+        if queue:
+            self.wait_in_queue()
+            self.owner = None
+        else:
+            self.owner = wait_for_name(session, NAME)
+
+    def wait_in_queue(self):
+        import dbus
+        from patience import eventually
+        bus = dbus.bus.BusConnection(self.session.env["DBUS_SESSION_BUS_ADDRESS"])
+        try:
+            daemon = dbus.Interface(bus.get_object("org.freedesktop.DBus", "/org/freedesktop/DBus"),
+                                    "org.freedesktop.DBus")
+            eventually(lambda: len(daemon.ListQueuedOwners(NAME)) >= 2, what="the impostor in the name's queue")
+        finally:
+            bus.close()
+
+    def received(self, method=None):
+        """What the bridge's calls carried to it (every record but List's)."""
+        return [r for r in self.lists() if r["method"] != "List" and (method is None or r["method"] == method)]
 
     def lists(self):
         try:
@@ -91,4 +151,6 @@ class Impostor:
 if __name__ == "__main__":
     parser = argparse.ArgumentParser()
     parser.add_argument("--record", required=True)
-    serve(parser.parse_args().record)
+    parser.add_argument("--queue", action="store_true")
+    arguments = parser.parse_args()
+    serve(arguments.record, queue=arguments.queue)

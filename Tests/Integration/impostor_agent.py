@@ -22,6 +22,8 @@ import subprocess
 import time
 
 NAME = "com.dreamsforlittles.DreamsForLittles.SleepTimers1"
+# The interface kept its name when the bus name moved under the app id.
+INTERFACE = "com.dreamsforlittles.SleepTimers1"
 PATH = "/com/dreamsforlittles/SleepTimers1"
 CONTROL = "com.dreamsforlittles.Test.Impostor"
 TIMER_ID = "6f1c2a34-8b9d-4e5f-a012-3456789abcde"
@@ -42,7 +44,7 @@ def serve(record_path, queue=False):
             super().__init__(bus, PATH)
             self.record = open(record_path, "a", buffering=1)
 
-        @dbus.service.method(NAME, in_signature="", out_signature="aa{sv}")
+        @dbus.service.method(INTERFACE, in_signature="", out_signature="aa{sv}")
         def List(self):
             self.record.write(json.dumps({"method": "List", "ns": time.time_ns()}) + "\n")
             return [{"timer_id": TIMER_ID, "baby_name": BABY_NAME, "state": "running",
@@ -51,7 +53,7 @@ def serve(record_path, queue=False):
         def note(self, method, **what):
             self.record.write(json.dumps(dict(what, method=method, ns=time.time_ns())) + "\n")
 
-        @dbus.service.method(NAME, in_signature="a{sv}", out_signature="")
+        @dbus.service.method(INTERFACE, in_signature="a{sv}", out_signature="")
         def Mirror(self, timer):
             entries = {}
             for key, value in timer.items():
@@ -62,17 +64,17 @@ def serve(record_path, queue=False):
                 entries[str(key)] = str(value)
             self.note("Mirror", timer=entries)
 
-        @dbus.service.method(NAME, in_signature="s", out_signature="b")
+        @dbus.service.method(INTERFACE, in_signature="s", out_signature="b")
         def Remove(self, timer_id):
             self.note("Remove", args=[str(timer_id)])
             return True
 
-        @dbus.service.method(NAME, in_signature="sssas", out_signature="u")
+        @dbus.service.method(INTERFACE, in_signature="sssas", out_signature="u")
         def Reconcile(self, origin, user, family, running):
             self.note("Reconcile", args=[str(origin), str(user), str(family), [str(i) for i in running]])
             return 0
 
-        @dbus.service.method(NAME, in_signature="sss", out_signature="u")
+        @dbus.service.method(INTERFACE, in_signature="sss", out_signature="u")
         def Purge(self, origin, user, family):
             self.note("Purge", args=[str(origin), str(user), str(family)])
             return 0
@@ -82,7 +84,7 @@ def serve(record_path, queue=False):
             self.note("Get", args=[str(interface), str(name)])
             return "9.9.9"
 
-        @dbus.service.signal(NAME, signature="sss")
+        @dbus.service.signal(INTERFACE, signature="sss")
         def CompletionFinished(self, timer_id, outcome, activity_id):
             pass
 

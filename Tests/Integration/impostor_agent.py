@@ -92,6 +92,10 @@ def serve(record_path, queue=False):
         def SaySaved(self):
             self.CompletionFinished(TIMER_ID, "created", "7a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d")
 
+        @dbus.service.method(CONTROL, in_signature="s", out_signature="")
+        def SaySavedFor(self, timer_id):
+            self.CompletionFinished(timer_id, "created", "7a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d")
+
     DBusGMainLoop(set_as_default=True)
     bus = dbus.SessionBus()
     impostor = Impostor(bus)
@@ -100,6 +104,11 @@ def serve(record_path, queue=False):
     GLib.unix_signal_add(GLib.PRIORITY_DEFAULT, signal.SIGTERM, loop.quit)
     loop.run()
     del name, impostor
+
+
+def dbus_daemon(bus):
+    import dbus
+    return dbus.Interface(bus.get_object("org.freedesktop.DBus", "/org/freedesktop/DBus"), "org.freedesktop.DBus")
 
 
 class Impostor:
@@ -124,8 +133,7 @@ class Impostor:
         from patience import eventually
         bus = dbus.bus.BusConnection(self.session.env["DBUS_SESSION_BUS_ADDRESS"])
         try:
-            daemon = dbus.Interface(bus.get_object("org.freedesktop.DBus", "/org/freedesktop/DBus"),
-                                    "org.freedesktop.DBus")
+            daemon = dbus_daemon(bus)
             eventually(lambda: len(daemon.ListQueuedOwners(NAME)) >= 2, what="the impostor in the name's queue")
         finally:
             bus.close()
@@ -141,13 +149,24 @@ class Impostor:
         except FileNotFoundError:
             return []
 
-    def say_saved(self):
+    def say_saved(self, timer_id=None):
+        """CompletionFinished(created), of its own timer or of `timer_id`."""
         import dbus
         bus = dbus.bus.BusConnection(self.session.env["DBUS_SESSION_BUS_ADDRESS"])
         try:
-            dbus.Interface(bus.get_object(NAME, PATH), CONTROL).SaySaved()
+            control = dbus.Interface(bus.get_object(self.process_name(bus), PATH), CONTROL)
+            if timer_id is None:
+                control.SaySaved()
+            else:
+                control.SaySavedFor(timer_id)
         finally:
             bus.close()
+
+    def process_name(self, bus):
+        """Its unique name: queued, it may not own the agent's name."""
+        daemon = dbus_daemon(bus)
+        return next(owner for owner in daemon.ListQueuedOwners(NAME)
+                    if daemon.GetConnectionUnixProcessID(owner) == self.process.pid)
 
 
 if __name__ == "__main__":

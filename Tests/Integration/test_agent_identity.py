@@ -11,6 +11,7 @@ import json
 import os
 import shutil
 import stat
+import time
 import unittest
 
 import dbus
@@ -115,6 +116,12 @@ class ImpostorTests(AgentIdentityTestCase):
         eventually(lambda: wait_for_name(self.session, BUS_NAME) != agent_name, what="the impostor to take the name")
         self.upsert_is_refused(self.bridge, dict(first, note="again"))
         self.upsert_is_refused(self.bridge, sleep_timer(baby=LEO, name="Leo"))
+        # The name's owner now, but not this installation's agent: its
+        # "saved" of the bridge's own timer does not reach the page.
+        impostor.say_saved(first["id"])
+        time.sleep(0.5)
+        self.bridge.result("bridge.getCapabilities")
+        self.assertNotIn("sleepTimer.completedNatively", json.dumps(self.bridge.notifications))
         self.bridge.close()
         self.assert_impostor_got_nothing(impostor)
         self.assertIn(WHY, self.bridge.log())

@@ -187,7 +187,7 @@ let package = Package(
         /// dfl-webview-bridge: the WebView's JSON-RPC 2.0 helper.
         .target(
             name: "WebViewBridge",
-            dependencies: ["SleepTimersAPI", "SleepTimerCore", "DFLDBus", "EventLoop", "HTTPClient", "CDFLLinux"]
+            dependencies: ["SleepTimersAPI", "SleepTimerCore", "DFLDBus", "EventLoop", "HTTPClient", "CDFLLinux", "StoreLock"]
         ),
         .executableTarget(name: "dfl-webview-bridge", dependencies: ["WebViewBridge", "SleepTimerCore"]),
 

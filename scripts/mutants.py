@@ -56,6 +56,7 @@ TARGETS = [
             "Sources/WebViewBridge/BridgeSessionMachine.swift",
             "Sources/WebViewBridge/TokenRenewalMachine.swift",
             "Sources/WebViewBridge/CallGateMachine.swift",
+            "Sources/WebViewBridge/AgentIdentityRule.swift",
         ],
     ),
 ]

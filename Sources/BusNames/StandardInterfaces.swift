@@ -33,6 +33,8 @@ public enum StandardInterface {
         public static let nameHasOwner = "NameHasOwner"
         public static let nameOwnerChanged = "NameOwnerChanged"
         public static let getNameOwner = "GetNameOwner"
+        /// The bus's own id, random for each bus daemon's run.
+        public static let getID = "GetId"
         public static let requestName = "RequestName"
         public static let releaseName = "ReleaseName"
         /// What a service answers to a method it does not have.

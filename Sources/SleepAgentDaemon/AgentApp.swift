@@ -93,13 +93,23 @@ public final class AgentApp {
         // agent waits only for what its own call needs. A call that arrives
         // meanwhile waits in the connection's queue: nothing is dispatched
         // before the loop runs, and by then every object is registered.
-        if let failure = takeNames(surfaces.busNames, connection) { return failure }
+        //
+        // Its unique name is published before the name is taken: the bridge
+        // of this installation trusts the name's owner only when it is the
+        // one published here, and must find it there as soon as the name is
+        // owned.
+        let published = publishName(connection, location: location)
+        if let failure = takeNames(surfaces.busNames, connection) {
+            withdraw(published, location: location)
+            return failure
+        }
         let clock = SystemClock()
         let store = openStore(location, clock: clock)
         let served = serve(store: store, location: location, configuration: configuration, surfaces: surfaces,
                            connection: connection, loop: loop, clock: clock)
         let status = runLoop(loop, connection: connection, names: surfaces.busNames, parts: served.parts)
         served.parts?.network.stop()
+        withdraw(published, location: location)
         connection.close()
         store?.close()
         withExtendedLifetime(served.unavailable) {}
@@ -205,6 +215,39 @@ public final class AgentApp {
         let unavailable = UnavailableService(connection: connection, reason: "the store at \(location.databasePath) could not be opened")
         unavailable.register()
         return (nil, unavailable)
+    }
+
+    /// Writes this connection's unique name, with the bus's id, into the
+    /// state directory (`PublishedAgentName`), for the bridge of this
+    /// installation; nil when it cannot be written, and then that bridge
+    /// hands this agent no token, which the log says.
+    private func publishName(_ connection: BusConnection, location: StoreLocation) -> PublishedAgentName.Entry? {
+        let bus = StandardInterface.Bus.self
+        let question = Message.methodCall(destination: bus.name, path: bus.path, interface: bus.name, member: bus.getID)
+        guard let busID = (try? connection.callAndWait(question).arguments())?.first?.stringValue, !busID.isEmpty,
+            connection.uniqueName.hasPrefix(":")
+        else {
+            log.log(.warning, "The session bus did not say its id; the app's bridge will hand this agent no timers.")
+            return nil
+        }
+        let entry = PublishedAgentName.Entry(busID: busID, uniqueName: connection.uniqueName)
+        do {
+            try PublishedAgentName.publish(entry, inDirectory: location.directory)
+            return entry
+        } catch {
+            log.log(.warning, "\(error.description); the app's bridge will hand this agent no timers.")
+            return nil
+        }
+    }
+
+    /// A clean exit takes the published name back.
+    private func withdraw(_ entry: PublishedAgentName.Entry?, location: StoreLocation) {
+        guard let entry else { return }
+        do {
+            try PublishedAgentName.withdraw(entry, inDirectory: location.directory)
+        } catch {
+            log.log(.notice, "\(error.description).")
+        }
     }
 
     /// Takes the bus names in order, or says why not (nil: all taken). A

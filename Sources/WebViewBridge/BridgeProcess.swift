@@ -4,6 +4,7 @@ import EventLoop
 import Glibc
 import HTTPClient
 import SleepTimerCore
+import StoreLock
 
 /// The dfl-webview-bridge process: newline-delimited JSON-RPC 2.0 on stdin
 /// and stdout, the form in which a desktop wrapper starts it as the
@@ -83,7 +84,8 @@ public final class BridgeProcess {
         let settings = HTTPSettings(platform: configuration, userAgent: "dfl-webview-bridge")
         let bridge = SleepTimerBridge(
             connection: connection, http: HTTPClient(loop: loop, settings: settings), loop: loop,
-            allowedOrigins: configuration.allowedOrigins, log: log)
+            allowedOrigins: configuration.allowedOrigins,
+            agentStateDirectory: StoreLock.stateDirectory(environment: environment), log: log)
         bridge.notify = { FileDescriptorOutput.standardOutput.write($0 + "\n") }
         bridge.start()
         return bridge

@@ -2,18 +2,22 @@ import DFLDBus
 import Glibc
 import SleepTimerCore
 import SleepTimersAPI
+import StoreLock
 
 /// The agent on the session bus: its methods, and the signals the bridge
-/// acts on, believed only from the connection that owns the agent's name.
+/// acts on, believed only from the connection that owns the agent's name
+/// and is this installation's agent (`AgentIdentityRule`).
 extension SleepTimerBridge {
     /// Listens to the agent: CompletionFinished(created) goes on to the
     /// WebView, so that the app refreshes Home and history at once;
     /// TokenExpiring renews a token; TimerRemoved forgets a timer. Any
     /// connection can send a signal that looks like the agent's, broadcast
     /// or to this connection alone, so each one counts only when its sender
-    /// is the name's current owner, followed through NameOwnerChanged.
+    /// is the name's current owner, followed through NameOwnerChanged, and
+    /// that owner is this installation's agent.
     public func start() {
         guard let connection else { return }
+        withBusID { _ in }
         let owner = NameOwnerWatch(name: SleepTimers1.busName, connection: connection)
         do {
             try owner.start()
@@ -30,7 +34,7 @@ extension SleepTimerBridge {
         connection.addSignalFilter { [weak self] message in
             guard let self, message.kind == .signal, message.interface == SleepTimers1.interface,
                 message.path == SleepTimers1.objectPath, self.agentOwner?.sent(message) == true,
-                let arguments = try? message.arguments()
+                case .trust = self.identify(message.sender), let arguments = try? message.arguments()
             else { return false }
             self.agentSaid(message.member ?? "", arguments)
             return false
@@ -147,34 +151,109 @@ extension SleepTimerBridge {
         agentVersion(done)
     }
 
-    /// The agent's version when it answers on the session bus, else nil.
+    /// The version of this installation's agent when it answers on the
+    /// session bus, else nil: another program at the agent's name is no
+    /// agent of ours, and no token is asked for it.
     func agentVersion(_ done: @escaping (String?) -> Void) {
         guard let connection else { return done(nil) }
-        let call = Message.methodCall(
-            destination: SleepTimers1.busName, path: SleepTimers1.objectPath,
-            interface: StandardInterface.Properties.name, member: StandardInterface.Properties.get
-        ).append(.string(SleepTimers1.interface), .string(SleepTimers1.Property.version.name))
-        connection.call(call, timeoutMilliseconds: 5000) { result in
-            done((try? result.get().arguments())?.first?.unwrapped.stringValue)
+        ownAgent { found in
+            guard case .success(let agent) = found else { return done(nil) }
+            let call = Message.methodCall(
+                destination: agent, path: SleepTimers1.objectPath,
+                interface: StandardInterface.Properties.name, member: StandardInterface.Properties.get
+            ).append(.string(SleepTimers1.interface), .string(SleepTimers1.Property.version.name))
+            connection.call(call, timeoutMilliseconds: 5000) { result in
+                done((try? result.get().arguments())?.first?.unwrapped.stringValue)
+            }
         }
     }
 
+    /// Calls the agent of this installation, at its unique name, and only
+    /// once `AgentIdentityRule` trusts the owner of the agent's name: every
+    /// call that carries a token or clears timers comes here. A refusal is
+    /// logged with its reason and answered as an agent that is not there.
     func callAgent(_ method: any BusMethod.Type, _ arguments: [BusValue],
                    done: @escaping (Result<[BusValue], BusError>) -> Void) {
         assert(arguments.map(\.signature).joined() == method.inSignature)
         guard let connection else {
             return done(.failure(BusError(name: BusError.Names.serviceUnknown, message: "There is no session bus.")))
         }
-        let call = Message.methodCall(destination: SleepTimers1.busName, path: SleepTimers1.objectPath,
-                                      interface: SleepTimers1.interface, member: method.name)
-            .append(contentsOf: arguments)
-        connection.call(call, timeoutMilliseconds: 10_000) { result in
-            switch result {
-            case .success(let reply):
-                done(Result { () throws(BusError) -> [BusValue] in try reply.arguments() })
+        ownAgent { [weak self] found in
+            guard self != nil else { return }
+            switch found {
             case .failure(let error):
                 done(.failure(error))
+            case .success(let agent):
+                let call = Message.methodCall(destination: agent, path: SleepTimers1.objectPath,
+                                              interface: SleepTimers1.interface, member: method.name)
+                    .append(contentsOf: arguments)
+                connection.call(call, timeoutMilliseconds: 10_000) { result in
+                    switch result {
+                    case .success(let reply):
+                        done(Result { () throws(BusError) -> [BusValue] in try reply.arguments() })
+                    case .failure(let error):
+                        done(.failure(error))
+                    }
+                }
             }
+        }
+    }
+
+    /// The unique name of this installation's agent, or why there is none
+    /// to call. A Ping to the well-known name (which starts the agent, as
+    /// any call does) is answered by its owner, and the reply's sender,
+    /// which the bus daemon sets, is that owner's unique name.
+    private func ownAgent(_ done: @escaping (Result<String, BusError>) -> Void) {
+        guard let connection else {
+            return done(.failure(BusError(name: BusError.Names.serviceUnknown, message: "There is no session bus.")))
+        }
+        withBusID { [weak self] _ in
+            let ping = Message.methodCall(destination: SleepTimers1.busName, path: SleepTimers1.objectPath,
+                                          interface: StandardInterface.Peer.name, member: StandardInterface.Peer.ping)
+            connection.call(ping, timeoutMilliseconds: 10_000) { [weak self] result in
+                guard let self else { return }
+                switch result {
+                case .failure(let error):
+                    done(.failure(error))
+                case .success(let reply):
+                    switch self.identify(reply.sender) {
+                    case .trust(let uniqueName):
+                        done(.success(uniqueName))
+                    case .refuse(let reason):
+                        self.log.log(.warning, "Nothing is handed to the program at \(SleepTimers1.busName): \(reason).")
+                        done(.failure(BusError(
+                            name: BusError.Names.serviceUnknown,
+                            message: "The program that owns the agent's name is not this installation's agent.")))
+                    }
+                }
+            }
+        }
+    }
+
+    /// Whether `sender` (an owner of the agent's name, as the bus said) is
+    /// this installation's agent, from its published name.
+    func identify(_ sender: String?) -> AgentIdentityRule.Decision {
+        let published: AgentIdentityRule.Published
+        switch agentStateDirectory.map({ PublishedAgentName.read(inDirectory: $0) }) ?? .missing {
+        case .published(let entry): published = .name(busID: entry.busID, uniqueName: entry.uniqueName)
+        case .missing: published = .missing
+        case .unusable(let reason): published = .unusable(reason: reason)
+        }
+        return AgentIdentityRule.decide(owner: sender, busID: busID, published: published)
+    }
+
+    /// The bus's id, asked once; nil when the bus does not say.
+    private func withBusID(_ done: @escaping (String?) -> Void) {
+        if let busID { return done(busID) }
+        guard let connection else { return done(nil) }
+        let bus = StandardInterface.Bus.self
+        let question = Message.methodCall(destination: bus.name, path: bus.path, interface: bus.name, member: bus.getID)
+        connection.call(question) { [weak self] result in
+            guard let self else { return }
+            if self.busID == nil, let id = (try? result.get().arguments())?.first?.stringValue, !id.isEmpty {
+                self.busID = id
+            }
+            done(self.busID)
         }
     }
 }

@@ -50,6 +50,18 @@ extension SleepTimerBridge {
             _ = renewals.settled(id, now: clock.now())
             return
         }
+        // A new token revokes the one the agent holds: it is asked for only
+        // while this installation's agent is at its name to take it.
+        agentVersion { [weak self] version in
+            guard let self, self.mirroredTimers[id] != nil else { return }
+            guard version != nil else {
+                return self.renewalFailed(id, .passing, "this installation's agent does not answer at its name")
+            }
+            self.renewWithToken(id, handed: handed, session: session)
+        }
+    }
+
+    private func renewWithToken(_ id: TimerID, handed: RenewableTimer, session: Session) {
         putTimer(handed.timer, session: session, requestToken: true) { [weak self] answer in
             guard let self, self.mirroredTimers[id] != nil else { return }
             switch answer {

@@ -43,6 +43,13 @@ public final class SleepTimerBridge: RPCMethods {
     var plannedRenewals: [TimerID: MainLoop.Source] = [:]
     /// Who owns the agent's name now: only its signals count.
     var agentOwner: NameOwnerWatch?
+    /// The state directory of this installation's agent, where it
+    /// publishes its bus name (`PublishedAgentName`); nil when the
+    /// environment names none, and then no agent is trusted.
+    let agentStateDirectory: String?
+    /// The session bus's id, once the bus said it: a published name counts
+    /// on this bus only.
+    var busID: String?
 
     /// Sends a notification (a JSON text) to the WebView.
     public var notify: ((String) -> Void)?
@@ -50,8 +57,9 @@ public final class SleepTimerBridge: RPCMethods {
     /// `connection` is nil when there is no session bus: then nothing is
     /// native, and everything else still works.
     public init(connection: BusConnection?, http: HTTPClient, loop: MainLoop, allowedOrigins: AllowedOrigins,
-                log: any LogSink, clock: any WallClock = SystemClock()) {
+                agentStateDirectory: String?, log: any LogSink, clock: any WallClock = SystemClock()) {
         self.connection = connection
+        self.agentStateDirectory = agentStateDirectory
         self.http = http
         self.loop = loop
         self.clock = clock

@@ -25,7 +25,7 @@ let canary = "CANARY_SECRET"
 nonisolated(unsafe) let loop = MainLoop()
 nonisolated(unsafe) let http = HTTPClient(loop: loop, settings: HTTPSettings())
 nonisolated(unsafe) let bridge = SleepTimerBridge(
-    connection: nil, http: http, loop: loop, allowedOrigins: AllowedOrigins([]),
+    connection: nil, http: http, loop: loop, allowedOrigins: AllowedOrigins([]), agentStateDirectory: nil,
     // Every line is dropped, after a check that none of them holds the canary.
     log: DroppingLog { message in
         if message.contains(canary) { violation("a log line holds the canary: \(message)") }

@@ -2,9 +2,10 @@
 # Installs the Debian packages this project needs, only those missing, so it
 # is cheap to run before every build. Run as root, or as a user with sudo.
 # Debian 12 (bookworm) and Debian 13 (trixie): the few names that differ are
-# chosen by the release's VERSION_CODENAME. On Debian 13, without a Swift on
-# PATH or in /opt/swift, it installs Debian's own Swift (swiftlang); Debian 12
-# has none, so there the Swift 6 toolchain comes from swift.org.
+# chosen by the release's VERSION_CODENAME. Without a Swift on PATH or in
+# /opt/swift, it installs Debian's own Swift (swiftlang) where the release
+# has it (Debian 13); Debian 12 and testing have none, so there the Swift 6
+# toolchain comes from swift.org.
 set -euo pipefail
 
 codename=$(. /etc/os-release && echo "${VERSION_CODENAME:-}")
@@ -83,17 +84,20 @@ packages=(
     debootstrap
 )
 
-# Swift: a toolchain on PATH or in /opt/swift is used as it is.
+# Swift: a toolchain on PATH or in /opt/swift is used as it is. Otherwise
+# Debian's own swiftlang where the release has one (Debian 13); Debian 12
+# and testing (forky) have none, and there the Swift 6 toolchain comes
+# from swift.org. The package lists may not be read yet on a new machine:
+# apt-get update first.
+swift_missing=
 if ! PATH=$PATH:/opt/swift/usr/bin command -v swift >/dev/null; then
-    case $codename in
-        bookworm)
-            echo "install-deps: no swift on PATH or in /opt/swift/usr/bin, and Debian 12 has no Swift package:" \
-                "install the Swift 6 toolchain from swift.org into /opt/swift" >&2
-            ;;
-        *)
-            packages+=(swiftlang)
-            ;;
-    esac
+    if [[ $codename != bookworm ]] && { apt-cache show swiftlang >/dev/null 2>&1 \
+        || { apt-get update -q >/dev/null 2>&1 && apt-cache show swiftlang >/dev/null 2>&1; }; }; then
+        packages+=(swiftlang)
+    else
+        swift_missing="install-deps: no swift on PATH or in /opt/swift/usr/bin, and ${codename:-this release} has no Swift package (swiftlang): install the Swift 6 toolchain from swift.org into /opt/swift"
+        echo "$swift_missing" >&2
+    fi
 fi
 
 missing=()

@@ -24,6 +24,7 @@ extension DesktopApplication {
     /// held until the agent answers, so an app D-Bus activated only for
     /// this (`--gapplication-service`) quits once the hold is released.
     private func completeTimer(target: String?) {
+        guard admit(by: AppActionName.completeTimer.rawValue) else { return }
         let id: TimerID
         do {
             id = try TimerActionRule.timerID(target: target)
@@ -73,6 +74,7 @@ extension DesktopApplication {
     /// later would not have it), then follows the timer's link as List
     /// gives it.
     private func openTimer(target: String?) {
+        guard admit(by: AppActionName.openTimer.rawValue) else { return }
         let id: TimerID
         do {
             id = try TimerActionRule.timerID(target: target)

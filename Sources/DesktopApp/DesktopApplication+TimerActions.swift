@@ -24,7 +24,6 @@ extension DesktopApplication {
     /// held until the agent answers, so an app D-Bus activated only for
     /// this (`--gapplication-service`) quits once the hold is released.
     private func completeTimer(target: String?) {
-        guard admit(by: AppActionName.completeTimer.rawValue) else { return }
         let id: TimerID
         do {
             id = try TimerActionRule.timerID(target: target)
@@ -34,6 +33,7 @@ extension DesktopApplication {
                 by: AppActionName.completeTimer.rawValue)
             return
         }
+        guard admit(by: AppActionName.completeTimer.rawValue) else { return }
         guard let connection = g_application_get_dbus_connection(dfl_g_application(application)) else { return }
         let busName = SleepTimers1.busName
         AppLog.log(.info, AppLogText.completing(id, busName))
@@ -74,7 +74,6 @@ extension DesktopApplication {
     /// later would not have it), then follows the timer's link as List
     /// gives it.
     private func openTimer(target: String?) {
-        guard admit(by: AppActionName.openTimer.rawValue) else { return }
         let id: TimerID
         do {
             id = try TimerActionRule.timerID(target: target)
@@ -84,6 +83,7 @@ extension DesktopApplication {
                 by: AppActionName.openTimer.rawValue)
             return
         }
+        guard admit(by: AppActionName.openTimer.rawValue) else { return }
         AppLog.log(.info, AppLogText.openingTimer(id))
         presentWindow()
         guard let connection = g_application_get_dbus_connection(dfl_g_application(application)) else { return }

@@ -168,9 +168,13 @@ public final class DesktopApplication {
     /// decides. The bad links of one call are one line with their count
     /// and one notice (the first one's reason).
     private func open(_ uris: [String]) {
-        guard admit(by: "Open") else { return }
+        let steps = LinkRule.steps(for: uris)
+        // Only a call that shows or loads something spends the bound; bad
+        // links cost a line within the log budget and nothing else.
+        let acts = steps.contains { if case .refuse = $0 { return false } else { return true } }
+        if acts, !admit(by: "Open") { return }
         var refused: (first: AppDeepLink.Refusal, count: Int)?
-        for step in LinkRule.steps(for: uris) {
+        for step in steps {
             switch step {
             case .showWindow:
                 presentWindow()
@@ -199,7 +203,8 @@ public final class DesktopApplication {
     /// session can call the app's Open and its exported actions, and each
     /// loads a page, starts a call to the agent or writes lines, so they
     /// have the agent's own bounds (CallerRateLimitMachine.Settings.opens)
-    /// and log budget. GApplication does not say which connection called,
+    /// and log budget. Asked once a call is known to do something, as the
+    /// agent asks once an Open names a timer it holds. GApplication does not say which connection called,
     /// so the caller is the way in, and the bound of all callers together
     /// holds for every way in at once. A refusal is logged within the
     /// budget and does nothing else.

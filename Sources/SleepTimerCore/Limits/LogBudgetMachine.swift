@@ -27,8 +27,8 @@ public struct LogBudgetMachine: Equatable, Sendable {
             self.linesInAll = linesInAll
         }
 
-        /// One line per caller and minute; all callers together ten lines,
-        /// then one each six seconds (ten a minute).
+        /// One line per caller and minute; all callers together ten lines
+        /// at once, then one each six seconds.
         public static let refusals = Settings(
             period: .seconds(60), maximumCallers: 64, linesInAll: TokenBucketMachine.Settings(burst: 10, refill: .seconds(6)))
     }

@@ -107,7 +107,7 @@ import SleepTimerCore
         #expect(budget.state.callers["b"]?.heldBack == 1)
     }
 
-    @Test func theRefusalsSettingsBoundLinesOfAllCallersToTenAMinute() {
+    @Test func theRefusalsSettingsLetAllCallersTogetherWriteTenLinesAtOnce() {
         var budget = LogBudgetMachine(settings: .refusals)
         let lines = (0..<30).map { budget.refused(by: "caller \($0)", now: start) }.filter { $0 != .holdBack }.count
         #expect(lines == 10)

@@ -42,7 +42,9 @@ extension NotificationServer {
     /// The notification portal as the plan's server. It answers for every
     /// backend (GNOME Shell, Plasma, the GTK backend's fdo server), so its
     /// traits are what holds for all of them: buttons (exported actions),
-    /// a plain-text body (version 1 has no markup), Open as a button of its
+    /// a body that may be read either way (version 1 says plain text, but
+    /// the GTK backend hands it to a server that may read markup, and KDE's
+    /// to Plasma's rich text: see NotificationBody), Open as a button of its
     /// own (GNOME and Plasma draw none for the body), and an update taken
     /// as a new alert: an AddNotification with the same id may pop up
     /// again, and one the parent dismissed comes back; the portal tells the
@@ -51,6 +53,7 @@ extension NotificationServer {
     public static func portal(owner: String, version: UInt32) -> NotificationServer {
         var traits = NotificationServerTraits(actions: true, bodyMarkup: false, alertsOnUpdate: true)
         traits.needsOpenButton = true
+        traits.bodyMayBeMarkup = true
         return NotificationServer(owner: owner, displayName: "portal \(version)", traits: traits)
     }
 }

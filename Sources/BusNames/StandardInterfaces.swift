@@ -37,8 +37,14 @@ public enum StandardInterface {
         public static let getID = "GetId"
         public static let requestName = "RequestName"
         public static let releaseName = "ReleaseName"
+        public static let getConnectionUnixProcessID = "GetConnectionUnixProcessID"
         /// What a service answers to a method it does not have.
         public static let unknownMethodError = "org.freedesktop.DBus.Error.UnknownMethod"
+
+        /// The match rule for NameOwnerChanged of every name (connections
+        /// leaving the bus among them).
+        public static let ownerChangedMatch =
+            "type='signal',sender='\(Bus.name)',interface='\(Bus.name)',member='\(nameOwnerChanged)'"
 
         /// The match rule for NameOwnerChanged of one name.
         public static func ownerChangedMatch(of name: String) -> String {

@@ -27,6 +27,9 @@ final class AppWindow {
     /// The close button, the window manager or Ctrl+W: the application
     /// decides whether the window hides or the app quits.
     var onCloseRequest: () -> Void = {}
+    /// Whether a call of a window action may do what it asks (the app's
+    /// bound on its ways in, DesktopApplication.admit).
+    var admit: (String) -> Bool = { _ in true }
     var backButton: UnsafeMutablePointer<GtkWidget>!
     var notice: UnsafeMutablePointer<GtkWidget>!
     var noticeLabel: UnsafeMutablePointer<GtkWidget>!
@@ -159,11 +162,14 @@ final class AppWindow {
         return widget
     }
 
-    /// A window action (`win.NAME`) with its keyboard shortcuts.
+    /// A window action (`win.NAME`) with its keyboard shortcuts. GTK
+    /// exports it on the session bus (org.gtk.Actions), where any program
+    /// can call it, so each call is asked of `admit` first, as the app's
+    /// own actions are.
     private func addAction(_ name: String, accelerators: [String], _ action: @escaping (AppWindow) -> Void) {
         DesktopApp.addAction(
             name, to: window, scope: "win", application: gtk_window_get_application(window), accelerators: accelerators
-        ) { [weak self] in if let self { action(self) } }
+        ) { [weak self] in if let self, self.admit("win." + name) { action(self) } }
     }
 
     /// The data of a button's handler: the window, weakly (the

@@ -49,7 +49,7 @@ extension DesktopApplication {
     }
 
     private func startInBackground() {
-        guard window == nil else { return }
+        guard window == nil, admit(by: AppActionName.background.rawValue) else { return }
         AppLog.log(.info, AppLogText.startedInBackground)
         makeWindow()
         apply(background.startedHidden())

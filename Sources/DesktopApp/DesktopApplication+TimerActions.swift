@@ -33,6 +33,7 @@ extension DesktopApplication {
                 by: AppActionName.completeTimer.rawValue)
             return
         }
+        guard admit(by: AppActionName.completeTimer.rawValue) else { return }
         guard let connection = g_application_get_dbus_connection(dfl_g_application(application)) else { return }
         let busName = SleepTimers1.busName
         AppLog.log(.info, AppLogText.completing(id, busName))
@@ -82,6 +83,7 @@ extension DesktopApplication {
                 by: AppActionName.openTimer.rawValue)
             return
         }
+        guard admit(by: AppActionName.openTimer.rawValue) else { return }
         AppLog.log(.info, AppLogText.openingTimer(id))
         presentWindow()
         guard let connection = g_application_get_dbus_connection(dfl_g_application(application)) else { return }

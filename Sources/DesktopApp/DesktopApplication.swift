@@ -31,6 +31,9 @@ public final class DesktopApplication {
     var background = BackgroundMachine()
     /// When a refused link or action is logged (see logRefusal).
     var refusalLog = LogBudgetMachine(settings: .refusals)
+    /// How often each way in (Open, an action, the command line) may make
+    /// the app do something, and all of them together (see admit).
+    var wayInLimit = CallerRateLimitMachine(settings: .opens)
     var timersWatch: AgentTimersWatch?
     /// Where the app runs, read once: the host or a Flatpak sandbox, which
     /// decides the agent's bus name and who keeps the agent running.
@@ -155,6 +158,7 @@ public final class DesktopApplication {
         self.window = window
         appearanceWatch?.follow(window.webView)
         window.onCloseRequest = { [unowned self] in self.closeRequested() }
+        window.admit = { [unowned self] wayIn in self.admit(by: wayIn) }
         if automation { enableAutomation(for: window) }
         return window
     }
@@ -163,8 +167,13 @@ public final class DesktopApplication {
     /// decides. The bad links of one call are one line with their count
     /// and one notice (the first one's reason).
     private func open(_ uris: [String]) {
+        let steps = LinkRule.steps(for: uris)
+        // Only a call that shows or loads something spends the bound; bad
+        // links cost a line within the log budget and nothing else.
+        let acts = steps.contains { if case .refuse = $0 { return false } else { return true } }
+        if acts, !admit(by: "Open") { return }
         var refused: (first: AppDeepLink.Refusal, count: Int)?
-        for step in LinkRule.steps(for: uris) {
+        for step in steps {
             switch step {
             case .showWindow:
                 presentWindow()
@@ -187,6 +196,22 @@ public final class DesktopApplication {
     func logRefusal(_ priority: LogPriority, _ line: String, by caller: String, count: Int = 1) {
         guard case .log(let total) = refusalLog.refused(count, by: caller, now: SystemClock().now()) else { return }
         AppLog.log(priority, line + AppLogText.refusalCount(total))
+    }
+
+    /// Whether a call of `wayIn` may do what it asks: any program of the
+    /// session can call the app's Open and its exported actions, and each
+    /// loads a page, starts a call to the agent or writes lines, so they
+    /// have the agent's own bounds (CallerRateLimitMachine.Settings.opens)
+    /// and log budget. Asked once a call is known to do something, as the
+    /// agent asks once an Open names a timer it holds. GApplication does not say which connection called,
+    /// so the caller is the way in, and the bound of all callers together
+    /// holds for every way in at once. A refusal is logged within the
+    /// budget and does nothing else.
+    func admit(by wayIn: String) -> Bool {
+        let now = SystemClock().now()
+        guard wayInLimit.asked(by: wayIn, now: now) == .refuse else { return true }
+        logRefusal(.notice, AppLogText.refusedTooOften(wayIn), by: wayIn)
+        return false
     }
 
     private func commandLine(_ commandLine: UnsafeMutablePointer<GApplicationCommandLine>) -> gint {
@@ -219,6 +244,7 @@ public final class DesktopApplication {
             presentWindow(activationToken: token)
             return ExitStatus.success
         case .open(let link):
+            guard admit(by: "the command line") else { return ExitStatus.success }
             presentWindow(activationToken: token).open(link)
             return ExitStatus.success
         }

@@ -8,12 +8,14 @@ import SleepTimerCore
 /// `GNOTIFICATION_BACKEND` when it is supported, else the first supported of
 /// the portal (in a sandbox, or with `GTK_USE_PORTAL=1`), GNOME Shell's
 /// org.gtk.Notifications (when that name has an owner) and
-/// org.freedesktop.Notifications. Only the last one passes the body on to a
-/// server that may read it as markup (GNOME Shell shows an org.gtk body and
-/// the portal's `body` as plain text, where an escaped name would show
-/// "&lt;"); the app reads the same facts just before its first notice and
-/// escapes the body through NotificationBody when that server advertises
-/// body-markup, or cannot be asked.
+/// org.freedesktop.Notifications. GNOME Shell shows an org.gtk body as plain
+/// text; the portal's `body` is plain text on GNOME, markup for the server
+/// the GTK backend hands it to, and rich text on Plasma, so it leaves out
+/// what would start markup; org.freedesktop.Notifications reads markup when
+/// it advertises body-markup. The app reads the same facts just before its
+/// first notice and writes the body through NotificationBody as that
+/// surface reads it, taking a server that cannot be asked as one that reads
+/// markup.
 public enum AppNoticeSurfaceRule {
     /// GIO's backends, by their extension names, in GIO's order.
     public enum Surface: String, Sendable, Equatable, CaseIterable {
@@ -37,19 +39,20 @@ public enum AppNoticeSurfaceRule {
         return Surface.allCases.first(where: supported) ?? .freedesktop
     }
 
-    /// Whether a body sent on `surface` is read as markup. `capabilities`
-    /// is org.freedesktop.Notifications' GetCapabilities answer, nil when
-    /// it could not be had: then the body is taken as markup, since a
-    /// literal "&amp;" is a lesser harm than a name drawn as a link.
-    public static func readsMarkup(on surface: Surface, capabilities: [String]?) -> Bool {
+    /// How a body sent on `surface` is read. `capabilities` is
+    /// org.freedesktop.Notifications' GetCapabilities answer, nil when it
+    /// could not be had: then the body is taken as markup, since a literal
+    /// "&amp;" is a lesser harm than a name drawn as a link.
+    public static func reading(on surface: Surface, capabilities: [String]?) -> NotificationBody.Reading {
         switch surface {
-        case .portal, .gtk: return false
-        case .freedesktop: return capabilities?.contains("body-markup") ?? true
+        case .portal: return .eitherWay
+        case .gtk: return .plainText
+        case .freedesktop: return capabilities?.contains("body-markup") ?? true ? .markup : .plainText
         }
     }
 
     /// The body of a notice, as `surface` shows it.
     public static func body(_ text: String, on surface: Surface, capabilities: [String]?) -> String {
-        NotificationBody.text(text, readAsMarkup: readsMarkup(on: surface, capabilities: capabilities))
+        NotificationBody.text(text, readAs: reading(on: surface, capabilities: capabilities))
     }
 }

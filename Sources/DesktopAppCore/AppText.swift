@@ -166,6 +166,11 @@ public enum AppLogText {
         case .notAnIdentifier(.timer): return "Refused a link: its timer id is not a UUID."
         }
     }
+    /// A call of the app's Open, an action or the command line refused for
+    /// coming more often than the bound (the agent's for its Open).
+    public static func refusedTooOften(_ wayIn: String) -> String {
+        "Refused a call of \(wayIn): more than a few at once and then one a second were asked for; nothing was done."
+    }
     /// After a refusal's line: how many refusals it stands for, when more
     /// than one (LogBudgetMachine's count).
     public static func refusalCount(_ count: Int) -> String {

@@ -114,14 +114,20 @@ extension Agent {
         return record
     }
 
-    /// Open from the bus: `caller` is the connection that asked, whose
-    /// opens are limited as the panel's and the notification's are.
+    /// Open from the bus: `caller` is the process that asked, whose opens
+    /// are limited as the panel's and the notification's are.
     public func open(_ idText: String, caller: String) throws(ServiceError) {
+        open(try openable(idText), activationToken: nil, caller: caller)
+    }
+
+    /// The timer an Open from the bus names, read and checked before its
+    /// caller is known (the reply says at once what is wrong with it).
+    public func openable(_ idText: String) throws(ServiceError) -> TimerID {
         let id = try Self.timerID(idText, field: "timer_id")
         guard timers[id] != nil else {
             throw ServiceError(.unknownTimer, "No Sleep timer with this id is mirrored on this desktop.")
         }
-        open(id, activationToken: nil, caller: caller)
+        return id
     }
 
     // MARK: Arguments

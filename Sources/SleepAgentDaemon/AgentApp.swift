@@ -396,7 +396,17 @@ public final class AgentApp {
             backgroundStatus?.timeFormatChanged()
         }
         agent.readTimeFormatWhenNeeded { [locale] in locale.timeFormat(clockFormat: desktopClock.hourCycle) }
-        let service = TimerService(connection: connection, agent: agent, log: log)
+        let callers = CallerProcesses(connection: connection)
+        callers.onDropped = { [weak agent] in
+            agent?.noteRefusal(of: "a call", by: CallerIdentityMachine.unidentified,
+                               "more calls waited for the bus to name their callers than are kept")
+        }
+        do {
+            try callers.start()
+        } catch {
+            log.log(.notice, "Callers that leave the bus cannot be followed (\(error.message)); the callers kept stay bounded.")
+        }
+        let service = TimerService(connection: connection, agent: agent, log: log, callers: callers)
         agent.addObserver(service)
         service.register()
         if let backgroundStatus { agent.addObserver(backgroundStatus) }
@@ -408,7 +418,7 @@ public final class AgentApp {
             agent: agent, service: service,
             notifications: notificationSurface(surfaces.notifications, connection: connection, loop: loop, clock: clock),
             transport: PlatformCompletionTransport(http: HTTPClient(loop: loop, settings: httpSettings), clock: clock),
-            indicator: panel(agent: agent, connection: connection, registration: surfaces.panel, clock: clock),
+            indicator: panel(agent: agent, connection: connection, registration: surfaces.panel, clock: clock, callers: callers),
             network: SystemWatch(), desktopClock: desktopClock, backgroundStatus: backgroundStatus)
     }
 
@@ -443,10 +453,11 @@ public final class AgentApp {
     /// The panel indicator, its menu's clicks going through the same agent
     /// calls as the notification's buttons.
     private func panel(
-        agent: Agent, connection: BusConnection, registration: PanelRegistrationRule.Registration, clock: SystemClock
+        agent: Agent, connection: BusConnection, registration: PanelRegistrationRule.Registration, clock: SystemClock,
+        callers: CallerProcesses
     ) -> IndicatorAgentObserver {
         let indicator = IndicatorAgentObserver(
-            agent: agent, connection: connection, registration: registration, clock: clock, log: log)
+            agent: agent, connection: connection, registration: registration, clock: clock, log: log, callers: callers)
         agent.addPanel(indicator)
         return indicator
     }

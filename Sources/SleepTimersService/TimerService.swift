@@ -15,6 +15,9 @@ public final class TimerService: AgentObserver {
     let connection: BusConnection
     let agent: Agent
     let log: any LogSink
+    /// Each call's caller as a person counts callers (its process): the
+    /// agent's limits hold per caller, not per connection.
+    let callers: CallerProcesses?
     /// The object itself: dispatch, Introspect, Properties and signals.
     private lazy var object = BusObject(
         connection: connection, path: Self.objectPath, interface: Self.interface,
@@ -24,10 +27,19 @@ public final class TimerService: AgentObserver {
     /// The last List reply, marshalled, for the views it was built from.
     private var listReply: (generation: Int, template: Message)?
 
-    public init(connection: BusConnection, agent: Agent, log: any LogSink) {
+    /// `callers` nil: each connection is its own caller (a bus of one
+    /// client, in tests).
+    public init(connection: BusConnection, agent: Agent, log: any LogSink, callers: CallerProcesses? = nil) {
         self.connection = connection
         self.agent = agent
         self.log = log
+        self.callers = callers
+    }
+
+    /// Runs `body` with the caller of `message`.
+    private func identify(_ message: Message, _ body: @escaping (String) -> Void) {
+        guard let callers else { return body(message.sender ?? "?") }
+        callers.identify(message.sender, body)
     }
 
     /// Serves the object and the introspection of its parents.
@@ -93,8 +105,9 @@ public final class TimerService: AgentObserver {
                 reply(to: message, .string(try agent.complete(
                     arguments[0].stringValue!, completedAtMilliseconds: arguments[1].int64Value!)))
             case SleepTimers1.Open.name:
-                try agent.open(arguments[0].stringValue!, caller: message.sender ?? "?")
+                let id = try agent.openable(arguments[0].stringValue!)
                 reply(to: message)
+                identify(message) { [agent] caller in agent.open(id, activationToken: nil, caller: caller) }
             default:
                 break // the method table holds the contract's methods only
             }
@@ -102,7 +115,7 @@ public final class TimerService: AgentObserver {
             if error.code == .storageFailed {
                 log.log(.error, "Refused \(member) from \(message.sender ?? "?"): \(error.message)")
             } else {
-                agent.noteRefusal(of: member, by: message.sender ?? "?", error.message)
+                identify(message) { [agent] caller in agent.noteRefusal(of: member, by: caller, error.message) }
             }
             object.fail(message, error.name, error.message)
         }

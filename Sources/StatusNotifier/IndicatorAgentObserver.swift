@@ -22,11 +22,15 @@ public final class IndicatorAgentObserver: PanelSurface {
     /// The app on the bus: while it runs, the menu can quit it.
     private let appWatch: NameOwnerWatch
     public var wakeAtChanged: (() -> Void)?
+    /// A click's caller as a person counts callers (its process).
+    private let callers: CallerProcesses?
 
+    /// `callers` nil: each connection is its own caller.
     public init(
         agent: any PanelHost, connection: BusConnection, registration: PanelRegistrationRule.Registration,
-        clock: any WallClock, log: any LogSink
+        clock: any WallClock, log: any LogSink, callers: CallerProcesses? = nil
     ) {
+        self.callers = callers
         self.agent = agent
         self.clock = clock
         self.log = log
@@ -39,8 +43,12 @@ public final class IndicatorAgentObserver: PanelSurface {
 
     public func start() {
         indicator.onComplete = { [weak self] id in self?.complete(id) }
-        indicator.onOpen = { [weak self] id, token, caller in self?.agent.open(id, activationToken: token, caller: caller) }
-        indicator.onOpenApp = { [weak self] token, caller in self?.agent.openApp(activationToken: token, caller: caller) }
+        indicator.onOpen = { [weak self] id, token, connection in
+            self?.identify(connection) { caller in self?.agent.open(id, activationToken: token, caller: caller) }
+        }
+        indicator.onOpenApp = { [weak self] token, connection in
+            self?.identify(connection) { caller in self?.agent.openApp(activationToken: token, caller: caller) }
+        }
         indicator.onQuitApp = { [weak self] in self?.appActions.activate(.quit) }
         indicator.onScheduleChanged = { [weak self] in self?.wakeAtChanged?() }
         for view in (try? agent.list()) ?? [] { _ = shown.timerChanged(Self.value(of: view)) }
@@ -52,6 +60,12 @@ public final class IndicatorAgentObserver: PanelSurface {
         } catch {
             log.log(.notice, "The panel indicator cannot follow the app on the bus: \(error.message)")
         }
+    }
+
+    /// Runs `body` with the caller of a click from `connection`.
+    private func identify(_ connection: String, _ body: @escaping (String) -> Void) {
+        guard let callers else { return body(connection) }
+        callers.identify(connection, body)
     }
 
     /// As the notification's Complete button: recorded in the outbox, sent

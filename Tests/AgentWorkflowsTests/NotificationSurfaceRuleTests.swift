@@ -36,6 +36,9 @@ import Testing
         #expect(portal.displayName == "portal 1")
         #expect(portal.traits.actions)
         #expect(portal.traits.needsOpenButton)
+        // GNOME's backend shows the body as plain text, the GTK one as its
+        // server reads it (markup on xfce4-notifyd), KDE's as rich text.
+        #expect(portal.traits.bodyReading == .eitherWay)
         #expect(!portal.traits.bodyMarkup)
         #expect(!portal.traits.bannersUnlessLowUrgency)
     }

@@ -19,21 +19,27 @@ import Testing
         #expect(AppNoticeSurfaceRule.surface(forced: "nonsense", portalPreferred: false, gtkServerPresent: false) == .freedesktop)
     }
 
-    @Test func onlyAFreedesktopServerWithBodyMarkupOrUnaskedReadsMarkup() {
-        #expect(AppNoticeSurfaceRule.readsMarkup(on: .freedesktop, capabilities: ["actions", "body", "body-markup"]))
-        #expect(!AppNoticeSurfaceRule.readsMarkup(on: .freedesktop, capabilities: ["actions", "body"]))
-        #expect(AppNoticeSurfaceRule.readsMarkup(on: .freedesktop, capabilities: nil))
-        #expect(!AppNoticeSurfaceRule.readsMarkup(on: .gtk, capabilities: ["body-markup"]))
-        #expect(!AppNoticeSurfaceRule.readsMarkup(on: .portal, capabilities: nil))
+    @Test func aFreedesktopServerWithBodyMarkupOrUnaskedReadsMarkupAndThePortalEitherWay() {
+        #expect(AppNoticeSurfaceRule.reading(on: .freedesktop, capabilities: ["actions", "body", "body-markup"]) == .markup)
+        #expect(AppNoticeSurfaceRule.reading(on: .freedesktop, capabilities: ["actions", "body"]) == .plainText)
+        #expect(AppNoticeSurfaceRule.reading(on: .freedesktop, capabilities: nil) == .markup)
+        #expect(AppNoticeSurfaceRule.reading(on: .gtk, capabilities: ["body-markup"]) == .plainText)
+        // The portal's backend is unknown: GNOME's shows plain text, the GTK
+        // one hands the body to a server that may read markup, KDE's to
+        // Plasma's rich text.
+        #expect(AppNoticeSurfaceRule.reading(on: .portal, capabilities: nil) == .eitherWay)
+        #expect(AppNoticeSurfaceRule.reading(on: .portal, capabilities: ["body"]) == .eitherWay)
     }
 
-    @Test func theKeepsRunningNoticeShowsAMarkupNameAsWrittenOnEverySurface() {
+    @Test func theKeepsRunningNoticeShowsAMarkupNameAsWrittenOrWithoutMarkupOnEverySurface() {
         let notice = AppText.keepsRunning(babyNames: [markupName])
         let escaped = AppNoticeSurfaceRule.body(notice, on: .freedesktop, capabilities: ["body-markup"])
         #expect(escaped.contains("&lt;a href=&quot;https://phish.example/login&quot;&gt;Maya&lt;/a&gt;"))
         #expect(!escaped.contains("<"))
         #expect(AppNoticeSurfaceRule.body(notice, on: .gtk, capabilities: nil) == notice)
-        #expect(AppNoticeSurfaceRule.body(notice, on: .portal, capabilities: nil) == notice)
         #expect(AppNoticeSurfaceRule.body(notice, on: .freedesktop, capabilities: ["body"]) == notice)
+        let portal = AppNoticeSurfaceRule.body(notice, on: .portal, capabilities: nil)
+        #expect(portal.contains("\u{FF1C}a href=\"https://phish.example/login\"\u{FF1E}Maya\u{FF1C}/a\u{FF1E}"))
+        #expect(!portal.contains("<") && !portal.contains(">") && !portal.contains("&"))
     }
 }

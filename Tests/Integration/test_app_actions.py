@@ -13,6 +13,13 @@ TimerActionRuleTests) and the Flatpak's tests carry it out."""
 
 import os
 import subprocess
+import time
+
+import dbus
+import dbus.lowlevel
+
+import app_harness
+import bus_probe
 
 from app_harness import AppTestCase, app_windows, session_app_pids, window_startup_id
 from dbus_client import Client
@@ -24,6 +31,13 @@ from test_desktop_app import ProcessHandle
 
 APP_NAME = "com.dreamsforlittles.DreamsForLittles"
 APP_PATH = "/com/dreamsforlittles/DreamsForLittles"
+# The app's allowance of what a way in (an action, Open) may make it do: a
+# burst of three, then one a second, and all ways in together a burst of six,
+# then two a second (CallerRateLimitMachine.Settings.opens, as the agent's).
+BURST = 3
+REFILL_S = 1.0
+ALL_BURST = 6
+ALL_REFILL_S = 0.5
 # How late the platform answers a completion when a test needs it still on
 # its way (a bound on the test's own steps, not a measurement).
 LATE_MS = 15000
@@ -177,3 +191,127 @@ class OpenTimerTests(AppActionsTestCase):
         eventually(lambda: "has no link in the agent's list" in self.app_output(), what="the app to read the list")
         eventually(lambda: [r for r in self.requests("GET") if r["path"] == "/"], what="the web app's start to load")
         self.assertEqual([r["path"] for r in self.requests("GET") if "/track/sleep" in r["path"]], [])
+
+
+class FloodedActionTests(AppActionsTestCase):
+    """Any program of the session can call the app's exported actions and
+    its Open (red team 4, finding 5): a flood of them does what a few
+    would, within the agent's own bounds, and writes a few lines."""
+
+    def session_setup(self):
+        # A bus with a desktop's limits, so that thousands of calls may wait.
+        self.session = bus_probe.session_with_desktop_limits()
+        self.addCleanup(self.session.close)
+        self.platform = app_harness.Platform(self.session, extra_args=("--webapp", app_harness.WEBAPP))
+        self.addCleanup(self.platform.stop)
+
+    def route(self, timer_id):
+        return "/families/%s/babies/%s/track/sleep?timer=%s" % (DEMO_FAMILY, MAYA, timer_id)
+
+    def flood(self, messages, last):
+        """Sends `messages` pipelined on one connection, then waits for the
+        reply to `last` (the app answers them in order); returns the time."""
+        flooder = bus_probe.private_connection(self.session)
+        self.addCleanup(flooder.close)
+        # The app started by D-Bus activation first: the bus refuses more
+        # than 512 calls waiting for a start.
+        flooder.send_message_with_reply_and_block(
+            dbus.lowlevel.MethodCallMessage(APP_NAME, APP_PATH, "org.freedesktop.DBus.Peer", "Ping"), 10 * PATIENCE)
+        for pid in session_app_pids(self.session):
+            self.session.processes.append(ProcessHandle(pid))
+        started = time.monotonic()
+        for message in messages:
+            flooder.send_message(message)
+        flooder.send_message_with_reply_and_block(last, 10 * PATIENCE)
+        return time.monotonic() - started
+
+    def settled_route_loads(self, timer_id, loaded=False):
+        """The route's loads once they stop; with `loaded`, once the first
+        has come (a busy machine may take longer than the settling to
+        start the web process)."""
+        from test_bounded_opens import settled_count
+        if loaded:
+            eventually(lambda: self.requests("GET", self.route(timer_id)), what="the route to load")
+        return settled_count(lambda: len(self.requests("GET", self.route(timer_id))), "the route's loads")
+
+    @staticmethod
+    def action_message(name, target):
+        message = dbus.lowlevel.MethodCallMessage(APP_NAME, APP_PATH, "org.freedesktop.Application", "ActivateAction")
+        message.append(name, dbus.Array([dbus.String(target, variant_level=1)], signature="v"),
+                       dbus.Dictionary({}, signature="sv"), signature="sava{sv}")
+        return message
+
+    @staticmethod
+    def open_message(link):
+        message = dbus.lowlevel.MethodCallMessage(APP_NAME, APP_PATH, "org.freedesktop.Application", "Open")
+        message.append(dbus.Array([link], signature="s"), dbus.Dictionary({}, signature="sv"), signature="asa{sv}")
+        return message
+
+    def test_five_thousand_open_timer_calls_open_at_most_the_bound_and_log_a_few_lines(self):
+        timer_id = self.mirrored_timer()
+        elapsed = self.flood([self.action_message("open-timer", timer_id) for _ in range(5000)],
+                             self.action_message("open-timer", timer_id))
+        loads = self.settled_route_loads(timer_id)
+        bound = BURST + int(elapsed / REFILL_S)
+        output = self.app_output()
+        opened = output.count("Opening timer %s" % timer_id)
+        self.assertGreaterEqual(opened, 1)
+        self.assertLessEqual(opened, bound, "%d opens for 5,001 calls in %.1f s" % (opened, elapsed))
+        refused = [line for line in output.splitlines() if "Refused a call of open-timer" in line]
+        self.assertLessEqual(len(refused), 1 + int(elapsed / 60), refused[:3])
+        # Each allowed open writes a few lines of its own; nothing per call.
+        self.assertLessEqual(len(output.splitlines()), 40 + 4 * bound, output[-2000:])
+        self.assertLessEqual(loads, bound, "%d loads of the route for 5,001 calls in %.1f s" % (loads, elapsed))
+
+    def paced(self, message, count=50, per_second=5):
+        """`count` calls, `per_second` a second, as the review made them;
+        returns the time they took."""
+        caller = bus_probe.private_connection(self.session)
+        self.addCleanup(caller.close)
+        started = time.monotonic()
+        for number in range(count):
+            time.sleep(max(0, started + number / per_second - time.monotonic()))
+            caller.send_message_with_reply_and_block(message(), 10 * PATIENCE)
+        return time.monotonic() - started
+
+    def test_fifty_open_timer_calls_at_five_a_second_load_the_route_at_most_the_bound(self):
+        timer_id = self.mirrored_timer()
+        elapsed = self.paced(lambda: self.action_message("open-timer", timer_id))
+        loads = self.settled_route_loads(timer_id, loaded=True)
+        # A load that a newer one cancels may never reach the platform:
+        # the opens the app began count too.
+        opened = self.app_output().count("Opening timer %s" % timer_id)
+        self.assertLessEqual(opened, BURST + int(elapsed / REFILL_S),
+                             "%d opens for 50 calls in %.1f s" % (opened, elapsed))
+        self.assertGreaterEqual(loads, 1)
+        self.assertLessEqual(loads, BURST + int(elapsed / REFILL_S),
+                             "%d loads of the route for 50 calls in %.1f s" % (loads, elapsed))
+
+    def test_fifty_opens_of_the_deep_link_at_five_a_second_load_the_route_at_most_the_bound(self):
+        timer_id = self.mirrored_timer()
+        [listed] = self.listed(timer_id)
+        elapsed = self.paced(lambda: self.open_message(listed["deep_link"]))
+        loads = self.settled_route_loads(timer_id, loaded=True)
+        self.assertGreaterEqual(loads, 1)
+        self.assertLessEqual(loads, BURST + int(elapsed / REFILL_S),
+                             "%d loads of the route for 50 Opens in %.1f s" % (loads, elapsed))
+
+    def test_the_actions_together_stay_within_the_bound_of_all_ways_in(self):
+        timer_id = self.mirrored_timer()
+        [listed] = self.listed(timer_id)
+        messages = []
+        for _ in range(500):
+            messages.append(self.action_message("open-timer", timer_id))
+            messages.append(self.open_message(listed["deep_link"]))
+        elapsed = self.flood(messages, self.action_message("open-timer", timer_id))
+        loads = self.settled_route_loads(timer_id)
+        self.assertLessEqual(loads, ALL_BURST + int(elapsed / ALL_REFILL_S),
+                             "%d loads of the route for 1,001 calls in %.1f s" % (loads, elapsed))
+        # complete-timer is bounded too: a flood of them sends the agent a
+        # few Completes (each logs its line), not one per call.
+        completing = self.flood([self.action_message("complete-timer", timer_id) for _ in range(1000)],
+                                self.action_message("complete-timer", timer_id))
+        time.sleep(2)
+        sent = self.app_output().count("Completing timer %s" % timer_id)
+        self.assertGreaterEqual(sent, 1)
+        self.assertLessEqual(sent, BURST + int(completing / REFILL_S), self.app_output()[-2000:])

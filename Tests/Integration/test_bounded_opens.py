@@ -1,13 +1,18 @@
 """Opens are bounded and refusals are logged within a budget (red-team
 findings 5 and 7): one dbusmenu EventGroup of a thousand clicks on Open runs
 the configured url-opener once; a thousand Open calls from one connection
-run it at most a burst (a few, then one a second); a bus that refuses to
+run it at most a burst (a few, then one a second), and so do a thousand
+spread over 300 connections of one process (the caller is the process, not
+the connection: red team 4, finding 2), while a thousand from 30 processes
+run it at most the bound of all callers together; a bus that refuses to
 start the app (dbus-daemon's own limit on pending service starts) is no
 failure of the app, and no second program runs; ten thousand refused
-Completes from one connection write one line."""
+Completes from two connections of one process write one line."""
 
 import os
 import re
+import subprocess
+import sys
 import time
 import unittest
 
@@ -25,6 +30,29 @@ from test_indicator import IndicatorTestCase
 # second (SleepTimerCore's CallerRateLimitMachine.Settings.opens).
 BURST = 3
 REFILL_S = 1.0
+# All callers together: a burst of six, then two a second
+# (CallerRateLimitMachine.Settings.opens's allCallers).
+ALL_BURST = 6
+ALL_REFILL_S = 0.5
+# The refusals' lines of all callers together: ten at once, then one each
+# six seconds (LogBudgetMachine.Settings.refusals's linesInAll).
+ALL_LINES = 10
+ALL_LINES_REFILL_S = 6.0
+
+# One process of the 30: connects, says so, waits for the word, sends its
+# Opens pipelined, then waits for List (answered after them, in order).
+OPENING_PROCESS = """
+import sys
+import dbus, dbus.bus, dbus.lowlevel, dbus.mainloop
+bus = dbus.bus.BusConnection(sys.argv[1], mainloop=dbus.mainloop.NULL_MAIN_LOOP)
+print("ready", flush=True)
+sys.stdin.readline()
+for _ in range(int(sys.argv[3])):
+    message = dbus.lowlevel.MethodCallMessage(%r, %r, %r, "Open")
+    message.append(sys.argv[2], signature="s")
+    bus.send_message(message)
+bus.send_message_with_reply_and_block(dbus.lowlevel.MethodCallMessage(%r, %r, %r, "List"), %d)
+""" % (BUS_NAME, OBJECT_PATH, INTERFACE, BUS_NAME, OBJECT_PATH, INTERFACE, 10 * PATIENCE)
 
 
 def settled_count(read, what):
@@ -89,6 +117,62 @@ class OpenCallTests(unittest.TestCase):
         refused = [line for line in self.agent.log().splitlines() if "Refused Open from" in line]
         self.assertLessEqual(len(refused), 1 + int(elapsed / 60), refused[:3])
 
+    def open_message(self, timer_id):
+        message = dbus.lowlevel.MethodCallMessage(BUS_NAME, OBJECT_PATH, INTERFACE, "Open")
+        message.append(timer_id, signature="s")
+        return message
+
+    def test_a_thousand_open_calls_over_300_connections_of_one_process_run_the_opener_at_most_one_callers_bound(self):
+        timer = timer_dict()
+        self.client.mirror(timer)
+        connections = [bus_probe.private_connection(self.session) for _ in range(300)]
+        for connection in connections:
+            self.addCleanup(connection.close)
+        started = time.monotonic()
+        for number in range(1000):
+            connections[number % len(connections)].send_message(self.open_message(timer["timer_id"]))
+        for connection in connections:
+            bus_probe.call(connection, "List", timeout=10 * PATIENCE)
+        elapsed = time.monotonic() - started
+        count = settled_count(lambda: len(self.session.opened_urls()), "the opener's runs")
+        self.assertGreaterEqual(count, 1)
+        # One process is one caller: its bound, however many connections.
+        self.assertLessEqual(count, BURST + int(elapsed / REFILL_S),
+                             "%d opens for 1,000 calls over 300 connections in %.1f s" % (count, elapsed))
+        refused = [line for line in self.agent.log().splitlines() if "Refused Open from" in line]
+        self.assertLessEqual(len(refused), 1 + int(elapsed / 60), refused[:3])
+
+    def test_a_thousand_open_calls_from_30_processes_run_the_opener_at_most_the_bound_of_all_callers(self):
+        timer = timer_dict()
+        self.client.mirror(timer)
+        address = self.session.env["DBUS_SESSION_BUS_ADDRESS"]
+        here = os.path.dirname(os.path.abspath(__file__))
+        processes = []
+        for number in range(30):
+            share = 1000 // 30 + (1 if number < 1000 % 30 else 0)
+            process = subprocess.Popen(
+                [sys.executable, "-c", OPENING_PROCESS, address, timer["timer_id"], str(share)], cwd=here,
+                stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+            self.addCleanup(process.kill)
+            processes.append(process)
+        for process in processes:
+            self.assertEqual(process.stdout.readline().strip(), "ready")
+        started = time.monotonic()
+        for process in processes:
+            process.stdin.write("go\n")
+            process.stdin.flush()
+        for process in processes:
+            self.assertEqual(process.wait(timeout=10 * PATIENCE), 0)
+        elapsed = time.monotonic() - started
+        count = settled_count(lambda: len(self.session.opened_urls()), "the opener's runs")
+        self.assertGreaterEqual(count, 1)
+        self.assertLessEqual(count, ALL_BURST + int(elapsed / ALL_REFILL_S),
+                             "%d opens for 1,000 calls from 30 processes in %.1f s" % (count, elapsed))
+        # Thirty callers each have a line a minute of their own, but all
+        # together write no more than the budget of all callers.
+        refused = [line for line in self.agent.log().splitlines() if "Refused Open from" in line]
+        self.assertLessEqual(len(refused), ALL_LINES + int(elapsed / ALL_LINES_REFILL_S), refused[:3])
+
     def test_ten_thousand_refused_completes_write_one_line_per_caller(self):
         flooders = [bus_probe.private_connection(self.session) for _ in range(2)]
         for flooder in flooders:
@@ -104,10 +188,10 @@ class OpenCallTests(unittest.TestCase):
                 bus_probe.call(flooder, "Complete", "sx", "the last bad id", dbus.Int64(0), timeout=10 * PATIENCE)
         elapsed = time.monotonic() - started
         refused = [line for line in self.agent.log().splitlines() if "Refused Complete from" in line]
-        callers = {flooder.get_unique_name() for flooder in flooders}
-        self.assertEqual({re.search(r"Refused Complete from (:[0-9.]+):", line).group(1) for line in refused}, callers,
-                         refused[:4])
-        self.assertLessEqual(len(refused), len(callers) * (1 + int(elapsed / 60)), refused[:4])
+        # Both connections are this process's: one caller, as a person counts.
+        self.assertEqual({re.search(r"Refused Complete from ([^:]+):", line).group(1) for line in refused},
+                         {"process %d" % os.getpid()}, refused[:4])
+        self.assertLessEqual(len(refused), 1 + int(elapsed / 60), refused[:4])
 
 
 # A bus that allows one pending service start, and waits long for it.

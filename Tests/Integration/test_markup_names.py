@@ -4,25 +4,50 @@ as the characters it is, in the app's notice that it keeps running with its
 window closed and in every notification of the agent, from the running
 sleep to the saved one. What the server drew is read back through AT-SPI
 (its labels' text, as a screen reader reads it): a name taken as markup
-would read "Maya" alone."""
+would read "Maya" alone.
+
+Through the notification portal (`PortalMarkupNameTests`) the app cannot
+know which backend reads the body: GNOME's shows it as plain text, the GTK
+one hands it unchanged to org.freedesktop.Notifications (markup on
+xfce4-notifyd and MATE) and KDE's to Plasma's rich text. So there the body
+leaves out what would start markup: `<`, `>` and `&` are sent as their
+fullwidth look-alikes (＜ ＞ ＆), and the name reads the same on every
+backend, never as a link. That path runs the real xdg-desktop-portal with
+its GTK backend, forwarding to the real xfce4-notifyd, whose own log
+records what it got; the summary (the agent's, with the name) is plain text
+on every path and stays as written.
+
+Which path does what:
+
+| path | body |
+|---|---|
+| org.freedesktop.Notifications with body-markup | escaped (`&lt;a href…`), drawn as written |
+| org.freedesktop.Notifications without body-markup | as written (plain text) |
+| GNOME Shell's org.gtk.Notifications | as written (plain text) |
+| the notification portal, any backend | `<`, `>`, `&` as ＜ ＞ ＆ |
+"""
 
 import os
 import subprocess
 
 import dbus
 
-from app_harness import AppTestCase
+from app_harness import AppTestCase, require_tool
 from atspi_session import AccessibilityBus
 from dbus_client import Client
-from desktop import BusMonitor, XfceNotifyd, xdotool
-from harness import ARTIFACTS, PATIENCE, eventually
+from desktop import BusMonitor, Display, XfceNotifyd, xdotool
+from harness import ARTIFACTS, PATIENCE, AgentProcess, eventually
+from processes import BUILD
 from proc_accounting import alive
+from test_portal_notifications import calls, install_portal
 from window_close import request_close
 
 NAME = '<a href="https://phish.example/login">Maya</a>'
 NOTICE = ("Dreams for Littles keeps running while %s's sleep is on the desktop; "
           "quit from the panel or with Ctrl+Q" % NAME)
 # The picture of docs/markup-name-literal.png.
+# The name as the portal's body carries it: nothing that starts markup.
+PORTAL_NAME = NAME.replace("<", "\uff1c").replace(">", "\uff1e").replace("&", "\uff06")
 
 
 class MarkupNameTests(AccessibilityBus, AppTestCase):
@@ -127,3 +152,64 @@ class MarkupNameTests(AccessibilityBus, AppTestCase):
         return {key: int(value) for key, value in (
             line.split("=") for line in xdotool(self.session, "getwindowgeometry", "--shell", window).stdout.split())
             if key in ("X", "Y", "WIDTH", "HEIGHT")}
+
+
+class PortalMarkupNameTests(AppTestCase):
+    """The app's notice and the agent's notifications through the
+    notification portal with its GTK backend, forwarding to xfce4-notifyd,
+    which reads bodies as markup."""
+
+    notification_server = False
+
+    def setUp(self):
+        require_tool("xdotool", "xdotool")
+        self.session_setup()
+        self.display = Display(self.session)
+        # GIO's portal backend for the app's notices, as in a sandbox.
+        self.session.env.update(GTK_A11Y="none", NO_AT_BRIDGE="1", GTK_USE_PORTAL="1",
+                                PATH=BUILD + os.pathsep + self.session.env["PATH"])
+        self.write_app_config()
+        install_portal(self.session)
+        self.server = XfceNotifyd(self.session, log=True)
+        self.monitor = BusMonitor(self.session)
+        self.addCleanup(self.monitor.stop)
+        self.agent = AgentProcess(self.session, extra_env={"DFL_NOTIFICATION_SURFACE": "portal"})
+        self.client = Client(self.session)
+        self.addCleanup(self.client.close)
+
+    def logged(self, what, test):
+        found = []
+        try:
+            eventually(lambda: found.extend(e for e in self.server.logged() if test(e)) or found, what=what)
+        except AssertionError as error:
+            raise AssertionError("%s; the server got %r" % (error, self.server.logged())) from None
+        return found
+
+    def test_no_body_through_the_portal_holds_markup_and_the_name_reads_the_same(self):
+        timer_id, reply = self.platform.start_sleep()
+        self.platform.mirror(self.client, timer_id, reply, baby_name=NAME)
+        # The agent's notification: the name in the title, plain text on every backend, as written.
+        self.logged("the agent's notification", lambda e: e.get("summary") == NAME + " is asleep")
+
+        app = self.start_app()
+        eventually(lambda: len(app.windows()) == 1, what="the app's window")
+        [window] = app.windows()
+        eventually(lambda: calls(self.monitor, "List"), what="the app to list the timers")
+        request_close(self.session, window)
+        eventually(lambda: app.windows() == [], what="the window to hide")
+        [notice] = self.logged("the app's notice", lambda e: "keeps running" in e.get("body", ""))
+        self.assertEqual(notice["body"], NOTICE.replace(NAME, PORTAL_NAME))
+        # It went through the portal, not to the server directly.
+        adds = [args for _, args in calls(self.monitor, "AddNotification")]
+        self.assertTrue(any("keeps running" in line for args in adds for line in args), adds)
+
+        self.client.timers.Complete(timer_id, dbus.Int64(0))
+        self.platform.wait_for_activities(1)
+        self.logged("the saved sleep's notification", lambda e: e.get("summary") == NAME + "'s sleep")
+
+        # No body that reached the server holds a character that starts markup.
+        sent = self.monitor.notify_calls()
+        self.assertGreaterEqual(len(sent), 3)
+        for call in sent:
+            for character in "<>&":
+                self.assertNotIn(character, call["body"], call)

@@ -45,6 +45,18 @@ import SleepAgent
         #expect(opener.opened.count == CallerRateLimitMachine.Settings.opens.bucket.burst + 2)
     }
 
+    @Test func manyCallersTogetherOpenNoMoreThanTheBoundOfAllCallers() throws {
+        let agent = try agent()
+        try agent.mirror(Fixtures.request())
+        for number in 0..<300 { try agent.open(Fixtures.timerID, caller: "process \(number)") }
+        let all = try #require(CallerRateLimitMachine.Settings.opens.allCallers)
+        #expect(opener.opened.count == all.burst)
+        #expect(log.all.filter { $0.contains("Refused Open from") }.count <= LogBudgetMachine.Settings.refusals.linesInAll!.burst)
+        clock.advance(milliseconds: all.refill.wholeMilliseconds)
+        try agent.open(Fixtures.timerID, caller: "process 1000")
+        #expect(opener.opened.count == all.burst + 1)
+    }
+
     @Test func refusalsAreOneLineAMinuteWithTheirCount() throws {
         let agent = try agent()
         for _ in 0..<10_000 { agent.noteRefusal(of: "Complete", by: ":1.9", "timer_id is not a valid id.") }

@@ -6,22 +6,31 @@
 ///
 /// The clock is given to each event. The callers kept are bounded: a caller
 /// whose period has ended and who has nothing held back is forgotten, and
-/// callers beyond the bound share one budget.
+/// callers beyond the bound share one budget. Lines of all callers together
+/// are bounded too (a bucket of lines), so that thirty callers do not write
+/// thirty lines a minute: a caller's line that finds it empty is held back,
+/// its count kept for its next line.
 public struct LogBudgetMachine: Equatable, Sendable {
     public struct Settings: Equatable, Sendable {
         /// One line per caller in each period at most.
         public let period: Duration
         /// The callers with a budget of their own at most.
         public let maximumCallers: Int
+        /// The lines of all callers together; nil: no bound beyond each
+        /// caller's.
+        public let linesInAll: TokenBucketMachine.Settings?
 
-        public init(period: Duration, maximumCallers: Int) {
+        public init(period: Duration, maximumCallers: Int, linesInAll: TokenBucketMachine.Settings? = nil) {
             precondition(period > .zero && maximumCallers > 0, "A budget has a period and a caller.")
             self.period = period
             self.maximumCallers = maximumCallers
+            self.linesInAll = linesInAll
         }
 
-        /// One line per caller and minute.
-        public static let refusals = Settings(period: .seconds(60), maximumCallers: 64)
+        /// One line per caller and minute; all callers together ten lines
+        /// at once, then one each six seconds.
+        public static let refusals = Settings(
+            period: .seconds(60), maximumCallers: 64, linesInAll: TokenBucketMachine.Settings(burst: 10, refill: .seconds(6)))
     }
 
     /// One caller's budget.
@@ -38,6 +47,8 @@ public struct LogBudgetMachine: Equatable, Sendable {
         public fileprivate(set) var callers: [String: Entry] = [:]
         /// The budget the callers beyond the bound share.
         public fileprivate(set) var overflow = Entry()
+        /// The lines of all callers together, when the settings bound them.
+        public fileprivate(set) var lines: TokenBucketMachine?
     }
 
     /// The name the callers beyond the bound are logged under.
@@ -48,6 +59,7 @@ public struct LogBudgetMachine: Equatable, Sendable {
 
     public init(settings: Settings) {
         self.settings = settings
+        state.lines = settings.linesInAll.map(TokenBucketMachine.init(settings:))
     }
 
     public enum RefusedAction: Equatable, Sendable {
@@ -66,30 +78,41 @@ public struct LogBudgetMachine: Equatable, Sendable {
             state.callers = state.callers.filter { !isSpent($0.value, now: now) }
         }
         if state.callers[caller] == nil, state.callers.count >= settings.maximumCallers {
-            return Self.action(&state.overflow, count, now: now, period: settings.period)
+            var shared = state.overflow
+            let answer = action(&shared, count, now: now)
+            state.overflow = shared
+            return answer
         }
         var entry = state.callers[caller] ?? Entry()
-        let action = Self.action(&entry, count, now: now, period: settings.period)
+        let answer = action(&entry, count, now: now)
         state.callers[caller] = entry
-        return action
+        return answer
     }
 
     /// The callers with a budget of their own now.
     public var callersKept: Int { state.callers.count }
 
     private func isSpent(_ entry: Entry, now: Instant) -> Bool {
-        guard let lineAt = entry.lineAt else { return true }
+        guard let lineAt = entry.lineAt else { return entry.heldBack == 0 }
         let elapsed = now.duration(since: lineAt)
         return entry.heldBack == 0 && (elapsed >= settings.period || elapsed < .zero)
     }
 
-    private static func action(_ entry: inout Entry, _ count: Int, now: Instant, period: Duration) -> RefusedAction {
+    private mutating func action(_ entry: inout Entry, _ count: Int, now: Instant) -> RefusedAction {
         let (total, overflowed) = entry.heldBack.addingReportingOverflow(count)
         let sum = overflowed ? Int.max : total
         if let lineAt = entry.lineAt {
             let elapsed = now.duration(since: lineAt)
             // A clock that went back starts a new period rather than silencing the caller.
-            if elapsed >= .zero, elapsed < period {
+            if elapsed >= .zero, elapsed < settings.period {
+                entry.heldBack = sum
+                return .holdBack
+            }
+        }
+        if var lines = state.lines {
+            let allowed = lines.asked(now: now)
+            state.lines = lines
+            guard allowed == .allow else {
                 entry.heldBack = sum
                 return .holdBack
             }

@@ -7,6 +7,10 @@ public struct NotificationServerTraits: Sendable, Equatable {
     public var actions: Bool
     /// Interprets markup in the body, so text must be escaped.
     public var bodyMarkup: Bool
+    /// Hands the body to a reader that cannot be known, which may or may
+    /// not read markup (the notification portal's backends): the body then
+    /// leaves out what would start markup (NotificationBody).
+    public var bodyMayBeMarkup: Bool = false
     /// Alerts the user again on every in-place update (GNOME Shell does),
     /// which makes a live elapsed time a nuisance.
     public var alertsOnUpdate: Bool
@@ -38,6 +42,11 @@ public struct NotificationServerTraits: Sendable, Equatable {
         alertsOnUpdate = gnome
         bannersUnlessLowUrgency = gnome && (Self.majorVersion(version) ?? 0) >= 46
         needsOpenButton = gnome || serverName == "Plasma"
+    }
+
+    /// How the body is read, for NotificationBody.
+    public var bodyReading: NotificationBody.Reading {
+        bodyMarkup ? .markup : bodyMayBeMarkup ? .eitherWay : .plainText
     }
 
     /// The leading number of a version such as "48.7"; nil when there is none.
@@ -178,7 +187,7 @@ public struct NotificationContent: Sendable, Equatable {
                 actions: server.needsOpenButton ? [.open, .openButton] : [.open], persistent: true)
         }
         if !server.actions { content.actions = [] }
-        content.body = NotificationBody.text(content.body, readAsMarkup: server.bodyMarkup)
+        content.body = NotificationBody.text(content.body, readAs: server.bodyReading)
         return content
     }
 }

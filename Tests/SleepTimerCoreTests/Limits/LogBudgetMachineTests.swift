@@ -75,3 +75,41 @@ import SleepTimerCore
         #expect(budget.refused(by: ":1.8", now: at(60_001)) == .holdBack)
     }
 }
+
+@Suite struct LogBudgetLinesInAllTests {
+    let start = Instant(millisecondsSince1970: 1_000_000)
+    let settings = LogBudgetMachine.Settings(
+        period: .milliseconds(60_000), maximumCallers: 8, linesInAll: TokenBucketMachine.Settings(burst: 2, refill: .milliseconds(6_000)))
+
+    func at(_ milliseconds: Int64) -> Instant { start.adding(milliseconds: milliseconds) }
+
+    @Test func manyCallersTogetherWriteNoMoreLinesThanTheBucketOfAll() {
+        var budget = LogBudgetMachine(settings: settings)
+        let answers = ["a", "b", "c", "d"].map { budget.refused(by: $0, now: start) }
+        #expect(answers == [.log(count: 1), .log(count: 1), .holdBack, .holdBack])
+    }
+
+    @Test func aCallerHeldBackByAllSaysItsCountWithItsNextLine() {
+        var budget = LogBudgetMachine(settings: settings)
+        _ = budget.refused(by: "a", now: start)
+        _ = budget.refused(by: "b", now: start)
+        #expect(budget.refused(by: "c", now: start) == .holdBack)
+        #expect(budget.refused(by: "c", now: at(6_000)) == .log(count: 2))
+    }
+
+    @Test func aCallerHeldBackByAllIsNotForgottenToMakeRoom() {
+        var budget = LogBudgetMachine(settings: .init(
+            period: .milliseconds(60_000), maximumCallers: 2, linesInAll: TokenBucketMachine.Settings(burst: 1, refill: .milliseconds(60_000))))
+        _ = budget.refused(by: "a", now: start)
+        #expect(budget.refused(by: "b", now: start) == .holdBack)
+        // "a" has spent its period's line; "b" still holds a count.
+        _ = budget.refused(by: "c", now: at(60_000))
+        #expect(budget.state.callers["b"]?.heldBack == 1)
+    }
+
+    @Test func theRefusalsSettingsLetAllCallersTogetherWriteTenLinesAtOnce() {
+        var budget = LogBudgetMachine(settings: .refusals)
+        let lines = (0..<30).map { budget.refused(by: "caller \($0)", now: start) }.filter { $0 != .holdBack }.count
+        #expect(lines == 10)
+    }
+}

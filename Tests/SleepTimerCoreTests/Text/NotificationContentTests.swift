@@ -191,4 +191,16 @@ import SleepTimerCore
             }
         }
     }
+
+    @Test func eachServerSaysHowItReadsTheBody() {
+        #expect(xfce.bodyReading == .markup)
+        #expect(NotificationServerTraits(capabilities: ["actions", "body"], serverName: "plain").bodyReading == .plainText)
+        var portal = NotificationServerTraits(actions: true, bodyMarkup: false, alertsOnUpdate: true)
+        portal.bodyMayBeMarkup = true
+        #expect(portal.bodyReading == .eitherWay)
+        for phase in phases {
+            let shown = content(phase, server: portal)
+            #expect(!shown.body.contains("<") && !shown.body.contains("&"), "\(phase): \(shown.body)")
+        }
+    }
 }

@@ -78,6 +78,10 @@ public enum AppText {
         // sentences that say why a link is refused ("The link does not start with …").
         tr("This link cannot be opened. {reason}").filling(["reason": refusal.reason])
     }
+    public static var websiteDataNotKept: String {
+        // TRANSLATORS: A notice at the top of the window; the log names the folder and why.
+        tr("Your sign-in is not kept this time: a folder where the app keeps it is not private. The log says which folder and why.")
+    }
     public static var linkRefusedNotConfigured: String {
         // TRANSLATORS: A notice at the top of the window. Keep web-origin as it is.
         tr("This link cannot be opened until the app knows the web app's address (web-origin).")
@@ -229,6 +233,9 @@ public enum AppLogText {
     }
     public static func websiteDataInMemory(_ why: String) -> String {
         "The web app's website data is kept in memory only this run, so its sign-in is not kept: \(why)"
+    }
+    public static func stateFolderNotPrivate(_ why: String) -> String {
+        "The app's state folder is not private; the window's size is still written 0600: \(why)"
     }
     public static func bridgeStarted(_ program: String, _ pid: String) -> String { "Started the bridge \(program) (pid \(pid))." }
     public static func bridgeCouldNotStart(_ program: String, _ error: String) -> String {

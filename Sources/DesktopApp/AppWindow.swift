@@ -135,6 +135,8 @@ final class AppWindow {
     private func menuButton() -> UnsafeMutablePointer<GtkWidget> {
         let menu = g_menu_new()!
         if case .configured = setup { g_menu_append(menu, AppText.signOutMenuItem, "win.sign-out") }
+        // A check item: the action has a boolean state.
+        g_menu_append(menu, AppText.startAtLoginMenuItem, "app." + StartAtLoginRule.actionName)
         g_menu_append(menu, AppText.quitMenuItem, "app.quit")
         let button = gtk_menu_button_new()!
         gtk_menu_button_set_icon_name(dfl_gtk_menu_button(button), "open-menu-symbolic")

@@ -490,12 +490,6 @@ class KeptBetweenStartsTests(AppTestCase):
         process, window = self.start_signed_in()
         process.send_signal(signal.SIGTERM)
         self.assertEqual(process.wait(PATIENCE), 0)
-        log = read(self.plain_logs[-1]).decode()
-        self.assertIn("in memory only", log)
-        self.assertIn("storage is a symbolic link", log)
-        # Nothing lost: the link and what it points to are as they were.
-        self.assertEqual(os.readlink(os.path.join(data, "storage")), elsewhere)
-        self.assertTrue(os.path.exists(kept))
         # Every file the app's folders reach, links followed, by the path
         # another user would take: the file itself, wherever it is.
         files = sorted({os.path.realpath(os.path.join(directory, name))
@@ -506,6 +500,12 @@ class KeptBetweenStartsTests(AppTestCase):
         self.assertTrue(files, "the app wrote nothing")
         self.assertEqual(read_as_another_user(files), [], "another uid reads these files")
         self.assertEqual(os.stat(old).st_mode & 0o777, 0o700)
+        log = read(self.plain_logs[-1]).decode()
+        self.assertIn("in memory only", log)
+        self.assertIn("storage is a symbolic link", log)
+        # Nothing lost: the link and what it points to are as they were.
+        self.assertEqual(os.readlink(os.path.join(data, "storage")), elsewhere)
+        self.assertTrue(os.path.exists(kept))
 
     def files_holding(self, token):
         """The files under the website-data and cache folders whose bytes

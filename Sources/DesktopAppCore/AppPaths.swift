@@ -14,8 +14,9 @@ public struct AppPaths: Sendable, Equatable {
     public let autostart: String
     /// The user's systemd units, `$XDG_CONFIG_HOME/systemd/user`.
     public let userUnits: String
-    /// `~/.config/autostart` of the home: where the Background portal writes
-    /// the Flatpak's entry (the sandbox's XDG_CONFIG_HOME is the app's own).
+    /// The host's autostart folder, where the Background portal writes the
+    /// Flatpak's entry: the sandbox's XDG_CONFIG_HOME is the app's own, so
+    /// Flatpak's `HOST_XDG_CONFIG_HOME`, else `~/.config`, + `/autostart`.
     public let homeAutostart: String
 
     public init(environment: [String: String]) {
@@ -29,7 +30,8 @@ public struct AppPaths: Sendable, Equatable {
         state = base("XDG_STATE_HOME", "/.local/state") + "/dreamsforlittles"
         autostart = base("XDG_CONFIG_HOME", "/.config") + "/autostart"
         userUnits = base("XDG_CONFIG_HOME", "/.config") + "/systemd/user"
-        homeAutostart = (home == "/" ? "" : home) + "/.config/autostart"
+        homeAutostart = (environment["HOST_XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
+            ?? (home == "/" ? "" : home) + "/.config") + "/autostart"
     }
 
     /// There while Start at login is off in the Flatpak, whose portal

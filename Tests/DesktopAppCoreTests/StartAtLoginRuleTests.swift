@@ -67,4 +67,16 @@ import Testing
         #expect(StartAtLoginRule.unitName == "dfl-sleep-agent.service")
         #expect(StartAtLoginRule.actionName == "start-at-login")
     }
+
+    @Test func theEntriesAndTheUnitsFolderFollowXDGAndTheHostsConfigInTheSandbox() {
+        let paths = AppPaths(environment: ["HOME": "/home/p", "XDG_CONFIG_HOME": "/c", "XDG_STATE_HOME": "/s"])
+        #expect(paths.autostart == "/c/autostart")
+        #expect(paths.userUnits == "/c/systemd/user")
+        #expect(paths.homeAutostart == "/home/p/.config/autostart")
+        #expect(paths.startAtLoginOff == "/s/dreamsforlittles/start-at-login-off")
+        let sandboxed = AppPaths(environment: ["HOME": "/home/p", "HOST_XDG_CONFIG_HOME": "/h/conf"])
+        #expect(sandboxed.autostart == "/home/p/.config/autostart")
+        #expect(sandboxed.homeAutostart == "/h/conf/autostart")
+        #expect(AppPaths(environment: ["HOME": "/home/p", "HOST_XDG_CONFIG_HOME": "conf"]).homeAutostart == "/home/p/.config/autostart")
+    }
 }

@@ -458,6 +458,9 @@ class KeptBetweenStartsTests(AppTestCase):
                  for directory, _, names in os.walk(folder) for name in names]
         self.assertTrue(any(f.startswith(folders[0] + "/") for f in files), "the sign-in wrote no website data")
         self.assertEqual(read_as_another_user(files), [], "another uid reads these files")
+        # What WebKit wrote is 0600 by itself (the app's umask of 077), not
+        # only unreachable behind a private folder.
+        self.assertEqual(shared_with_others(files), [], "files with group or other bits")
         for folder in folders:
             self.assertEqual(os.stat(folder).st_mode & 0o777, 0o700, folder)
 
@@ -499,6 +502,9 @@ class KeptBetweenStartsTests(AppTestCase):
                         for name in names} - {kept})
         self.assertTrue(files, "the app wrote nothing")
         self.assertEqual(read_as_another_user(files), [], "another uid reads these files")
+        # Not only unreachable: each file is this user's alone (the umask,
+        # and the old entry's mode tightened).
+        self.assertEqual(shared_with_others(files), [], "files with group or other bits")
         self.assertEqual(os.stat(old).st_mode & 0o777, 0o700)
         log = read(self.plain_logs[-1]).decode()
         self.assertIn("in memory only", log)
@@ -540,6 +546,19 @@ class KeptBetweenStartsTests(AppTestCase):
         self.assertIn("Signed out: all website data is cleared", read(self.plain_logs[-1]).decode())
         for token in tokens:
             self.assertEqual(self.files_holding(token), [], "the sign-in's token is still on disk")
+
+
+def shared_with_others(paths):
+    """The paths among `paths` whose mode gives the group or others any
+    bit; a file gone meanwhile (SQLite removes its -shm) is none."""
+    found = []
+    for path in paths:
+        try:
+            if os.lstat(path).st_mode & 0o077:
+                found.append(path)
+        except FileNotFoundError:
+            pass
+    return found
 
 
 def read_as_another_user(paths):

@@ -6,18 +6,20 @@ import Glibc
 /// `app.start-at-login`, its state read at start from where the desktop
 /// keeps the choice and its changes carried out as StartAtLoginRule says.
 extension DesktopApplication {
-    /// Whether Start at login is on now, as found at start; in the Flatpak
-    /// the remembered "off" is brought in line with the portal's entry.
+    /// Whether Start at login is on now, as found at start; an "off" found
+    /// in one place is carried out in the others (StartAtLoginRule.stepsAtStart).
     func startAtLoginAtStart() -> Bool {
         let sandboxed = place.isSandboxed
         let entryPath = sandboxed
             ? paths.homeAutostart + "/" + StartAtLoginRule.portalEntryName
             : paths.autostart + "/" + StartAtLoginRule.hostEntryName
-        let on = StartAtLoginRule.isOn(
-            sandboxed: sandboxed, entry: StartAtLoginRule.entry(parsing: Self.contents(of: entryPath)),
-            loginMasked: Self.isNullLink(loginMaskPath),
-            rememberedOff: g_file_test(paths.startAtLoginOff, DFL_G_FILE_TEST_EXISTS) != 0)
-        if sandboxed { rememberOff(!on) }
+        let entry = StartAtLoginRule.entry(parsing: Self.contents(of: entryPath))
+        let masked = Self.isNullLink(loginMaskPath)
+        let rememberedOff = g_file_test(paths.startAtLoginOff, DFL_G_FILE_TEST_EXISTS) != 0
+        let on = StartAtLoginRule.isOn(sandboxed: sandboxed, entry: entry, loginMasked: masked, rememberedOff: rememberedOff)
+        let steps = StartAtLoginRule.stepsAtStart(sandboxed: sandboxed, entry: entry, loginMasked: masked, rememberedOff: rememberedOff)
+        let failures = carryOut(steps, on: on)
+        if !failures.isEmpty { AppLog.log(.warning, AppLogText.startAtLoginNotChanged(on, failures.joined(separator: "; "))) }
         return on
     }
 
@@ -36,8 +38,20 @@ extension DesktopApplication {
     }
 
     private func chooseStartAtLogin(_ on: Bool, action: OpaquePointer?) {
+        let failures = carryOut(StartAtLoginRule.steps(turningOn: on, sandboxed: place.isSandboxed), on: on)
+        if failures.isEmpty {
+            g_simple_action_set_state(action, g_variant_new_boolean(on ? 1 : 0))
+            AppLog.log(.notice, AppLogText.startAtLoginChosen(on))
+        } else {
+            AppLog.log(.warning, AppLogText.startAtLoginNotChanged(on, failures.joined(separator: "; ")))
+            window?.showNotice(AppText.startAtLoginNotChanged)
+        }
+    }
+
+    /// Carries the steps out for the choice `on`; what failed, for the log.
+    private func carryOut(_ steps: [StartAtLoginRule.Step], on: Bool) -> [String] {
         var failures: [String] = []
-        for step in StartAtLoginRule.steps(turningOn: on, sandboxed: place.isSandboxed) {
+        for step in steps {
             switch step {
             case .writeDisablingEntry:
                 g_mkdir_with_parents(paths.autostart, 0o700)
@@ -65,13 +79,7 @@ extension DesktopApplication {
                 }
             }
         }
-        if failures.isEmpty {
-            g_simple_action_set_state(action, g_variant_new_boolean(on ? 1 : 0))
-            AppLog.log(.notice, AppLogText.startAtLoginChosen(on))
-        } else {
-            AppLog.log(.warning, AppLogText.startAtLoginNotChanged(on, failures.joined(separator: "; ")))
-            window?.showNotice(AppText.startAtLoginNotChanged)
-        }
+        return failures
     }
 
     private var hostEntryPath: String { paths.autostart + "/" + StartAtLoginRule.hostEntryName }

@@ -85,6 +85,25 @@ public enum StartAtLoginRule {
         case askThePortal(autostart: Bool)
     }
 
+    /// What the app does at its start so that the choice found holds
+    /// everywhere, without ever turning it on: on the host, an entry the
+    /// desktop's settings disabled (which GNOME or KDE under systemd would
+    /// not apply to the unit) gets the unit's login start masked, and a
+    /// mask without a disabling entry gets the entry (the entry of the
+    /// person's own is never rewritten); in the Flatpak, "off" is
+    /// remembered or forgotten as found.
+    public static func stepsAtStart(sandboxed: Bool, entry: Entry, loginMasked: Bool, rememberedOff: Bool) -> [Step] {
+        if sandboxed {
+            let on = isOn(sandboxed: true, entry: entry, loginMasked: loginMasked, rememberedOff: rememberedOff)
+            return on == !rememberedOff ? [] : [.rememberOff(!on)]
+        }
+        switch (entry == .disabled, loginMasked) {
+        case (true, false): return [.maskLoginStart]
+        case (false, true): return [.writeDisablingEntry]
+        default: return []
+        }
+    }
+
     /// The steps that turn Start at login on or off.
     public static func steps(turningOn on: Bool, sandboxed: Bool) -> [Step] {
         if sandboxed { return [.rememberOff(!on), .askThePortal(autostart: on)] }

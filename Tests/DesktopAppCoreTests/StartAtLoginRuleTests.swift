@@ -51,6 +51,26 @@ import Testing
         #expect(StartAtLoginRule.isOn(sandboxed: true, entry: .enabled, loginMasked: true, rememberedOff: false))
     }
 
+    /// A desktop's disabled entry, which GNOME or KDE under systemd would
+    /// not apply to the unit, gets the unit's login start masked; a mask
+    /// alone gets the entry; nothing is ever turned on.
+    @Test func atTheStartOnTheHostAnOffFoundInOnePlaceIsCarriedOutInTheOther() {
+        #expect(StartAtLoginRule.stepsAtStart(sandboxed: false, entry: .disabled, loginMasked: false, rememberedOff: false) == [.maskLoginStart])
+        #expect(StartAtLoginRule.stepsAtStart(sandboxed: false, entry: .missing, loginMasked: true, rememberedOff: false) == [.writeDisablingEntry])
+        #expect(StartAtLoginRule.stepsAtStart(sandboxed: false, entry: .enabled, loginMasked: true, rememberedOff: false) == [.writeDisablingEntry])
+        #expect(StartAtLoginRule.stepsAtStart(sandboxed: false, entry: .disabled, loginMasked: true, rememberedOff: false) == [])
+        #expect(StartAtLoginRule.stepsAtStart(sandboxed: false, entry: .missing, loginMasked: false, rememberedOff: true) == [])
+        #expect(StartAtLoginRule.stepsAtStart(sandboxed: false, entry: .enabled, loginMasked: false, rememberedOff: false) == [])
+    }
+
+    @Test func atTheStartInTheSandboxOffIsRememberedAsFound() {
+        #expect(StartAtLoginRule.stepsAtStart(sandboxed: true, entry: .disabled, loginMasked: false, rememberedOff: false) == [.rememberOff(true)])
+        #expect(StartAtLoginRule.stepsAtStart(sandboxed: true, entry: .disabled, loginMasked: false, rememberedOff: true) == [])
+        #expect(StartAtLoginRule.stepsAtStart(sandboxed: true, entry: .enabled, loginMasked: false, rememberedOff: true) == [.rememberOff(false)])
+        #expect(StartAtLoginRule.stepsAtStart(sandboxed: true, entry: .missing, loginMasked: false, rememberedOff: true) == [])
+        #expect(StartAtLoginRule.stepsAtStart(sandboxed: true, entry: .missing, loginMasked: false, rememberedOff: false) == [])
+    }
+
     @Test func turningItOffOrOnOnTheHost() {
         #expect(StartAtLoginRule.steps(turningOn: false, sandboxed: false) == [.writeDisablingEntry, .maskLoginStart])
         #expect(StartAtLoginRule.steps(turningOn: true, sandboxed: false) == [.removeUserEntry, .unmaskLoginStart])

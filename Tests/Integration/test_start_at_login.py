@@ -63,6 +63,9 @@ class StartAtLoginTests(AppTestCase):
             file.write(text)
         app = self.start_app()
         self.assertFalse(self.state())
+        # The desktop's choice carried out for the unit too, which GNOME
+        # and KDE under systemd start at login whatever the entry says.
+        self.assertEqual(os.readlink(self.mask), "/dev/null")
         app = self.restarted(app)
         self.assertFalse(self.state())
         with open(self.entry) as file:

@@ -82,7 +82,7 @@ public enum AppText {
         // TRANSLATORS: A notice at the top of the window; the log names the folder and why.
         tr("Your sign-in is not kept this time: a folder where the app keeps it is not private. The log says which folder and why.")
     }
-    // TRANSLATORS: A check item of the window's menu: whether the sleep timers' helper starts when the person logs in.
+    // TRANSLATORS: A check item of the window's menu: whether the program that puts sleep timers on the desktop starts when the person logs in.
     public static var startAtLoginMenuItem: String { trc("menu", "Start at login") }
     public static var startAtLoginNotChanged: String {
         // TRANSLATORS: A notice at the top of the window after the menu's Start at login item was chosen.

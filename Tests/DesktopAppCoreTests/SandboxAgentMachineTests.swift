@@ -152,6 +152,8 @@ import Testing
     }
 
     @Test func startAtLoginOffAsksThePortalForNoEntryAndSaysSo() {
+        // Before any start, autostart is what the app would ask: on by default.
+        #expect(SandboxAgentMachine().state.autostartAsked)
         var machine = SandboxAgentMachine()
         #expect(machine.started(Self.sandbox, startAtLogin: false) == [
             .requestBackground(commandLine: ["dfl-sleep-agent"], autostart: false),

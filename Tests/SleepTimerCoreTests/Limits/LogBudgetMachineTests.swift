@@ -87,6 +87,7 @@ import SleepTimerCore
         _ = budget.refused(by: "portal", now: start)
         _ = budget.refused(by: "portal", now: at(1))
         _ = budget.refused(by: "portal", now: at(2))
+        #expect(budget.periodEnded(for: "portal", now: start) == nil)
         #expect(budget.periodEnded(for: "portal", now: at(4_999)) == nil)
         #expect(budget.periodEnded(for: "portal", now: at(5_000)) == .log(count: 2))
         #expect(budget.periodEnded(for: "portal", now: at(10_001)) == nil)

@@ -9,17 +9,23 @@ GTK's menu activates it), turns it back on and off again, on the host the
 graphical-session.target.wants that keeps the .deb's unit from starting at
 login (it is still started by D-Bus activation).
 
-The Flatpak's part (the Background portal asked for no autostart while it
-is off, the choice remembered when the portal removes its entry) is
-decided by StartAtLoginRule and SandboxAgentMachine, whose unit tests hold
-it; RunningPlace has no override, so this runs on the host."""
+And the Flatpak's part, the finding itself: run as inside a Flatpak, the
+app asks the Background portal for no autostart while the person's choice
+is off, so a portal that writes its entry afresh for autostart true (as
+xdg-desktop-portal does) no longer enables an entry KDE's settings
+disabled; the choice is remembered when the portal removes its entry."""
 
 import os
+import select
+import signal
+import subprocess
+import uuid
 
 import dbus
 
-from app_harness import AppTestCase
-from harness import eventually
+from app_harness import APP, AppTestCase
+from harness import PATIENCE, eventually
+from test_portal_names import sandbox_wrapper
 
 APP_NAME = "com.dreamsforlittles.DreamsForLittles"
 APP_PATH = "/com/dreamsforlittles/DreamsForLittles"
@@ -102,3 +108,78 @@ class StartAtLoginTests(AppTestCase):
         self.assertTrue(self.state())
         self.assertFalse(os.path.lexists(self.entry))
         self.assertFalse(os.path.lexists(self.mask))
+
+
+class SandboxedStartAtLoginTests(AppTestCase):
+    """The Flatpak's way, the reproduction itself: the app runs as inside a
+    Flatpak (test_portal_names' overlay root with /.flatpak-info), and a
+    Background portal of the test does with the entry what
+    xdg-desktop-portal does, writing it afresh for autostart true and
+    removing it for false. An entry KDE's settings disabled was enabled
+    again at the app's next start."""
+
+    notification_server = False
+
+    def setUp(self):
+        super().setUp()
+        self.portal = subprocess.Popen(["/usr/bin/python3", os.path.join(HERE, "background_portal.py")],
+                                       stdout=subprocess.PIPE, text=True, env=self.session.env)
+        self.session.processes.append(self.portal)
+        self.assertEqual(self.portal.stdout.readline().strip(), "ready")
+        self.entry = os.path.join(self.session.env["XDG_CONFIG_HOME"], "autostart", APP_NAME + ".desktop")
+        self.bus = dbus.bus.BusConnection(self.session.env["DBUS_SESSION_BUS_ADDRESS"])
+        self.addCleanup(self.bus.close)
+
+    def start_sandboxed(self):
+        log = open(os.path.join(self.session.root, "sandboxed-app-%s.log" % uuid.uuid4().hex[:6]), "w")
+        self.addCleanup(log.close)
+        # WebKit inside a Flatpak spawns its web processes through the
+        # Flatpak portal, which this overlay has not: no web sandbox here.
+        env = dict(self.session.env, WEBKIT_DISABLE_SANDBOX_THIS_IS_DANGEROUS="1")
+        process = subprocess.Popen(list(sandbox_wrapper(self.session)) + [APP], env=env, stdout=log, stderr=log)
+        self.session.processes.append(process)
+        return process
+
+    def stop(self, process):
+        process.send_signal(signal.SIGTERM)
+        process.wait(PATIENCE)
+
+    def requested(self):
+        """The autostart of the portal's next RequestBackground."""
+        ready, _, _ = select.select([self.portal.stdout], [], [], PATIENCE)
+        self.assertTrue(ready, "no RequestBackground")
+        return self.portal.stdout.readline().strip()
+
+    def activate(self):
+        actions = dbus.Interface(self.bus.get_object(APP_NAME, APP_PATH), "org.gtk.Actions")
+        eventually(lambda: "start-at-login" in actions.List(), what="the start-at-login action")
+        actions.Activate("start-at-login", dbus.Array([], signature="v"), {})
+
+    def test_an_entry_kde_disabled_is_not_asked_back_and_the_menu_turns_it_on_and_off(self):
+        os.makedirs(os.path.dirname(self.entry))
+        disabled = ("[Desktop Entry]\nType=Application\nName=%s\nExec=flatpak run --command=dfl-sleep-agent %s\n"
+                    "X-Flatpak=%s\nHidden=true\n" % (APP_NAME, APP_NAME, APP_NAME))
+        with open(self.entry, "w") as handle:
+            handle.write(disabled)
+        process = self.start_sandboxed()
+        self.assertEqual(self.requested(), "autostart false")
+        self.stop(process)
+        # The portal removed its entry when asked for none; the app
+        # remembers the person's off.
+        self.assertFalse(os.path.exists(self.entry))
+        process = self.start_sandboxed()
+        self.assertEqual(self.requested(), "autostart false")
+
+        self.activate()
+        self.assertEqual(self.requested(), "autostart true")
+        eventually(lambda: os.path.exists(self.entry), what="the portal's entry")
+        self.stop(process)
+        process = self.start_sandboxed()
+        self.assertEqual(self.requested(), "autostart true")
+
+        self.activate()
+        self.assertEqual(self.requested(), "autostart false")
+        self.stop(process)
+        process = self.start_sandboxed()
+        self.assertEqual(self.requested(), "autostart false")
+        self.stop(process)

@@ -76,6 +76,8 @@ final class AppWindow {
             installBridge(relay: relay, origin: origin, content: content, program: bridgeProgram)
         }
         restoreState()
+        // Until dismissed: the window may be shown long after it was made.
+        if case .inMemory = website.storage { showNotice(AppText.websiteDataNotKept, lasting: true) }
         showStart()
     }
 
@@ -136,6 +138,8 @@ final class AppWindow {
     private func menuButton() -> UnsafeMutablePointer<GtkWidget> {
         let menu = g_menu_new()!
         if case .configured = setup { g_menu_append(menu, AppText.signOutMenuItem, "win.sign-out") }
+        // A check item: the action has a boolean state.
+        g_menu_append(menu, AppText.startAtLoginMenuItem, "app." + StartAtLoginRule.actionName)
         g_menu_append(menu, AppText.quitMenuItem, "app.quit")
         let button = gtk_menu_button_new()!
         gtk_menu_button_set_icon_name(dfl_gtk_menu_button(button), "open-menu-symbolic")
@@ -200,12 +204,14 @@ final class AppWindow {
 
     // MARK: Notices
 
-    /// A line above the page, for a link that was refused; it goes by
-    /// itself after a while.
-    func showNotice(_ text: String) {
+    /// A line above the page (a refused link, website data not kept): for
+    /// 15 s, or until dismissed when it is `lasting`.
+    func showNotice(_ text: String, lasting: Bool = false) {
         gtk_label_set_text(dfl_gtk_label(noticeLabel), text)
         gtk_revealer_set_reveal_child(dfl_gtk_revealer(notice), 1)
         if noticeSource != 0 { g_source_remove(noticeSource) }
+        noticeSource = 0
+        if lasting { return }
         noticeSource = g_timeout_add_seconds(15, { data in
             let window = from(data, as: AppWindow.self)
             window.noticeSource = 0

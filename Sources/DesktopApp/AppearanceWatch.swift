@@ -2,6 +2,7 @@ import BusNames
 import CDFLWebKitGTK
 import DesktopAppCore
 import Glibc
+import SleepTimerCore
 
 /// The desktop's style, read from the settings portal on the app's own
 /// session bus connection and followed through its SettingChanged signal, so
@@ -30,9 +31,16 @@ final class AppearanceWatch {
     /// the signal is newer.
     private var heard: [Key] = []
     private var unanswered = 0
-    /// Changes are applied once a burst, at an idle turn of the loop.
+    /// Changes are applied once a burst, at an idle turn of the loop, and
+    /// at most once a period while they keep coming.
     private var burst = AppearanceBurstMachine()
     private var idleSource: guint = 0
+    private var periodSource: guint = 0
+    /// One line of the style every few seconds at most, whatever a flood.
+    private var styleLog = LogBudgetMachine(settings: AppearanceWatch.styleLines)
+    private var flushSource: guint = 0
+    static let styleLines = LogBudgetMachine.Settings(period: .seconds(5), maximumCallers: 1)
+    fileprivate static let styleCaller = "the settings portal"
     private var webViews: [UnsafeMutablePointer<WebKitWebView>] = []
     /// AppPages.highContrastStyle, made once, added to each web view's
     /// content while the desktop asks for high contrast.
@@ -53,7 +61,7 @@ final class AppearanceWatch {
     }
 
     deinit {
-        if idleSource != 0 { g_source_remove(idleSource) }
+        for source in [idleSource, periodSource, flushSource] where source != 0 { g_source_remove(source) }
         g_dbus_connection_signal_unsubscribe(connection, subscription)
         g_object_unref(raw(connection))
         webkit_user_style_sheet_unref(pagesStyle)
@@ -137,12 +145,61 @@ final class AppearanceWatch {
             }, unretained(self), nil)
     }
 
-    /// Applies and logs the style as it is now, unless the last application
-    /// left it so.
+    /// Applies the style as it is now, unless the last application left it
+    /// so or a period runs.
     private func settle() {
-        guard case .apply(_)? = burst.becameIdle(with: appearance) else { return }
-        AppLog.log(.info, AppLogText.appearance(appearance))
+        switch burst.becameIdle(with: appearance) {
+        case nil: break
+        case .apply(let style, let period): applyAndWait(style, period)
+        }
+    }
+
+    private func periodEnded() {
+        switch burst.periodEnded(with: appearance) {
+        case nil: break
+        case .apply(let style, let period): applyAndWait(style, period)
+        case .waitAgain(let period): wait(period)
+        }
+    }
+
+    private func applyAndWait(_ style: DesktopAppearance, _ period: Duration) {
+        log(style)
         apply()
+        wait(period)
+    }
+
+    private func wait(_ period: Duration) {
+        periodSource = g_timeout_add_full(
+            G_PRIORITY_DEFAULT, guint(period.wholeMilliseconds), { data in
+                let watch = from(data, as: AppearanceWatch.self)
+                watch.periodSource = 0
+                watch.periodEnded()
+                return gboolean(0) // G_SOURCE_REMOVE
+            }, unretained(self), nil)
+    }
+
+    /// The style's line, within its budget; one held back is written when
+    /// the budget's period ends, with the style applied last.
+    private func log(_ style: DesktopAppearance) {
+        switch styleLog.refused(by: Self.styleCaller, now: SystemClock().now()) {
+        case .log(let count):
+            AppLog.log(.info, AppLogText.appearance(style) + AppLogText.appearanceCount(count))
+            // What it waited for is in this line; the next hold starts a new wait.
+            if flushSource != 0 { g_source_remove(flushSource) }
+            flushSource = 0
+        case .holdBack:
+            guard flushSource == 0 else { return }
+            flushSource = g_timeout_add_full(
+                G_PRIORITY_DEFAULT, guint(Self.styleLines.period.wholeMilliseconds), { data in
+                    let watch = from(data, as: AppearanceWatch.self)
+                    watch.flushSource = 0
+                    guard case .log(let count)? = watch.styleLog.periodEnded(for: AppearanceWatch.styleCaller, now: SystemClock().now()),
+                          let applied = watch.burst.state.applied
+                    else { return gboolean(0) }
+                    AppLog.log(.info, AppLogText.appearance(applied) + AppLogText.appearanceCount(count))
+                    return gboolean(0) // G_SOURCE_REMOVE
+                }, unretained(self), nil)
+        }
     }
 
     private static func name(of method: PortalReadRule.Method) -> String {

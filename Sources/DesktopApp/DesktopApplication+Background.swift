@@ -34,7 +34,10 @@ extension DesktopApplication {
             watch.onAnnouncement = { [unowned self] text in self.window?.announce(text) }
             timersWatch = watch
         }
-        startSandboxAgent()
+        // Read once: the menu's check item and the portal's request agree.
+        let startAtLogin = startAtLoginAtStart()
+        addStartAtLoginAction(on: startAtLogin)
+        startSandboxAgent(startAtLogin: startAtLogin)
     }
 
     /// The window asked to close: it is hidden, or it goes with the app.

@@ -8,11 +8,11 @@ import SleepTimerCore
 /// decides (on the host it decides nothing), this carries it out with the
 /// Background portal and D-Bus activation, on the app's own connection.
 extension DesktopApplication {
-    func startSandboxAgent() {
-        for action in sandboxAgent.started(place) {
+    func startSandboxAgent(startAtLogin: Bool) {
+        for action in sandboxAgent.started(place, startAtLogin: startAtLogin) {
             switch action {
-            case .requestBackground(let commandLine):
-                requestBackground(commandLine: commandLine)
+            case .requestBackground(let commandLine, let autostart):
+                requestBackground(commandLine: commandLine, autostart: autostart)
             case .startAgent(let busName):
                 AppLog.log(.info, AppLogText.startingAgent(busName, .appStarted))
                 startAgent(busName)
@@ -40,6 +40,8 @@ extension DesktopApplication {
             AppLog.log(.notice, AppLogText.sandboxReport(.autostartOn))
         case .autostartNotWritten:
             AppLog.log(.notice, AppLogText.sandboxReport(.autostartNotWritten))
+        case .autostartOff:
+            AppLog.log(.notice, AppLogText.sandboxReport(.autostartOff))
         case .backgroundRefused:
             AppLog.log(.notice, AppLogText.sandboxReport(.backgroundRefused))
         }
@@ -86,7 +88,7 @@ extension DesktopApplication {
     /// signal on the request's object, whose path the handle token fixes,
     /// so the app subscribes before it calls. No `reason`: the portal then
     /// words the question itself, in the desktop's language.
-    private func requestBackground(commandLine: [String]) {
+    func requestBackground(commandLine: [String], autostart: Bool) {
         let app = dfl_g_application(application)
         guard let connection = g_application_get_dbus_connection(app),
             let unique = g_dbus_connection_get_unique_name(connection)
@@ -109,7 +111,7 @@ extension DesktopApplication {
         let options = g_variant_builder_new(dictionary)
         g_variant_type_free(dictionary)
         g_variant_builder_add_value(options, entry("handle_token", g_variant_new_string(token)))
-        g_variant_builder_add_value(options, entry("autostart", g_variant_new_boolean(1)))
+        g_variant_builder_add_value(options, entry("autostart", g_variant_new_boolean(autostart ? 1 : 0)))
         // An array of strings; its type comes from its children (there is
         // at least one).
         var children = commandLine.map { g_variant_new_string($0) }

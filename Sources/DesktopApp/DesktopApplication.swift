@@ -51,6 +51,11 @@ public final class DesktopApplication {
     let localeMissing: Bool
 
     public init(environment: [String: String], executable: String, localeMissing: Bool = false) {
+        // Before GTK or WebKit starts a thread or a process: whatever WebKit
+        // writes (the sign-in among it), and its web processes, which
+        // inherit the mask, is this user's alone, wherever a folder's mode
+        // or a link would have let a 0644 file be read.
+        FileCreationMask.makePrivate()
         self.environment = environment
         self.executable = executable
         self.localeMissing = localeMissing
@@ -108,6 +113,10 @@ public final class DesktopApplication {
     /// Reads the configuration once, in the instance that runs the window.
     private func startup() {
         if localeMissing { AppLog.log(.warning, AppLogText.localeMissing) }
+        // Files left readable by others by an older release or a tool.
+        if let why = PrivateTree.prepare(paths.state, what: "the state folder") {
+            AppLog.log(.warning, AppLogText.stateFolderNotPrivate(why))
+        }
         startBackgroundSupport()
         if let connection = g_application_get_dbus_connection(dfl_g_application(application)) {
             appearanceWatch = AppearanceWatch(connection: connection)

@@ -97,7 +97,11 @@ final class ExternalOpener {
         defer { argv.forEach { free($0) } }
         var mutableArgv = argv
         let spawned = mutableArgv.withUnsafeMutableBufferPointer {
-            g_spawn_async(nil, $0.baseAddress, nil, DFL_G_SPAWN_SEARCH_PATH, nil, nil, nil, &error)
+            // The person's own mask for what they open (a browser started
+            // here saves downloads as they expect), not the app's 077.
+            g_spawn_async(nil, $0.baseAddress, nil, DFL_G_SPAWN_SEARCH_PATH, { data in
+                _ = umask(FileCreationMask.decode(data))
+            }, FileCreationMask.encodedInherited, nil, &error)
         }
         if spawned == 0 { AppLog.log(.warning, AppLogText.openerFailed(LinkRouteRule.desktopOpener, takeGError(error))) }
         return spawned != 0

@@ -1,14 +1,14 @@
 import CDFLWebKitGTK
 import DesktopAppCore
 import Glibc
-import StoreLock
 
 /// Where the web app's website data lives, and the TLS trust it gets.
 ///
 /// Website data (the web app's sign-in, its local storage and outbox,
 /// cookies) persists under `$XDG_DATA_HOME/dreamsforlittles/`, the HTTP
-/// cache under `$XDG_CACHE_HOME/dreamsforlittles/`, both made 0700 (an
-/// existing folder too) before WebKit writes there. Third-party cookies are
+/// cache under `$XDG_CACHE_HOME/dreamsforlittles/`, both made private all
+/// the way down (`PrivateTree`) before WebKit writes there, and everything
+/// WebKit writes made 0600 by the app's umask of 077. Third-party cookies are
 /// never accepted. Certificates are verified by the system's authorities;
 /// when the configuration names a `ca-file` (a platform with a private CA),
 /// a certificate of the web app's own host that the system refused is
@@ -27,6 +27,9 @@ import StoreLock
 final class WebsiteSession {
     /// The session the view uses.
     private(set) var session: OpaquePointer
+    /// Whether the website data is kept on disk this run; the window says
+    /// so when it is not.
+    let storage: WebsiteStorageRule.Storage
     private let certificateAuthorities: String?
     /// A download was cancelled; its URL (nil if WebKit gave none), which
     /// the log shortens to its origin.
@@ -38,8 +41,9 @@ final class WebsiteSession {
     init(paths: AppPaths, certificateAuthorities: String?) {
         // Private before WebKit writes anything beneath them (WebsiteStorageRule).
         let storage = WebsiteStorageRule.storage(
-            websiteDataFailure: Self.makePrivate(paths.websiteData, what: "the website data folder"),
-            cacheFailure: Self.makePrivate(paths.cache, what: "the cache folder"))
+            websiteDataFailure: PrivateTree.prepare(paths.websiteData, what: "the website data folder"),
+            cacheFailure: PrivateTree.prepare(paths.cache, what: "the cache folder"))
+        self.storage = storage
         switch storage {
         case .kept:
             session = webkit_network_session_new(paths.websiteData, paths.cache)
@@ -52,16 +56,6 @@ final class WebsiteSession {
         if let line = storage.logLine { AppLog.log(.warning, line) }
         self.certificateAuthorities = certificateAuthorities
         use(session)
-    }
-
-    /// nil when `path` is a private directory of this user's now, else why not.
-    private static func makePrivate(_ path: String, what: String) -> String? {
-        do {
-            try PrivateDirectory.prepare(path, what: what)
-            return nil
-        } catch {
-            return error.description
-        }
     }
 
     /// Applies the policies to the session the view ended up with.

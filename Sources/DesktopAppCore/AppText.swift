@@ -65,6 +65,16 @@ public enum AppText {
         // sentences that say why a link is refused ("The link does not start with …").
         tr("This link cannot be opened. {reason}").filling(["reason": refusal.reason])
     }
+    public static var websiteDataNotKept: String {
+        // TRANSLATORS: A notice at the top of the window; the log names the folder and why.
+        tr("Your sign-in is not kept this time: a folder where the app keeps it is not private. The log says which folder and why.")
+    }
+    // TRANSLATORS: A check item of the window's menu: whether the program that puts sleep timers on the desktop starts when the person logs in.
+    public static var startAtLoginMenuItem: String { trc("menu", "Start at login") }
+    public static var startAtLoginNotChanged: String {
+        // TRANSLATORS: A notice at the top of the window after the menu's Start at login item was chosen.
+        tr("Start at login could not be changed. The log says why.")
+    }
     public static var linkRefusedConfigurationUnusable: String {
         // TRANSLATORS: A notice at the top of the window; the page below it names the mistake.
         tr("This link cannot be opened until the mistake in the configuration file is corrected.")
@@ -221,6 +231,16 @@ public enum AppLogText {
     public static func websiteDataInMemory(_ why: String) -> String {
         "The web app's website data is kept in memory only this run, so its sign-in is not kept: \(why)"
     }
+    public static func startAtLoginChosen(_ on: Bool) -> String {
+        on ? "Start at login turned on: the agent starts when the person logs in."
+            : "Start at login turned off: the agent runs only while the app or a call starts it."
+    }
+    public static func startAtLoginNotChanged(_ on: Bool, _ why: String) -> String {
+        "Could not turn start at login \(on ? "on" : "off"): \(why)"
+    }
+    public static func stateFolderNotPrivate(_ why: String) -> String {
+        "The app's state folder is not private; the window's size is still written 0600: \(why)"
+    }
     public static func bridgeStarted(_ program: String, _ pid: String) -> String { "Started the bridge \(program) (pid \(pid))." }
     public static func bridgeCouldNotStart(_ program: String, _ error: String) -> String {
         "Could not start the bridge \(program): \(error)"
@@ -296,6 +316,8 @@ public enum AppLogText {
         switch report {
         case .autostartOn: return "The Background portal starts the agent at login."
         case .autostartNotWritten: return "The Background portal allows running in the background but wrote no autostart entry."
+        case .autostartOff:
+            return "Start at login is off, as chosen: the Background portal keeps no autostart entry for the agent."
         case .backgroundRefused:
             return "Running in the background is not allowed (the desktop's settings say so): the agent is started "
                 + "with the app only."

@@ -185,4 +185,9 @@ extension AppLogText {
         let factor = appearance.textScalingFactor.map { "\($0)" } ?? "not served"
         return "The desktop's style: colour scheme \(scheme), contrast \(contrast), text scale \(factor)."
     }
+
+    /// After a style line that stands for more than one application.
+    public static func appearanceCount(_ count: Int) -> String {
+        count == 1 ? "" : " (\(count) applications of the style since the last such line; one line every 5 s at most.)"
+    }
 }

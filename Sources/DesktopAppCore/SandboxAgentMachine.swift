@@ -6,7 +6,9 @@ import SleepTimersAPI
 /// D-Bus activation of the public name do it, and this rule does nothing.
 /// A Flatpak can export none of those, so the app, at each start:
 ///
-/// - asks the Background portal for the agent's autostart. Asking at every
+/// - asks the Background portal for the agent's autostart, or for none when
+///   the person turned Start at login off (StartAtLoginRule), so that the
+///   portal does not write back an entry they disabled. Asking at every
 ///   start is what the portal expects: xdg-desktop-portal keeps the user's
 ///   answer in its permission store and asks only while none is stored, so
 ///   a user who refused is not asked again (the answer is "no" at once),
@@ -40,6 +42,8 @@ public struct SandboxAgentMachine: Sendable, Equatable {
         /// A start was asked and the agent has not been seen since.
         public fileprivate(set) var startPending = false
         public fileprivate(set) var restarts = 0
+        /// The autostart the last RequestBackground asked for.
+        public fileprivate(set) var autostartAsked = true
 
         /// Nothing known: the app's start.
         public init() {}
@@ -60,6 +64,8 @@ public struct SandboxAgentMachine: Sendable, Equatable {
         case autostartOn
         /// Allowed in the background, but the entry was not written.
         case autostartNotWritten
+        /// Allowed in the background, no entry, as the person chose.
+        case autostartOff
         /// The user refused (now or before): the agent runs while the app
         /// runs, and starts again with the app.
         case backgroundRefused
@@ -69,23 +75,38 @@ public struct SandboxAgentMachine: Sendable, Equatable {
 
     public enum StartedAction: Sendable, Equatable {
         /// org.freedesktop.portal.Background.RequestBackground with
-        /// autostart of `commandLine`, not D-Bus activatable (the entry
-        /// runs the command).
-        case requestBackground(commandLine: [String])
+        /// autostart of `commandLine` (or none), not D-Bus activatable (the
+        /// entry runs the command).
+        case requestBackground(commandLine: [String], autostart: Bool)
         /// org.freedesktop.DBus.StartServiceByName(`busName`).
         case startAgent(busName: String)
     }
 
-    /// The app started, in this place: in the sandbox it asks for the
-    /// agent's autostart and starts the agent.
-    public mutating func started(_ place: RunningPlace) -> [StartedAction] {
+    /// The app started, in this place, with Start at login as the person
+    /// left it: in the sandbox it asks for the agent's autostart (or none)
+    /// and starts the agent.
+    public mutating func started(_ place: RunningPlace, startAtLogin: Bool) -> [StartedAction] {
         state.sandboxed = place.isSandboxed
         guard state.sandboxed else { return [] }
         state.startPending = true
+        state.autostartAsked = startAtLogin
         return [
-            .requestBackground(commandLine: Self.agentCommandLine),
+            .requestBackground(commandLine: Self.agentCommandLine, autostart: startAtLogin),
             .startAgent(busName: SleepTimers1.busName),
         ]
+    }
+
+    public enum StartAtLoginChosenAction: Sendable, Equatable {
+        /// RequestBackground again, with the autostart chosen.
+        case requestBackground(commandLine: [String], autostart: Bool)
+    }
+
+    /// The person turned Start at login on or off: in the sandbox the
+    /// portal writes or removes the entry; nil on the host.
+    public mutating func startAtLoginChosen(_ on: Bool) -> StartAtLoginChosenAction? {
+        guard state.sandboxed else { return nil }
+        state.autostartAsked = on
+        return .requestBackground(commandLine: Self.agentCommandLine, autostart: on)
     }
 
     /// The agent's name has an owner.
@@ -124,6 +145,7 @@ public struct SandboxAgentMachine: Sendable, Equatable {
     public enum BackgroundAnsweredAction: Sendable, Equatable {
         case autostartOn
         case autostartNotWritten
+        case autostartOff
         case backgroundRefused
     }
 
@@ -132,6 +154,7 @@ public struct SandboxAgentMachine: Sendable, Equatable {
     public mutating func backgroundAnswered(allowed: Bool, autostart: Bool) -> BackgroundAnsweredAction? {
         guard state.sandboxed else { return nil }
         if !allowed { return .backgroundRefused }
+        if !state.autostartAsked { return .autostartOff }
         return autostart ? .autostartOn : .autostartNotWritten
     }
 

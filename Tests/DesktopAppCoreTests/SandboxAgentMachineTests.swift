@@ -9,7 +9,7 @@ import Testing
     /// A machine in the sandbox whose agent is on the bus with `timers` timers.
     func running(timers: Int) -> SandboxAgentMachine {
         var machine = SandboxAgentMachine()
-        _ = machine.started(Self.sandbox)
+        _ = machine.started(Self.sandbox, startAtLogin: true)
         machine.agentAppeared()
         machine.timersListed(count: timers)
         return machine
@@ -17,7 +17,7 @@ import Testing
 
     @Test func onTheHostNothingIsAskedOrStarted() {
         var machine = SandboxAgentMachine()
-        #expect(machine.started(.host) == [])
+        #expect(machine.started(.host, startAtLogin: true) == [])
         // agentAppeared and timersListed lead to nothing anywhere: they
         // return nothing.
         machine.agentAppeared()
@@ -29,8 +29,8 @@ import Testing
 
     @Test func inTheSandboxEachStartAsksForAutostartAndStartsTheAgent() {
         var machine = SandboxAgentMachine()
-        #expect(machine.started(Self.sandbox) == [
-            .requestBackground(commandLine: ["dfl-sleep-agent"]),
+        #expect(machine.started(Self.sandbox, startAtLogin: true) == [
+            .requestBackground(commandLine: ["dfl-sleep-agent"], autostart: true),
             .startAgent(busName: Self.scoped),
         ])
     }
@@ -88,7 +88,7 @@ import Testing
 
     @Test func anAgentThatLeavesBeforeItsFirstListIsLeftAlone() {
         var machine = SandboxAgentMachine()
-        _ = machine.started(Self.sandbox)
+        _ = machine.started(Self.sandbox, startAtLogin: true)
         machine.agentAppeared()
         #expect(machine.agentVanished() == nil)
     }
@@ -112,7 +112,7 @@ import Testing
         // The agent was on the bus before the app's start asked for it.
         var machine = SandboxAgentMachine()
         machine.agentAppeared()
-        _ = machine.started(Self.sandbox)
+        _ = machine.started(Self.sandbox, startAtLogin: true)
         machine.timersListed(count: 1)
         #expect(machine.agentVanished() == nil)
         #expect(machine.state.restarts == 0)
@@ -130,7 +130,7 @@ import Testing
 
     @Test func theStartAtLaunchCountsAsPendingUntilTheAgentIsSeen() {
         var machine = SandboxAgentMachine()
-        _ = machine.started(Self.sandbox)
+        _ = machine.started(Self.sandbox, startAtLogin: true)
         #expect(machine.state.startPending)
         machine.agentAppeared()
         #expect(!machine.state.startPending)
@@ -138,7 +138,7 @@ import Testing
 
     @Test func thePortalsAnswersAreReported() {
         var machine = SandboxAgentMachine()
-        _ = machine.started(Self.sandbox)
+        _ = machine.started(Self.sandbox, startAtLogin: true)
         #expect(machine.backgroundAnswered(allowed: true, autostart: true) == .autostartOn)
         #expect(machine.backgroundAnswered(allowed: true, autostart: false) == .autostartNotWritten)
         #expect(machine.backgroundAnswered(allowed: false, autostart: false) == .backgroundRefused)
@@ -149,5 +149,29 @@ import Testing
         var machine = running(timers: 1)
         _ = machine.backgroundAnswered(allowed: false, autostart: false)
         #expect(machine.agentVanished() == .startAgent(busName: Self.scoped))
+    }
+
+    @Test func startAtLoginOffAsksThePortalForNoEntryAndSaysSo() {
+        // Before any start, autostart is what the app would ask: on by default.
+        #expect(SandboxAgentMachine().state.autostartAsked)
+        var machine = SandboxAgentMachine()
+        #expect(machine.started(Self.sandbox, startAtLogin: false) == [
+            .requestBackground(commandLine: ["dfl-sleep-agent"], autostart: false),
+            .startAgent(busName: Self.scoped),
+        ])
+        #expect(machine.backgroundAnswered(allowed: true, autostart: false) == .autostartOff)
+        #expect(machine.backgroundAnswered(allowed: false, autostart: false) == .backgroundRefused)
+    }
+
+    @Test func choosingStartAtLoginAsksThePortalAgainInTheSandboxOnly() {
+        var machine = SandboxAgentMachine()
+        _ = machine.started(Self.sandbox, startAtLogin: true)
+        #expect(machine.startAtLoginChosen(false) == .requestBackground(commandLine: ["dfl-sleep-agent"], autostart: false))
+        #expect(!machine.state.autostartAsked)
+        #expect(machine.startAtLoginChosen(true) == .requestBackground(commandLine: ["dfl-sleep-agent"], autostart: true))
+        #expect(machine.backgroundAnswered(allowed: true, autostart: true) == .autostartOn)
+        var host = SandboxAgentMachine()
+        _ = host.started(.host, startAtLogin: true)
+        #expect(host.startAtLoginChosen(false) == nil)
     }
 }

@@ -2,8 +2,9 @@
 """A settings portal (org.freedesktop.portal.Settings at
 org.freedesktop.portal.Desktop) that serves the colour scheme and the
 contrast and, asked through its control interface, sends a burst of
-SettingChanged signals: the contrast flipped COUNT times, ending high. It
-prints "ready" once it owns the name."""
+SettingChanged signals (the contrast flipped COUNT times, ending high), or
+paces them (one flip every INTERVAL ms, COUNT in all, ending high; Sent says
+how many are out). It prints "ready" once it owns the name."""
 
 import sys
 
@@ -50,6 +51,25 @@ class Portal(dbus.service.Object):
             self.values[(APPEARANCE, "contrast")] = value
             self.SettingChanged(APPEARANCE, "contrast", value)
         return count
+
+    @dbus.service.method(CONTROL, in_signature="uu", out_signature="")
+    def Pace(self, count, interval):
+        """`count` contrast flips, one every `interval` ms, the last one to
+        high contrast; returns at once."""
+        self.sent = 0
+
+        def flip():
+            self.sent += 1
+            value = dbus.UInt32(1 if (count - self.sent) % 2 == 0 else 0)
+            self.values[(APPEARANCE, "contrast")] = value
+            self.SettingChanged(APPEARANCE, "contrast", value)
+            return self.sent < count
+
+        GLib.timeout_add(interval, flip)
+
+    @dbus.service.method(CONTROL, in_signature="", out_signature="u")
+    def Sent(self):
+        return getattr(self, "sent", 0)
 
 
 def main():

@@ -249,8 +249,10 @@ class TabCycle(KeyboardTestCase):
         self.assertEqual(self.tab_through(watch, keyboard, process.pid, "Tab", expected), expected)
         keyboard.press("Return")
         # GTK 4.18 gives a menu item no name of its own: its label shows it.
-        # The menu opens on Sign out; Down goes to Quit.
+        # The menu opens on Sign out; Down goes to Start at login (a check
+        # item), Down again to Quit.
         self.wait_for_menu_item("Sign out")
+        keyboard.press("Down")
         keyboard.press("Down")
         self.wait_for_menu_item("Quit")
         keyboard.press("Return")

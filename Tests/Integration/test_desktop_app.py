@@ -480,9 +480,60 @@ class KeptBetweenStartsTests(AppTestCase):
                  for directory, _, names in os.walk(folder) for name in names]
         self.assertTrue(any(f.startswith(folders[0] + "/") for f in files), "the sign-in wrote no website data")
         self.assertEqual(read_as_another_user(files), [], "another uid reads these files")
+        # What WebKit wrote is 0600 by itself (the app's umask of 077), not
+        # only unreachable behind a private folder.
+        self.assertEqual(shared_with_others(files), [], "files with group or other bits")
         for folder in folders:
             self.assertEqual(os.stat(folder).st_mode & 0o777, 0o700, folder)
 
+
+    def test_a_linked_storage_folder_is_refused_and_nothing_beneath_is_readable_by_another_user(self):
+        # Red team 4, item 3: the website-data folder 0700, but its
+        # `storage` a link to a traversable folder elsewhere, through which
+        # WebKit wrote the local storage (and the bearer token) 0644; and a
+        # cache subfolder and file an older release left 0755 and 0644.
+        for path in (self.session.root, self.session.home):
+            os.chmod(path, 0o755)
+        data = os.path.join(self.session.env["XDG_DATA_HOME"], "dreamsforlittles")
+        cache = os.path.join(self.session.env["XDG_CACHE_HOME"], "dreamsforlittles")
+        elsewhere = os.path.join(self.session.root, "elsewhere")
+        os.makedirs(elsewhere, mode=0o755)
+        os.chmod(elsewhere, 0o755)
+        kept = os.path.join(elsewhere, "kept-by-the-person")
+        with open(kept, "w") as file:
+            file.write("not the app's to delete")
+        os.chmod(kept, 0o644)
+        os.makedirs(data, mode=0o700)
+        os.symlink(elsewhere, os.path.join(data, "storage"))
+        old = os.path.join(cache, "WebKitCache")
+        os.makedirs(old)
+        with open(os.path.join(old, "old-entry"), "w") as file:
+            file.write("from an older release")
+        for path in (cache, old):
+            os.chmod(path, 0o755)
+        os.chmod(os.path.join(old, "old-entry"), 0o644)
+        process, window = self.start_signed_in()
+        process.send_signal(signal.SIGTERM)
+        self.assertEqual(process.wait(PATIENCE), 0)
+        # Every file the app's folders reach, links followed, by the path
+        # another user would take: the file itself, wherever it is.
+        files = sorted({os.path.realpath(os.path.join(directory, name))
+                        for variable in ("XDG_DATA_HOME", "XDG_CACHE_HOME", "XDG_STATE_HOME")
+                        for directory, _, names in os.walk(os.path.join(self.session.env[variable], "dreamsforlittles"),
+                                                           followlinks=True)
+                        for name in names} - {kept})
+        self.assertTrue(files, "the app wrote nothing")
+        self.assertEqual(read_as_another_user(files), [], "another uid reads these files")
+        # Not only unreachable: each file is this user's alone (the umask,
+        # and the old entry's mode tightened).
+        self.assertEqual(shared_with_others(files), [], "files with group or other bits")
+        self.assertEqual(os.stat(old).st_mode & 0o777, 0o700)
+        log = read(self.plain_logs[-1]).decode()
+        self.assertIn("in memory only", log)
+        self.assertIn("storage is a symbolic link", log)
+        # Nothing lost: the link and what it points to are as they were.
+        self.assertEqual(os.readlink(os.path.join(data, "storage")), elsewhere)
+        self.assertTrue(os.path.exists(kept))
 
     def files_holding(self, token):
         """The files under the website-data and cache folders whose bytes
@@ -517,6 +568,19 @@ class KeptBetweenStartsTests(AppTestCase):
         self.assertIn("Signed out: all website data is cleared", read(self.plain_logs[-1]).decode())
         for token in tokens:
             self.assertEqual(self.files_holding(token), [], "the sign-in's token is still on disk")
+
+
+def shared_with_others(paths):
+    """The paths among `paths` whose mode gives the group or others any
+    bit; a file gone meanwhile (SQLite removes its -shm) is none."""
+    found = []
+    for path in paths:
+        try:
+            if os.lstat(path).st_mode & 0o077:
+                found.append(path)
+        except FileNotFoundError:
+            pass
+    return found
 
 
 def read_as_another_user(paths):

@@ -89,6 +89,28 @@ public struct LogBudgetMachine: Equatable, Sendable {
         return answer
     }
 
+    public enum PeriodEndedAction: Equatable, Sendable {
+        /// Write one line now for this many, all held back.
+        case log(count: Int)
+    }
+
+    /// The shell's timer for `caller`'s period fired: what was held back is
+    /// written now rather than at the caller's next event, which may never
+    /// come (the last change of a flood is logged when the flood stops).
+    /// nil when nothing is held back or the period has not ended.
+    public mutating func periodEnded(for caller: String, now: Instant) -> PeriodEndedAction? {
+        let own = state.callers[caller] != nil
+        var entry = state.callers[caller] ?? state.overflow
+        guard entry.heldBack > 0, let lineAt = entry.lineAt else { return nil }
+        let elapsed = now.duration(since: lineAt)
+        guard elapsed >= settings.period || elapsed < .zero else { return nil }
+        let count = entry.heldBack
+        entry.lineAt = now
+        entry.heldBack = 0
+        if own { state.callers[caller] = entry } else { state.overflow = entry }
+        return .log(count: count)
+    }
+
     /// The callers with a budget of their own now.
     public var callersKept: Int { state.callers.count }
 

@@ -111,5 +111,46 @@ import SleepTimerCore
         var budget = LogBudgetMachine(settings: .refusals)
         let lines = (0..<30).map { budget.refused(by: "caller \($0)", now: start) }.filter { $0 != .holdBack }.count
         #expect(lines == 10)
+/// The period's end writes what was held back, once.
+@Suite struct LogBudgetPeriodEndTests {
+    let start = Instant(millisecondsSince1970: 1_000_000)
+
+    func at(_ milliseconds: Int64) -> Instant { start.adding(milliseconds: milliseconds) }
+
+    @Test func whatWasHeldBackIsWrittenWhenThePeriodEnds() {
+        var budget = LogBudgetMachine(settings: .init(period: .milliseconds(5_000), maximumCallers: 1))
+        _ = budget.refused(by: "portal", now: start)
+        _ = budget.refused(by: "portal", now: at(1))
+        _ = budget.refused(by: "portal", now: at(2))
+        #expect(budget.periodEnded(for: "portal", now: start) == nil)
+        #expect(budget.periodEnded(for: "portal", now: at(4_999)) == nil)
+        #expect(budget.periodEnded(for: "portal", now: at(5_000)) == .log(count: 2))
+        #expect(budget.periodEnded(for: "portal", now: at(10_001)) == nil)
+        // The line starts a period: the next refusal waits for its end.
+        #expect(budget.refused(by: "portal", now: at(9_999)) == .holdBack)
+        #expect(budget.refused(by: "portal", now: at(10_000)) == .log(count: 2))
+    }
+
+    @Test func nothingHeldBackWritesNothing() {
+        var budget = LogBudgetMachine(settings: .init(period: .milliseconds(5_000), maximumCallers: 1))
+        #expect(budget.periodEnded(for: "portal", now: start) == nil)
+        _ = budget.refused(by: "portal", now: start)
+        #expect(budget.periodEnded(for: "portal", now: at(60_000)) == nil)
+    }
+
+    @Test func aClockThatWentBackWritesAtOnce() {
+        var budget = LogBudgetMachine(settings: .init(period: .milliseconds(5_000), maximumCallers: 1))
+        _ = budget.refused(by: "portal", now: start)
+        _ = budget.refused(by: "portal", now: at(1))
+        #expect(budget.periodEnded(for: "portal", now: at(-1)) == .log(count: 1))
+    }
+
+    @Test func theCallersBeyondTheBoundShareTheirBudgetsEnd() {
+        var budget = LogBudgetMachine(settings: .init(period: .milliseconds(5_000), maximumCallers: 1))
+        _ = budget.refused(by: "first", now: start)
+        #expect(budget.refused(by: "second", now: start) == .log(count: 1))
+        #expect(budget.refused(by: "third", now: at(1)) == .holdBack)
+        #expect(budget.periodEnded(for: LogBudgetMachine.otherCallers, now: at(5_000)) == .log(count: 1))
+        #expect(budget.callersKept == 1)
     }
 }

@@ -111,6 +111,9 @@ import SleepTimerCore
         var budget = LogBudgetMachine(settings: .refusals)
         let lines = (0..<30).map { budget.refused(by: "caller \($0)", now: start) }.filter { $0 != .holdBack }.count
         #expect(lines == 10)
+    }
+}
+
 /// The period's end writes what was held back, once.
 @Suite struct LogBudgetPeriodEndTests {
     let start = Instant(millisecondsSince1970: 1_000_000)

@@ -31,8 +31,9 @@ packages=(
     # GNOME's clock-format key, which the agent follows, and dconf, where
     # GNOME keeps it and the tests change it.
     gsettings-desktop-schemas dconf-service dconf-gsettings-backend
-    # The reference platform and its test certificates.
-    python3 openssl
+    # The reference platform and its test certificates; the Flatpak
+    # manifest's tests read it as YAML.
+    python3 openssl python3-yaml
     # The integration tests and the demo: a private session bus, and the
     # clients other apps would use (gdbus, python3-dbus with GLib's loop).
     dbus-daemon dbus-bin libglib2.0-bin python3-dbus python3-gi

@@ -109,7 +109,7 @@ def desktop_literals(path):
 
 
 # The elements of a metainfo file that gettext's metainfo.its translates.
-METAINFO_ELEMENTS = ("name", "summary", "developer_name", "description/p", "description/ul/li",
+METAINFO_ELEMENTS = ("name", "summary", "developer_name", "developer/name", "description/p", "description/ul/li",
                      "description/ol/li", "screenshots/screenshot/caption", "keywords/keyword",
                      "releases/release/description/p", "releases/release/description/ul/li")
 

@@ -1,18 +1,22 @@
 #!/usr/bin/env bash
 # The stand-in for Flathub's runtime, made from Debian 13's packages, so
 # that the Flatpak manifest is built and run on machines that cannot reach
-# Flathub: org.gnome.Platform, org.gnome.Sdk and
-# org.freedesktop.Sdk.Extension.swift6, all at the branch standin-debian13,
-# in a Flatpak repository cached on this machine.
+# Flathub: org.gnome.Platform//51, org.gnome.Sdk//51 and
+# org.freedesktop.Sdk.Extension.swift6//26.08, the branches Flathub has, so
+# that the manifest is built as it is, in a Flatpak repository cached on
+# this machine.
 #
-#   standin.sh path     the repository, made first if it is missing or stale
-#   standin.sh branch   the stand-in's branch
-#   standin.sh drop     removes every cached stand-in
+#   standin.sh path               the repository, made first if it is missing or stale
+#   standin.sh branch             the runtime's branch (the manifest's runtime-version)
+#   standin.sh extension-branch   the swift6 extension's branch
+#   standin.sh drop               removes every cached stand-in
 #
 # The cache is $DFL_ROOT_CACHE (default /var/cache/dreamsforlittles-tests),
 # beside the Debian 13 root. A stand-in is kept under a key made from the
 # two package lists beside this script and the recipe's version below, so a
 # change to either makes it again.
+#
+# Only the branch names are Flathub's: the files are Debian's (the suite below).
 #
 # How it is made: a debootstrapped Debian 13 root (minbase) with the
 # packages of platform-packages.txt gives the Platform (its /usr as the
@@ -29,13 +33,17 @@ set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 cache=${DFL_ROOT_CACHE:-/var/cache/dreamsforlittles-tests}
+# The Debian suite the runtime's packages come from, the one place to change it.
 suite=trixie
 mirror=${DFL_DEBIAN_MIRROR:-http://deb.debian.org/debian}
 security=${DFL_DEBIAN_SECURITY:-http://deb.debian.org/debian-security}
-branch=standin-debian13
+# Flathub's branches: GNOME 51, and the swift6 extension's branch for its
+# freedesktop 26.08 base, which the GNOME 51 SDK's extension point names.
+branch=51
+extension_branch=26.08
 arch=x86_64
 # Raise when the way the stand-in is made changes.
-recipe=3
+recipe=4
 
 die() { echo "flatpak-standin: $*" >&2; exit 1; }
 
@@ -43,7 +51,7 @@ packages() { grep -v '^[[:space:]]*\(#\|$\)' "$here/$1"; }
 
 key() {
     { cat "$here/platform-packages.txt" "$here/sdk-packages.txt"
-      printf '%s\n' "$recipe" "$suite" "$mirror" "$security" "$branch" "$arch"; } | sha256sum | cut -c1-16
+      printf '%s\n' "$recipe" "$suite" "$mirror" "$security" "$branch" "$extension_branch" "$arch"; } | sha256sum | cut -c1-16
 }
 
 need_root() {
@@ -182,7 +190,7 @@ directory=lib/sdk
 subdirectories=true
 no-autodownload=true
 autodelete=false
-version=$branch
+version=$extension_branch
 "
     # The extension point's folder, which Flatpak mounts the extensions
     # under (the freedesktop SDK ships it empty).
@@ -201,10 +209,12 @@ ref=runtime/org.gnome.Sdk/$arch/$branch
 
     echo "flatpak-standin: exporting the Platform, the SDK and the swift6 extension" >&2
     local name
-    for name in platform sdk swift6; do
+    for name in platform sdk; do
         with_trixie "$work" flatpak build-export --runtime --files=files --arch="$arch" \
             /mnt/repo "/mnt/export/$name" "$branch" >&2
     done
+    with_trixie "$work" flatpak build-export --runtime --files=files --arch="$arch" \
+        /mnt/repo /mnt/export/swift6 "$extension_branch" >&2
     with_trixie "$work" flatpak build-update-repo /mnt/repo >&2
     rm -rf "$work/platform" "$work/sdk" "$work/swift6" "$work/export"
     touch "$work/.complete"
@@ -221,12 +231,15 @@ case ${1:-} in
     branch)
         echo "$branch"
         ;;
+    extension-branch)
+        echo "$extension_branch"
+        ;;
     drop)
         rm -rf "$cache"/flatpak-standin-*
         echo "flatpak-standin: dropped the cached stand-ins in $cache" >&2
         ;;
     *)
-        echo "usage: standin.sh path | branch | drop" >&2
+        echo "usage: standin.sh path | branch | extension-branch | drop" >&2
         exit 2
         ;;
 esac

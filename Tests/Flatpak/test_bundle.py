@@ -69,14 +69,19 @@ class BundleTest(unittest.TestCase):
         for path in ("applications/com.dreamsforlittles.DreamsForLittles.desktop",
                      "metainfo/com.dreamsforlittles.DreamsForLittles.metainfo.xml",
                      "icons/hicolor/scalable/apps/com.dreamsforlittles.DreamsForLittles.svg",
+                     # The agent's icon is named under the app id too.
+                     "icons/hicolor/scalable/apps/com.dreamsforlittles.DreamsForLittles.SleepAgent.svg",
                      "icons/hicolor/symbolic/apps/com.dreamsforlittles.DreamsForLittles-symbolic.svg",
                      "dbus-1/services/com.dreamsforlittles.DreamsForLittles.service",
                      "dbus-1/services/com.dreamsforlittles.DreamsForLittles.SleepTimers1.service"):
             with self.subTest(path=path):
                 self.assertTrue(os.path.exists(os.path.join(exports, path)), path)
-        # The agent's own icon is not the app id's: it stays inside.
-        self.assertFalse(os.path.exists(os.path.join(
-            exports, "icons/hicolor/scalable/apps/com.dreamsforlittles.DreamsForLittles.SleepAgent.svg")))
+
+    def test_the_licence_is_where_flathub_wants_it(self):
+        done = self.run_in_sandbox("cat", "/app/share/licenses/%s/LICENSE" % APP_ID)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        with open(os.path.join(REPO, "LICENSE"), encoding="utf-8") as file:
+            self.assertEqual(done.stdout, file.read())
 
     def test_the_exported_entries_run_the_sandboxed_programs(self):
         exports = os.path.join(self.user_dir, "exports", "share")

@@ -1,6 +1,8 @@
-"""The stand-in's copy of the manifest differs in runtime-version only."""
+"""The stand-in publishes the branches the manifest names, so the manifest
+is built as it is."""
 
 import os
+import subprocess
 import sys
 import unittest
 
@@ -8,8 +10,13 @@ sys.path.insert(0, os.path.dirname(__file__))
 
 import standin_manifest  # noqa: E402
 
-MANIFEST = os.path.join(os.path.dirname(__file__), "..", "..", "packaging", "flatpak",
-                        "com.dreamsforlittles.DreamsForLittles.yml")
+HERE = os.path.dirname(os.path.abspath(__file__))
+MANIFEST = os.path.join(HERE, "..", "..", "packaging", "flatpak", "com.dreamsforlittles.DreamsForLittles.yml")
+STANDIN = os.path.join(HERE, "standin.sh")
+
+
+def standin(command):
+    return subprocess.run([STANDIN, command], capture_output=True, text=True, check=True).stdout.strip()
 
 
 class StandinManifestTest(unittest.TestCase):
@@ -17,28 +24,24 @@ class StandinManifestTest(unittest.TestCase):
         with open(MANIFEST, encoding="utf-8") as file:
             self.lines = file.readlines()
 
-    def test_the_copy_names_the_branch_and_nothing_else_changes(self):
-        copy = standin_manifest.standin_lines(self.lines, "standin-debian13")
-        standin_manifest.check_only_branch_differs(self.lines, copy)
-        changed = [(old, new) for old, new in zip(self.lines, copy) if old != new]
-        self.assertEqual(changed, [("runtime-version: '50'\n", "runtime-version: standin-debian13\n")])
+    def test_the_manifest_names_flathubs_gnome_51(self):
+        self.assertEqual(standin_manifest.runtime_version(self.lines), "51")
 
-    def test_another_difference_is_refused(self):
-        copy = standin_manifest.standin_lines(self.lines, "standin-debian13")
-        copy.append("  - --socket=session-bus\n")
+    def test_the_standin_publishes_the_manifests_branches(self):
+        self.assertEqual(standin("branch"), "51")
+        self.assertEqual(standin("extension-branch"), "26.08")
+        standin_manifest.check_branch(self.lines, standin("branch"))
+
+    def test_another_branch_is_refused(self):
         with self.assertRaises(standin_manifest.ManifestError):
-            standin_manifest.check_only_branch_differs(self.lines, copy)
+            standin_manifest.check_branch(self.lines, "50")
 
     def test_a_manifest_without_one_runtime_version_is_refused(self):
         without = [line for line in self.lines if not line.startswith("runtime-version:")]
         with self.assertRaises(standin_manifest.ManifestError):
-            standin_manifest.standin_lines(without, "standin-debian13")
+            standin_manifest.runtime_version(without)
         with self.assertRaises(standin_manifest.ManifestError):
-            standin_manifest.standin_lines(self.lines + ["runtime-version: '49'\n"], "standin-debian13")
-
-    def test_a_branch_must_be_a_name(self):
-        with self.assertRaises(standin_manifest.ManifestError):
-            standin_manifest.standin_lines(self.lines, "50\nsdk: other")
+            standin_manifest.runtime_version(self.lines + ["runtime-version: '49'\n"])
 
 
 if __name__ == "__main__":

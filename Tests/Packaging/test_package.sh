@@ -321,6 +321,8 @@ check "the autostart entry is a conffile (an administrator may change or remove 
     bash -c "dpkg-query -W -f='\${Conffiles}' $package | grep -q '/etc/xdg/autostart/com.dreamsforlittles.DreamsForLittles.SleepAgent-autostart.desktop '"
 check "the default configuration sets nothing (every setting commented out)" \
     bash -c "! grep -Ev '^[[:space:]]*(#|\\[|$)' /etc/xdg/dreamsforlittles/sleep-agent.conf"
+check "the copyright file gives the project's files as Apache-2.0, whose text Debian has in common-licenses" \
+    bash -c "grep -qxF 'License: Apache-2.0' /usr/share/doc/$package/copyright && grep -qF /usr/share/common-licenses/Apache-2.0 /usr/share/doc/$package/copyright"
 
 toolchain_free=1
 declare -A owned=()

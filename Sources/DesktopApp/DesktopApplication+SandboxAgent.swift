@@ -9,7 +9,8 @@ import SleepTimerCore
 /// Background portal and D-Bus activation, on the app's own connection.
 extension DesktopApplication {
     func startSandboxAgent(startAtLogin: Bool) {
-        for action in sandboxAgent.started(place, startAtLogin: startAtLogin) {
+        let askedBefore = g_file_test(paths.backgroundAsked, DFL_G_FILE_TEST_EXISTS) != 0
+        for action in sandboxAgent.started(place, startAtLogin: startAtLogin, askedBefore: askedBefore) {
             switch action {
             case .requestBackground(let commandLine, let autostart):
                 requestBackground(commandLine: commandLine, autostart: autostart)
@@ -94,6 +95,10 @@ extension DesktopApplication {
             let unique = g_dbus_connection_get_unique_name(connection)
         else { return }
         AppLog.log(.info, AppLogText.requestingBackground)
+        // Asked once: a later start leaves the portal's entry as the
+        // desktop's settings keep it (SandboxAgentMachine).
+        g_mkdir_with_parents(paths.state, 0o700)
+        g_file_set_contents(paths.backgroundAsked, "", 0, nil)
         let token = "dfl_background_\(UInt32.random(in: 1...UInt32.max))"
         let sender = String(String(cString: unique).dropFirst().map { $0 == "." ? "_" : $0 })
         let path = ExternalInterface.Portal.requestPathPrefix + sender + "/" + token

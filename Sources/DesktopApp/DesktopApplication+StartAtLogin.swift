@@ -10,10 +10,8 @@ extension DesktopApplication {
     /// in one place is carried out in the others (StartAtLoginRule.stepsAtStart).
     func startAtLoginAtStart() -> Bool {
         let sandboxed = place.isSandboxed
-        let entryPath = sandboxed
-            ? paths.homeAutostart + "/" + StartAtLoginRule.portalEntryName
-            : paths.autostart + "/" + StartAtLoginRule.hostEntryName
-        let entry = StartAtLoginRule.entry(parsing: Self.contents(of: entryPath))
+        // The sandbox reads no autostart entry: its choice is the app's own.
+        let entry = sandboxed ? .missing : StartAtLoginRule.entry(parsing: Self.contents(of: hostEntryPath))
         let masked = Self.isNullLink(loginMaskPath)
         let rememberedOff = g_file_test(paths.startAtLoginOff, DFL_G_FILE_TEST_EXISTS) != 0
         let on = StartAtLoginRule.isOn(sandboxed: sandboxed, entry: entry, loginMasked: masked, rememberedOff: rememberedOff)

@@ -14,10 +14,6 @@ public struct AppPaths: Sendable, Equatable {
     public let autostart: String
     /// The user's systemd units, `$XDG_CONFIG_HOME/systemd/user`.
     public let userUnits: String
-    /// The host's autostart folder, where the Background portal writes the
-    /// Flatpak's entry: the sandbox's XDG_CONFIG_HOME is the app's own, so
-    /// Flatpak's `HOST_XDG_CONFIG_HOME`, else `~/.config`, + `/autostart`.
-    public let homeAutostart: String
 
     public init(environment: [String: String]) {
         let home = environment["HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? "/"
@@ -30,13 +26,14 @@ public struct AppPaths: Sendable, Equatable {
         state = base("XDG_STATE_HOME", "/.local/state") + "/dreamsforlittles"
         autostart = base("XDG_CONFIG_HOME", "/.config") + "/autostart"
         userUnits = base("XDG_CONFIG_HOME", "/.config") + "/systemd/user"
-        homeAutostart = (environment["HOST_XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
-            ?? (home == "/" ? "" : home) + "/.config") + "/autostart"
     }
 
     /// There while Start at login is off in the Flatpak, whose portal
     /// removes its entry when asked for none (StartAtLoginRule).
     public var startAtLoginOff: String { state + "/start-at-login-off" }
+    /// There once the Flatpak asked the Background portal for its autostart
+    /// (SandboxAgentMachine): a later start asks no more.
+    public var backgroundAsked: String { state + "/background-asked" }
 
     /// The file that keeps the window's size.
     public var windowState: String { state + "/window.conf" }

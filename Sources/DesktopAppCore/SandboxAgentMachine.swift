@@ -6,14 +6,14 @@ import SleepTimersAPI
 /// D-Bus activation of the public name do it, and this rule does nothing.
 /// A Flatpak can export none of those, so the app, at each start:
 ///
-/// - asks the Background portal for the agent's autostart, or for none when
-///   the person turned Start at login off (StartAtLoginRule), so that the
-///   portal does not write back an entry they disabled. Asking at every
-///   start is what the portal expects: xdg-desktop-portal keeps the user's
-///   answer in its permission store and asks only while none is stored, so
-///   a user who refused is not asked again (the answer is "no" at once),
-///   and for one who allowed it the entry is written again, so an entry
-///   the user deleted comes back;
+/// - at its first start only, asks the Background portal for the agent's
+///   autostart (or for none, when the person turned Start at login off
+///   before). Every RequestBackground writes the portal's entry afresh for
+///   autostart, or removes it for none, so asking at each start would undo
+///   an entry the desktop's settings disabled (KDE writes `Hidden=true`
+///   into it); the portal keeps its permission answer in its permission
+///   store, so nothing is lost by not asking again. The menu's Start at
+///   login asks again (StartAtLoginRule);
 /// - starts the agent by D-Bus activation of its name under the app's id,
 ///   which the Flatpak exports a service file for (a call from another app
 ///   starts it the same way).
@@ -83,17 +83,17 @@ public struct SandboxAgentMachine: Sendable, Equatable {
     }
 
     /// The app started, in this place, with Start at login as the person
-    /// left it: in the sandbox it asks for the agent's autostart (or none)
-    /// and starts the agent.
-    public mutating func started(_ place: RunningPlace, startAtLogin: Bool) -> [StartedAction] {
+    /// left it, and whether the portal was asked at an earlier start: in
+    /// the sandbox it asks for the agent's autostart (or none) the first
+    /// time only, and starts the agent.
+    public mutating func started(_ place: RunningPlace, startAtLogin: Bool, askedBefore: Bool) -> [StartedAction] {
         state.sandboxed = place.isSandboxed
         guard state.sandboxed else { return [] }
         state.startPending = true
         state.autostartAsked = startAtLogin
-        return [
-            .requestBackground(commandLine: Self.agentCommandLine, autostart: startAtLogin),
-            .startAgent(busName: SleepTimers1.busName),
-        ]
+        let start = StartedAction.startAgent(busName: SleepTimers1.busName)
+        if askedBefore { return [start] }
+        return [.requestBackground(commandLine: Self.agentCommandLine, autostart: startAtLogin), start]
     }
 
     public enum StartAtLoginChosenAction: Sendable, Equatable {

@@ -12,12 +12,13 @@ import SleepTimersAPI
 ///   user's `graphical-session.target.wants` masks the .deb's systemd unit
 ///   at login without masking the unit itself, which D-Bus activation
 ///   still starts;
-/// - in the Flatpak, in the entry the Background portal writes,
-///   `~/.config/autostart/APPID.desktop` (read-only to the app). The
-///   portal removes it when asked for no autostart, so the app also
-///   remembers "off" in its state folder, and asks the portal for no
-///   autostart at each start while it is off: a disabled entry is never
-///   written back.
+/// - in the Flatpak, in the app's own memory (its state folder), since the
+///   sandbox may not read `~/.config/autostart` (Flathub refuses that
+///   permission): the Background portal writes its entry when the app asks
+///   for autostart and removes it when asked for none, and the app asks only
+///   at its first start and when the person chooses in its menu
+///   (SandboxAgentMachine), never at a later start, so an entry the
+///   desktop's settings disabled is never written back.
 ///
 /// Turning it off does not stop the agent: it runs while the app or a call
 /// starts it, and a Sleep running across a reboot has no notification until
@@ -55,16 +56,10 @@ public enum StartAtLoginRule {
 
     /// Whether Start at login is on, as the app finds it at its start.
     /// On the host: unless the user entry disables it or the unit's login
-    /// start is masked. In the Flatpak: as the portal's entry says, and
-    /// without an entry, as the app remembers (on, unless turned off).
+    /// start is masked. In the Flatpak, whose sandbox cannot read the
+    /// entry: as the app remembers (on, unless the menu turned it off).
     public static func isOn(sandboxed: Bool, entry: Entry, loginMasked: Bool, rememberedOff: Bool) -> Bool {
-        if sandboxed {
-            switch entry {
-            case .disabled: return false
-            case .enabled: return true
-            case .missing: return !rememberedOff
-            }
-        }
+        if sandboxed { return !rememberedOff }
         return entry != .disabled && !loginMasked
     }
 
@@ -90,13 +85,10 @@ public enum StartAtLoginRule {
     /// desktop's settings disabled (which GNOME or KDE under systemd would
     /// not apply to the unit) gets the unit's login start masked, and a
     /// mask without a disabling entry gets the entry (the entry of the
-    /// person's own is never rewritten); in the Flatpak, "off" is
-    /// remembered or forgotten as found.
+    /// person's own is never rewritten); in the Flatpak nothing, as the
+    /// portal is not asked again at a start.
     public static func stepsAtStart(sandboxed: Bool, entry: Entry, loginMasked: Bool, rememberedOff: Bool) -> [Step] {
-        if sandboxed {
-            let on = isOn(sandboxed: true, entry: entry, loginMasked: loginMasked, rememberedOff: rememberedOff)
-            return on == !rememberedOff ? [] : [.rememberOff(!on)]
-        }
+        if sandboxed { return [] }
         switch (entry == .disabled, loginMasked) {
         case (true, false): return [.maskLoginStart]
         case (false, true): return [.writeDisablingEntry]
@@ -128,8 +120,6 @@ public enum StartAtLoginRule {
     /// The .deb's autostart entry's file name, which a user entry of the
     /// same name overrides.
     public static let hostEntryName = AppIdentity.agentID + "-autostart.desktop"
-    /// The entry the Background portal writes for the Flatpak.
-    public static let portalEntryName = AppIdentity.appID + ".desktop"
     /// The agent's systemd unit, which the .deb enables for
     /// graphical-session.target.
     public static let unitName = "dfl-sleep-agent.service"

@@ -9,7 +9,7 @@ import Testing
     /// A machine in the sandbox whose agent is on the bus with `timers` timers.
     func running(timers: Int) -> SandboxAgentMachine {
         var machine = SandboxAgentMachine()
-        _ = machine.started(Self.sandbox, startAtLogin: true)
+        _ = machine.started(Self.sandbox, startAtLogin: true, askedBefore: false)
         machine.agentAppeared()
         machine.timersListed(count: timers)
         return machine
@@ -17,7 +17,7 @@ import Testing
 
     @Test func onTheHostNothingIsAskedOrStarted() {
         var machine = SandboxAgentMachine()
-        #expect(machine.started(.host, startAtLogin: true) == [])
+        #expect(machine.started(.host, startAtLogin: true, askedBefore: false) == [])
         // agentAppeared and timersListed lead to nothing anywhere: they
         // return nothing.
         machine.agentAppeared()
@@ -27,9 +27,19 @@ import Testing
         #expect(machine.backgroundFailed("no portal") == nil)
     }
 
-    @Test func inTheSandboxEachStartAsksForAutostartAndStartsTheAgent() {
+    @Test func aLaterStartAsksThePortalNothingAndStartsTheAgent() {
+        // Asking again would write back an entry the desktop disabled.
         var machine = SandboxAgentMachine()
-        #expect(machine.started(Self.sandbox, startAtLogin: true) == [
+        #expect(machine.started(Self.sandbox, startAtLogin: true, askedBefore: true) == [.startAgent(busName: Self.scoped)])
+        var off = SandboxAgentMachine()
+        #expect(off.started(Self.sandbox, startAtLogin: false, askedBefore: true) == [.startAgent(busName: Self.scoped)])
+        #expect(!off.state.autostartAsked)
+        #expect(off.startAtLoginChosen(true) == .requestBackground(commandLine: ["dfl-sleep-agent"], autostart: true))
+    }
+
+    @Test func theFirstStartInTheSandboxAsksForAutostartAndStartsTheAgent() {
+        var machine = SandboxAgentMachine()
+        #expect(machine.started(Self.sandbox, startAtLogin: true, askedBefore: false) == [
             .requestBackground(commandLine: ["dfl-sleep-agent"], autostart: true),
             .startAgent(busName: Self.scoped),
         ])
@@ -88,7 +98,7 @@ import Testing
 
     @Test func anAgentThatLeavesBeforeItsFirstListIsLeftAlone() {
         var machine = SandboxAgentMachine()
-        _ = machine.started(Self.sandbox, startAtLogin: true)
+        _ = machine.started(Self.sandbox, startAtLogin: true, askedBefore: false)
         machine.agentAppeared()
         #expect(machine.agentVanished() == nil)
     }
@@ -112,7 +122,7 @@ import Testing
         // The agent was on the bus before the app's start asked for it.
         var machine = SandboxAgentMachine()
         machine.agentAppeared()
-        _ = machine.started(Self.sandbox, startAtLogin: true)
+        _ = machine.started(Self.sandbox, startAtLogin: true, askedBefore: false)
         machine.timersListed(count: 1)
         #expect(machine.agentVanished() == nil)
         #expect(machine.state.restarts == 0)
@@ -130,7 +140,7 @@ import Testing
 
     @Test func theStartAtLaunchCountsAsPendingUntilTheAgentIsSeen() {
         var machine = SandboxAgentMachine()
-        _ = machine.started(Self.sandbox, startAtLogin: true)
+        _ = machine.started(Self.sandbox, startAtLogin: true, askedBefore: false)
         #expect(machine.state.startPending)
         machine.agentAppeared()
         #expect(!machine.state.startPending)
@@ -138,7 +148,7 @@ import Testing
 
     @Test func thePortalsAnswersAreReported() {
         var machine = SandboxAgentMachine()
-        _ = machine.started(Self.sandbox, startAtLogin: true)
+        _ = machine.started(Self.sandbox, startAtLogin: true, askedBefore: false)
         #expect(machine.backgroundAnswered(allowed: true, autostart: true) == .autostartOn)
         #expect(machine.backgroundAnswered(allowed: true, autostart: false) == .autostartNotWritten)
         #expect(machine.backgroundAnswered(allowed: false, autostart: false) == .backgroundRefused)
@@ -155,7 +165,7 @@ import Testing
         // Before any start, autostart is what the app would ask: on by default.
         #expect(SandboxAgentMachine().state.autostartAsked)
         var machine = SandboxAgentMachine()
-        #expect(machine.started(Self.sandbox, startAtLogin: false) == [
+        #expect(machine.started(Self.sandbox, startAtLogin: false, askedBefore: false) == [
             .requestBackground(commandLine: ["dfl-sleep-agent"], autostart: false),
             .startAgent(busName: Self.scoped),
         ])
@@ -165,13 +175,13 @@ import Testing
 
     @Test func choosingStartAtLoginAsksThePortalAgainInTheSandboxOnly() {
         var machine = SandboxAgentMachine()
-        _ = machine.started(Self.sandbox, startAtLogin: true)
+        _ = machine.started(Self.sandbox, startAtLogin: true, askedBefore: false)
         #expect(machine.startAtLoginChosen(false) == .requestBackground(commandLine: ["dfl-sleep-agent"], autostart: false))
         #expect(!machine.state.autostartAsked)
         #expect(machine.startAtLoginChosen(true) == .requestBackground(commandLine: ["dfl-sleep-agent"], autostart: true))
         #expect(machine.backgroundAnswered(allowed: true, autostart: true) == .autostartOn)
         var host = SandboxAgentMachine()
-        _ = host.started(.host, startAtLogin: true)
+        _ = host.started(.host, startAtLogin: true, askedBefore: false)
         #expect(host.startAtLoginChosen(false) == nil)
     }
 }

@@ -41,14 +41,12 @@ import Testing
         #expect(!StartAtLoginRule.isOn(sandboxed: false, entry: .missing, loginMasked: true, rememberedOff: false))
     }
 
-    /// The portal removes its entry when asked for none: the app's memory
-    /// keeps "off" then; an entry the desktop disabled is off whatever.
-    @Test func inTheSandboxThePortalsEntryThenTheMemoryDecide() {
-        #expect(!StartAtLoginRule.isOn(sandboxed: true, entry: .disabled, loginMasked: false, rememberedOff: false))
-        #expect(StartAtLoginRule.isOn(sandboxed: true, entry: .enabled, loginMasked: false, rememberedOff: true))
+    /// The sandbox reads no autostart entry: the app's memory decides.
+    @Test func inTheSandboxTheAppsMemoryDecides() {
         #expect(StartAtLoginRule.isOn(sandboxed: true, entry: .missing, loginMasked: false, rememberedOff: false))
-        #expect(!StartAtLoginRule.isOn(sandboxed: true, entry: .missing, loginMasked: true, rememberedOff: true))
-        #expect(StartAtLoginRule.isOn(sandboxed: true, entry: .enabled, loginMasked: true, rememberedOff: false))
+        #expect(!StartAtLoginRule.isOn(sandboxed: true, entry: .missing, loginMasked: false, rememberedOff: true))
+        #expect(!StartAtLoginRule.isOn(sandboxed: true, entry: .enabled, loginMasked: false, rememberedOff: true))
+        #expect(StartAtLoginRule.isOn(sandboxed: true, entry: .disabled, loginMasked: true, rememberedOff: false))
     }
 
     /// A desktop's disabled entry, which GNOME or KDE under systemd would
@@ -63,12 +61,10 @@ import Testing
         #expect(StartAtLoginRule.stepsAtStart(sandboxed: false, entry: .enabled, loginMasked: false, rememberedOff: false) == [])
     }
 
-    @Test func atTheStartInTheSandboxOffIsRememberedAsFound() {
-        #expect(StartAtLoginRule.stepsAtStart(sandboxed: true, entry: .disabled, loginMasked: false, rememberedOff: false) == [.rememberOff(true)])
-        #expect(StartAtLoginRule.stepsAtStart(sandboxed: true, entry: .disabled, loginMasked: false, rememberedOff: true) == [])
-        #expect(StartAtLoginRule.stepsAtStart(sandboxed: true, entry: .enabled, loginMasked: false, rememberedOff: true) == [.rememberOff(false)])
+    @Test func atTheStartInTheSandboxNothingIsDone() {
         #expect(StartAtLoginRule.stepsAtStart(sandboxed: true, entry: .missing, loginMasked: false, rememberedOff: true) == [])
         #expect(StartAtLoginRule.stepsAtStart(sandboxed: true, entry: .missing, loginMasked: false, rememberedOff: false) == [])
+        #expect(StartAtLoginRule.stepsAtStart(sandboxed: true, entry: .disabled, loginMasked: true, rememberedOff: false) == [])
     }
 
     @Test func turningItOffOrOnOnTheHost() {
@@ -83,20 +79,16 @@ import Testing
 
     @Test func theNamesAreThePackagesOwn() {
         #expect(StartAtLoginRule.hostEntryName == "com.dreamsforlittles.DreamsForLittles.SleepAgent-autostart.desktop")
-        #expect(StartAtLoginRule.portalEntryName == "com.dreamsforlittles.DreamsForLittles.desktop")
         #expect(StartAtLoginRule.unitName == "dfl-sleep-agent.service")
         #expect(StartAtLoginRule.actionName == "start-at-login")
     }
 
-    @Test func theEntriesAndTheUnitsFolderFollowXDGAndTheHostsConfigInTheSandbox() {
+    @Test func theEntriesAndTheUnitsFolderFollowXDG() {
         let paths = AppPaths(environment: ["HOME": "/home/p", "XDG_CONFIG_HOME": "/c", "XDG_STATE_HOME": "/s"])
         #expect(paths.autostart == "/c/autostart")
         #expect(paths.userUnits == "/c/systemd/user")
-        #expect(paths.homeAutostart == "/home/p/.config/autostart")
         #expect(paths.startAtLoginOff == "/s/dreamsforlittles/start-at-login-off")
-        let sandboxed = AppPaths(environment: ["HOME": "/home/p", "HOST_XDG_CONFIG_HOME": "/h/conf"])
-        #expect(sandboxed.autostart == "/home/p/.config/autostart")
-        #expect(sandboxed.homeAutostart == "/h/conf/autostart")
-        #expect(AppPaths(environment: ["HOME": "/home/p", "HOST_XDG_CONFIG_HOME": "conf"]).homeAutostart == "/home/p/.config/autostart")
+        #expect(paths.backgroundAsked == "/s/dreamsforlittles/background-asked")
+        #expect(AppPaths(environment: ["HOME": "/home/p"]).autostart == "/home/p/.config/autostart")
     }
 }

@@ -137,7 +137,7 @@ class PermissionParsingTest(unittest.TestCase):
     def test_the_manifest_has_the_issues_finish_args(self):
         self.assertEqual(sorted(manifest_finish_args(MANIFEST)), sorted([
             "--share=network", "--share=ipc", "--socket=wayland", "--socket=fallback-x11", "--device=dri",
-            "--talk-name=org.kde.StatusNotifierWatcher", "--filesystem=xdg-config/autostart:ro"]))
+            "--talk-name=org.kde.StatusNotifierWatcher"]))
 
     def test_the_manifest_owns_no_name_outside_the_app_id(self):
         # Flathub gives a new app no exception for a name of its own.

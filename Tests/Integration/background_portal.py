@@ -13,8 +13,9 @@ import sys
 
 import dbus
 import dbus.service
-from dbus.mainloop.glib import DBusGMainLoop
 from gi.repository import GLib
+
+from portal_service import serve
 
 NAME = "org.freedesktop.portal.Desktop"
 PATH = "/org/freedesktop/portal/desktop"
@@ -61,16 +62,7 @@ class Portal(dbus.service.Object):
 
 
 def main():
-    DBusGMainLoop(set_as_default=True)
-    bus = dbus.SessionBus()
-    portal = Portal(bus)
-    name = dbus.service.BusName(NAME, bus, do_not_queue=True)
-    print("ready", flush=True)
-    loop = GLib.MainLoop()
-    try:
-        loop.run()
-    finally:
-        del name, portal
+    serve(Portal)
 
 
 if __name__ == "__main__":

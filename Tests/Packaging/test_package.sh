@@ -47,6 +47,7 @@ set -uo pipefail
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 package=dreamsforlittles-desktop
 bus_name=com.dreamsforlittles.DreamsForLittles.SleepTimers1
+interface=com.dreamsforlittles.SleepTimers1
 object_path=/com/dreamsforlittles/SleepTimers1
 unit=dfl-sleep-agent.service
 max_exposure=2.0
@@ -276,7 +277,7 @@ paths=(
     /usr/lib/systemd/user/$unit
     /usr/libexec/dreamsforlittles/xdg-open
     /usr/share/dbus-1/services/$bus_name.service
-    /usr/share/dbus-1/interfaces/$bus_name.xml
+    /usr/share/dbus-1/interfaces/$interface.xml
     /usr/share/applications/com.dreamsforlittles.DreamsForLittles.SleepAgent.desktop
     /usr/share/icons/hicolor/scalable/apps/com.dreamsforlittles.DreamsForLittles.SleepAgent.svg
     /usr/share/icons/hicolor/scalable/apps/com.dreamsforlittles.DreamsForLittles.svg
@@ -425,6 +426,8 @@ status_rc=$?
 note "dfl-sleepctl status: exit $status_rc; $(echo "$status_output" | tr '\n' ' ')"
 check "dfl-sleepctl status starts the agent through the bus and answers (exit 0, Version: $program_version)" \
     test "$status_rc" -eq 0 -a "$(echo "$status_output" | grep -cFx "Version: $program_version")" -eq 1
+check "with the configuration as shipped, dfl-sleepctl status names the platform's API as the origin timers come from" \
+    test "$(echo "$status_output" | grep -cFx "AllowedOrigins: https://api.dreamsforlittles.com")" -eq 1
 agent_pid=$(bus_call org.freedesktop.DBus.GetConnectionUnixProcessID "string:$bus_name" 2>/dev/null | awk '{print $2}')
 if [[ $agent_pid =~ ^[0-9]+$ ]]; then
     track "$agent_pid"
@@ -934,7 +937,7 @@ PY
     check "the unit hands the agent none of the manager's proxy or key-log variables (UnsetEnvironment=)" \
         bash -c "[[ -r /proc/$main_pid/environ ]] && ! tr '\\0' '\\n' </proc/$main_pid/environ | grep -qE '^(http_proxy|https_proxy|ALL_PROXY|SSLKEYLOGFILE)='"
     now=$(date +%s%3N)
-    as_user busctl --user call "$bus_name" "$object_path" "$bus_name" Mirror 'a{sv}' 12 \
+    as_user busctl --user call "$bus_name" "$object_path" "$interface" Mirror 'a{sv}' 12 \
         timer_id s "$timer" api_origin s "http://127.0.0.1:$port" \
         user_id s 9b2f5c8e-1d4a-4e6b-8c3f-2a7d9e0b1c4f family_subject_id s c56a4180-65aa-42ec-a945-5fd21dec0538 \
         baby_id s 7d444840-9dc0-11d1-b245-5ffdce74fad2 baby_name s Maya activity_type s sleep actor_mode s self \
@@ -973,7 +976,7 @@ PY
     else
         fail "the sandboxed agent sends the completion to the platform on loopback (nothing arrived within 30 s)"
     fi
-    as_user busctl --user call "$bus_name" "$object_path" "$bus_name" Purge sss "http://127.0.0.1:$port" \
+    as_user busctl --user call "$bus_name" "$object_path" "$interface" Purge sss "http://127.0.0.1:$port" \
         9b2f5c8e-1d4a-4e6b-8c3f-2a7d9e0b1c4f "" >/dev/null 2>&1
     as_user systemctl --user unset-environment http_proxy https_proxy ALL_PROXY SSLKEYLOGFILE
 

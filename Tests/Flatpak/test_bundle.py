@@ -116,6 +116,16 @@ class BundleTest(unittest.TestCase):
         self.addCleanup(bus.close)
         self.assertEqual(bus.get_name_owner(BUS_NAME), bus.get_name_owner(AGENT_NAME))
 
+    def test_installed_with_no_configuration_the_agent_takes_the_platforms_api(self):
+        """As a parent has it: the Flatpak installed and nothing set up. The
+        command-line client in the sandbox starts the agent through its
+        exported activation file, and the agent accepts timers from the
+        platform's API, the one address built in."""
+        self.addCleanup(self.stop_sandboxed_agents)
+        done = self.run_in_sandbox("dfl-sleepctl", "status")
+        self.assertEqual(done.returncode, 0, done.stdout + done.stderr)
+        self.assertIn("AllowedOrigins: https://api.dreamsforlittles.com\n", done.stdout)
+
     def stop_sandboxed_agents(self):
         for pid in self.installation.sandbox_pids("dfl-sleep-agent"):
             os.kill(pid, signal.SIGTERM)

@@ -90,14 +90,13 @@ packages=(
 # and testing (forky) have none, and there the Swift 6 toolchain comes
 # from swift.org. The package lists may not be read yet on a new machine:
 # apt-get update first.
-swift_missing=
 if ! PATH=$PATH:/opt/swift/usr/bin command -v swift >/dev/null; then
     if [[ $codename != bookworm ]] && { apt-cache show swiftlang >/dev/null 2>&1 \
         || { apt-get update -q >/dev/null 2>&1 && apt-cache show swiftlang >/dev/null 2>&1; }; }; then
         packages+=(swiftlang)
     else
-        swift_missing="install-deps: no swift on PATH or in /opt/swift/usr/bin, and ${codename:-this release} has no Swift package (swiftlang): install the Swift 6 toolchain from swift.org into /opt/swift"
-        echo "$swift_missing" >&2
+        echo "install-deps: no swift on PATH or in /opt/swift/usr/bin, and ${codename:-this release} has no Swift" \
+            "package (swiftlang): install the Swift 6 toolchain from swift.org into /opt/swift" >&2
     fi
 fi
 

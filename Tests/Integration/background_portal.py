@@ -15,10 +15,8 @@ import dbus
 import dbus.service
 from gi.repository import GLib
 
-from portal_service import serve
+from portal_service import PATH, serve
 
-NAME = "org.freedesktop.portal.Desktop"
-PATH = "/org/freedesktop/portal/desktop"
 BACKGROUND = "org.freedesktop.portal.Background"
 REQUEST = "org.freedesktop.portal.Request"
 APP_ID = "com.dreamsforlittles.DreamsForLittles"

@@ -12,10 +12,8 @@ import dbus
 import dbus.service
 from gi.repository import GLib
 
-from portal_service import serve
+from portal_service import PATH, serve
 
-NAME = "org.freedesktop.portal.Desktop"
-PATH = "/org/freedesktop/portal/desktop"
 SETTINGS = "org.freedesktop.portal.Settings"
 CONTROL = "com.dreamsforlittles.Test.FloodingPortal"
 APPEARANCE = "org.freedesktop.appearance"

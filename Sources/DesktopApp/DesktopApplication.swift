@@ -177,10 +177,7 @@ public final class DesktopApplication {
     /// and one notice (the first one's reason).
     private func open(_ uris: [String]) {
         let steps = LinkRule.steps(for: uris)
-        // Only a call that shows or loads something spends the bound; bad
-        // links cost a line within the log budget and nothing else.
-        let acts = steps.contains { if case .refuse = $0 { return false } else { return true } }
-        if acts, !admit(by: "Open") { return }
+        if LinkRule.acts(steps), !admit(by: "Open") { return }
         var refused: (first: AppDeepLink.Refusal, count: Int)?
         for step in steps {
             switch step {

@@ -30,4 +30,11 @@ public enum LinkRule {
         }
         return steps
     }
+
+    /// Whether the steps show or load anything, which spends the caller's
+    /// bound (DesktopApplication.admit): refusals alone cost only a line
+    /// within the log budget.
+    public static func acts(_ steps: [Step]) -> Bool {
+        steps.contains { if case .refuse = $0 { return false } else { return true } }
+    }
 }

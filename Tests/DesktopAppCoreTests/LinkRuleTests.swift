@@ -31,5 +31,14 @@ import Testing
 
     @Test func noLinksDoNothing() {
         #expect(LinkRule.steps(for: []).isEmpty)
+        #expect(!LinkRule.acts([]))
+    }
+
+    /// Only a call that shows or loads something spends the caller's bound.
+    @Test func aCallActsWhenItShowsOrOpensAndNotWhenItOnlyRefuses() throws {
+        #expect(!LinkRule.acts(LinkRule.steps(for: ["javascript:alert(1)", "dreamsforlittles://x"])))
+        #expect(LinkRule.acts(LinkRule.steps(for: ["javascript:alert(1)", Self.good])))
+        #expect(LinkRule.acts([.showWindow]))
+        #expect(LinkRule.acts([.refuse(.notTheAppsScheme), .showWindow]))
     }
 }

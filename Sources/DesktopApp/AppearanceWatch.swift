@@ -259,8 +259,21 @@ final class AppearanceWatch {
         let wanted = AppearanceRule.applied(for: appearance)
         guard let settings = gtk_settings_get_default() else { return }
         let object = UnsafeMutableRawPointer(settings).assumingMemoryBound(to: GObject.self)
-        if wanted.preferDark != applied.preferDark {
-            set(object, settings, "gtk-application-prefer-dark-theme", wanted.preferDark, type: "gboolean") {
+        if wanted.colorScheme != applied.colorScheme {
+            // GTK 4.20 and later draw the window by gtk-interface-color-scheme,
+            // and WebKitGTK (2.52 still) tells the page by prefer-dark: both.
+            let settingsClass = UnsafeMutablePointer<GObjectClass>(OpaquePointer(object.pointee.g_type_instance.g_class))
+            if g_object_class_find_property(settingsClass, Self.colorSchemeProperty) != nil {
+                set(object, settings, Self.colorSchemeProperty, wanted.colorScheme, type: "GtkInterfaceColorScheme") {
+                    g_value_set_enum(&$0, Self.interfaceColorScheme($1))
+                }
+            }
+            let dark: AppliedAppearance.Setting<Bool> = switch wanted.colorScheme {
+            case .set(.preferDark): .set(true)
+            case .set(.preferLight): .set(false)
+            case .set(.noPreference), .keep: .keep
+            }
+            set(object, settings, "gtk-application-prefer-dark-theme", dark, type: "gboolean") {
                 g_value_set_boolean(&$0, $1 ? 1 : 0)
             }
         }
@@ -277,6 +290,19 @@ final class AppearanceWatch {
             webViews.forEach { styleOwnPages($0, highContrast: wanted.pagesHighContrast) }
         }
         applied = wanted
+    }
+
+    /// GtkSettings:gtk-interface-color-scheme (GTK 4.20), found by name so
+    /// that the app still builds against Debian 12's GTK 4.8.
+    private static let colorSchemeProperty = "gtk-interface-color-scheme"
+
+    /// GtkInterfaceColorScheme's DEFAULT, DARK and LIGHT.
+    private static func interfaceColorScheme(_ scheme: DesktopAppearance.ColorScheme) -> gint {
+        switch scheme {
+        case .noPreference: 1
+        case .preferDark: 2
+        case .preferLight: 3
+        }
     }
 
     /// One GtkSettings property set, or given back to the toolkit.

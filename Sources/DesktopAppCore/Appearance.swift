@@ -115,18 +115,14 @@ public struct DesktopAppearance: Sendable, Equatable {
 public enum AppearanceRule {
     /// What GtkSettings and the web view are given for what `desktop` asks.
     public static func applied(for desktop: DesktopAppearance) -> AppliedAppearance {
-        let dark: AppliedAppearance.Setting<Bool> = switch desktop.colorScheme {
-        case .preferDark?: .set(true)
-        case .preferLight?: .set(false)
-        case .noPreference?, nil: .keep
-        }
+        let scheme: AppliedAppearance.Setting<DesktopAppearance.ColorScheme> = desktop.colorScheme.map { .set($0) } ?? .keep
         // GTK's built-in high-contrast theme, in both releases' names: GTK
         // 4.8 and 4.18 take "HighContrast" with prefer-dark as its dark
         // variant (Default-hc-dark), and WebKit reads the name for
         // prefers-contrast and prefer-dark for prefers-color-scheme.
         let theme: AppliedAppearance.Setting<String> = desktop.highContrast == true ? .set(AppliedAppearance.highContrastTheme) : .keep
         let dpi: AppliedAppearance.Setting<Int> = desktop.textScalingFactor.map { .set(Int((AppliedAppearance.standardDPI * $0).rounded())) } ?? .keep
-        return AppliedAppearance(preferDark: dark, themeName: theme, xftDPI: dpi, textZoom: desktop.textScalingFactor ?? 1,
+        return AppliedAppearance(colorScheme: scheme, themeName: theme, xftDPI: dpi, textZoom: desktop.textScalingFactor ?? 1,
                                  pagesHighContrast: desktop.highContrast == true)
     }
 }
@@ -144,8 +140,13 @@ public struct AppliedAppearance: Sendable, Equatable {
     /// gtk-xft-dpi at a factor of 1: 96 dots per inch, in 1/1024ths.
     public static let standardDPI = 96.0 * 1024
 
-    /// gtk-application-prefer-dark-theme.
-    public var preferDark: Setting<Bool>
+    /// The colour scheme, where the portal serves one: on GTK 4.20 and
+    /// later all three as gtk-interface-color-scheme, which draws the
+    /// window (no preference is set too, not handed back: GTK 4.24 then
+    /// went back to the dark it had read at start); and, for WebKit, which
+    /// reads no other, gtk-application-prefer-dark-theme true, false, or
+    /// reset for no preference.
+    public var colorScheme: Setting<DesktopAppearance.ColorScheme>
     /// gtk-theme-name.
     public var themeName: Setting<String>
     /// gtk-xft-dpi: the header bar's text. GTK on Wayland reads the factor
@@ -160,10 +161,10 @@ public struct AppliedAppearance: Sendable, Equatable {
     /// sheet: WebKitGTK 2.50 tells them no prefers-contrast.
     public var pagesHighContrast: Bool
 
-    public init(preferDark: Setting<Bool>, themeName: Setting<String>, xftDPI: Setting<Int>, textZoom: Double,
+    public init(colorScheme: Setting<DesktopAppearance.ColorScheme>, themeName: Setting<String>, xftDPI: Setting<Int>, textZoom: Double,
                 pagesHighContrast: Bool = false)
     {
-        self.preferDark = preferDark
+        self.colorScheme = colorScheme
         self.themeName = themeName
         self.xftDPI = xftDPI
         self.textZoom = textZoom
@@ -171,7 +172,7 @@ public struct AppliedAppearance: Sendable, Equatable {
     }
 
     /// Nothing set: what the app shows with no portal.
-    public static let untouched = AppliedAppearance(preferDark: .keep, themeName: .keep, xftDPI: .keep, textZoom: 1)
+    public static let untouched = AppliedAppearance(colorScheme: .keep, themeName: .keep, xftDPI: .keep, textZoom: 1)
 }
 
 extension AppLogText {

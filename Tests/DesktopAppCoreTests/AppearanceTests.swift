@@ -12,27 +12,29 @@ import Testing
         #expect(AppearanceRule.applied(for: appearance) == .untouched)
     }
 
-    @Test func darkAndLightAreSetAndNoPreferenceLeavesTheToolkitsOwn() {
+    @Test func eachServedSchemeIsSetAndOnlyAnUnservedOneLeavesTheToolkitsOwn() {
         var appearance = DesktopAppearance()
         appearance.set(.colorScheme, .unsigned(1))
-        #expect(AppearanceRule.applied(for: appearance).preferDark == .set(true))
+        #expect(AppearanceRule.applied(for: appearance).colorScheme == .set(.preferDark))
         appearance.set(.colorScheme, .unsigned(2))
-        #expect(AppearanceRule.applied(for: appearance).preferDark == .set(false))
+        #expect(AppearanceRule.applied(for: appearance).colorScheme == .set(.preferLight))
         appearance.set(.colorScheme, .unsigned(0))
-        #expect(AppearanceRule.applied(for: appearance).preferDark == .keep)
+        #expect(AppearanceRule.applied(for: appearance).colorScheme == .set(.noPreference))
         appearance.set(.colorScheme, .signed(1))
-        #expect(AppearanceRule.applied(for: appearance).preferDark == .set(true))
+        #expect(AppearanceRule.applied(for: appearance).colorScheme == .set(.preferDark))
         appearance.set(.colorScheme, .unsigned(7))
-        #expect(AppearanceRule.applied(for: appearance).preferDark == .keep)
+        #expect(AppearanceRule.applied(for: appearance).colorScheme == .set(.noPreference))
+        appearance.set(.colorScheme, nil)
+        #expect(AppearanceRule.applied(for: appearance).colorScheme == .keep)
     }
 
     @Test func highContrastIsGTKsBuiltInThemeAndLeavesTheSchemeToColorScheme() {
         var appearance = DesktopAppearance()
         appearance.set(.contrast, .unsigned(1))
         #expect(AppearanceRule.applied(for: appearance).themeName == .set("HighContrast"))
-        #expect(AppearanceRule.applied(for: appearance).preferDark == .keep)
+        #expect(AppearanceRule.applied(for: appearance).colorScheme == .keep)
         appearance.set(.colorScheme, .unsigned(1))
-        #expect(AppearanceRule.applied(for: appearance) == AppliedAppearance(preferDark: .set(true), themeName: .set("HighContrast"), xftDPI: .keep,
+        #expect(AppearanceRule.applied(for: appearance) == AppliedAppearance(colorScheme: .set(.preferDark), themeName: .set("HighContrast"), xftDPI: .keep,
                                                   textZoom: 1, pagesHighContrast: true))
         appearance.set(.contrast, .unsigned(0))
         #expect(AppearanceRule.applied(for: appearance).themeName == .keep)

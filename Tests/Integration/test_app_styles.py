@@ -33,7 +33,7 @@ PORTAL_SERVICES = {
 }
 ARTIFACTS = os.path.join(REPO, "build", "test-artifacts", "styles")
 # The screenshots are named by the release they were taken on.
-RELEASE = "debian13" if os.environ.get("DFL_RELEASE") == "trixie" else "debian12"
+RELEASE = {"trixie": "debian13", "forky": "debian-testing"}.get(os.environ.get("DFL_RELEASE"), "debian12")
 # The header bar's height in the default themes, and a band of the page
 # below it that holds its text.
 HEADER_BAND = (6, 34)

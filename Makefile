@@ -15,7 +15,7 @@ SYSTEM_PYTHON ?= /usr/bin/python3
 
 .PHONY: deps toolchain test-toolchain build check unit-tests contract-tests integration-tests js-tests bench-quick sanitizers \
 	fuzz-short fuzz soak package package-test trixie-tests trixie-root-drop bench-gnome demo bench clean locale pot translation-tests \
-	flatpak flatpak-test flatpak-standin-drop mutants forky-glib forky-build
+	flatpak flatpak-test flatpak-standin-drop mutants forky-tests forky-glib forky-build
 
 deps:
 	@scripts/install-deps.sh
@@ -35,11 +35,11 @@ build: deps toolchain locale
 
 # Every stage in turn, each timed; the first that fails stops the run. The
 # package is built once, then tested on this Debian 12 and, with the desktop
-# tests of GNOME 48, Plasma 6 and XFCE 4.20, in the Debian 13 root; then the
-# Flatpak is built on the stand-in runtime and tested there, on the same
-# desktops.
+# tests of GNOME 48, Plasma 6 and XFCE 4.20, in the Debian 13 root, and on
+# GNOME 50 and Plasma 6.7 in the Debian testing root; then the Flatpak is
+# built on the stand-in runtime and tested there.
 CHECK_STAGES := translation-tests unit-tests contract-tests integration-tests js-tests bench-quick sanitizers \
-	fuzz-short package package-test trixie-tests forky-glib flatpak flatpak-test
+	fuzz-short package package-test trixie-tests forky-tests forky-glib flatpak flatpak-test
 
 # What later stages need is made ahead, in the background at the lowest
 # priority (scripts/ahead.sh, its logs build/ahead-*.log), and ended with
@@ -156,6 +156,16 @@ package-test: deps toolchain
 trixie-tests: deps
 	@test -f $(DEB) || $(MAKE) --no-print-directory package
 	Tests/Trixie/run.sh --deb $(DEB)
+
+# The desktops most parents run now, in the Debian testing root (the one
+# the package is built in below): the whole story on GNOME Shell 50 and
+# Plasma 6.7 on Wayland (and Plasma on X11), and the app's style on GTK
+# 4.24, against the package. As root.
+FORKY_TESTS := test_gnome_wayland test_plasma6 test_styles
+
+forky-tests: deps
+	@test -f $(DEB) || $(MAKE) --no-print-directory package
+	DFL_ROOT_SUITE=forky Tests/Trixie/run.sh --deb $(DEB) $(FORKY_TESTS)
 
 # GLib 2.88 and later (Flathub's GNOME 50 and 51, Ubuntu 26.04, Debian
 # testing's 2.90): every module over GLib's, GTK's and libnotify's headers

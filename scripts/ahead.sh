@@ -10,8 +10,9 @@
 #
 #   ahead.sh roots    the Debian 13 root (Tests/Trixie/root.sh), then the
 #                     Flatpak stand-in runtime (Tests/Flatpak/standin.sh),
-#                     then the Debian testing root the package is built
-#                     in against GLib 2.90 (Tests/Forky/build.sh)
+#                     then the Debian testing root: GNOME 50 and Plasma
+#                     6.7 for the desktop tests, and the build against
+#                     GLib 2.90 (Tests/Forky/build.sh)
 #   ahead.sh builds   the AddressSanitizer and ThreadSanitizer builds
 #                     (Tests/Sanitizers/run.sh), then the fuzz targets
 #                     (scripts/fuzz.sh)
@@ -26,7 +27,7 @@ case ${1:-} in
         done_after "the Debian 13 root is ready"
         Tests/Flatpak/standin.sh path >/dev/null
         done_after "the Flatpak stand-in runtime is ready"
-        DFL_ROOT_SUITE=forky DFL_ROOT_PACKAGES=Tests/Forky/build-packages.txt Tests/Trixie/root.sh path >/dev/null
+        DFL_ROOT_SUITE=forky Tests/Trixie/root.sh path >/dev/null
         done_after "the Debian testing root is ready"
         ;;
     builds)

@@ -24,7 +24,7 @@ repo=$(cd "$here/../.." && pwd)
 cd "$repo"
 toolchain=${DFL_SWIFT_TOOLCHAIN:-/opt/swift}
 [[ -x $toolchain/usr/bin/swift ]] || { echo "forky-build: no Swift toolchain in $toolchain" >&2; exit 1; }
-export DFL_ROOT_SUITE=forky DFL_ROOT_PACKAGES=$here/build-packages.txt
+export DFL_ROOT_SUITE=forky
 root=$(Tests/Trixie/root.sh path)
 
 compat=$repo/build/forky-compat

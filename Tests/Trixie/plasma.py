@@ -55,7 +55,8 @@ PARTS = {
     "statusnotifierwatcher": ("/usr/lib/*/qt6/plugins/kf6/kded/statusnotifierwatcher.so", "plasma-workspace"),
     "plasmashell": ("/usr/bin/plasmashell", "plasma-workspace"),
     "the desktop shell": ("/usr/share/plasma/shells/org.kde.plasma.desktop", "plasma-desktop"),
-    "Qt's Wayland platform": ("/usr/lib/*/qt6/plugins/platforms/libqwayland-generic.so", "qt6-wayland"),
+    # libqwayland-generic.so up to Qt 6.8 (Debian 13), libqwayland.so since.
+    "Qt's Wayland platform": ("/usr/lib/*/qt6/plugins/platforms/libqwayland*.so", "qt6-wayland"),
     "Qt's X11 platform": ("/usr/lib/*/qt6/plugins/platforms/libqxcb.so", "libqt6gui6"),
     "Xvfb": ("/usr/bin/Xvfb", "xvfb"),
 }

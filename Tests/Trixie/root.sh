@@ -2,7 +2,9 @@
 # The Debian 13 (trixie) root the desktop tests run in, made with debootstrap
 # from Debian's archive and cached on this machine; with DFL_ROOT_SUITE=forky
 # the same from Debian testing (the desktops of 2026: GLib 2.90, GTK 4.24),
-# with the packages of DFL_ROOT_PACKAGES (default: packages.txt beside this).
+# with the packages of DFL_ROOT_PACKAGES, ":"-separated files (default:
+# packages.txt beside this, and for testing also Tests/Forky/build-packages.txt:
+# one root there serves both the desktop tests and the build against its GLib).
 #
 #   root.sh path          the root, made first if it is missing or stale
 #   root.sh run CMD...    runs CMD inside the root (made first if need be),
@@ -28,25 +30,25 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 cache=${DFL_ROOT_CACHE:-/var/cache/dreamsforlittles-tests}
 suite=${DFL_ROOT_SUITE:-trixie}
-package_list=${DFL_ROOT_PACKAGES:-$here/packages.txt}
 case $suite in
-    trixie) script=;;
+    trixie) script= default_lists=$here/packages.txt;;
     # Debian 12's debootstrap has no script named for testing: sid's
     # makes it. Testing's Release files expire within days.
-    forky) script=/usr/share/debootstrap/scripts/sid;;
+    forky) script=/usr/share/debootstrap/scripts/sid default_lists=$here/packages.txt:$repo/Tests/Forky/build-packages.txt;;
     *) echo "trixie-root: DFL_ROOT_SUITE is trixie or forky, not $suite" >&2; exit 2;;
 esac
+IFS=: read -r -a package_lists <<<"${DFL_ROOT_PACKAGES:-$default_lists}"
 mirror=${DFL_DEBIAN_MIRROR:-http://deb.debian.org/debian}
 security=${DFL_DEBIAN_SECURITY:-http://deb.debian.org/debian-security}
 
 die() { echo "trixie-root: $*" >&2; exit 1; }
 
-packages() { grep -v '^[[:space:]]*\(#\|$\)' "$package_list"; }
+packages() { cat "${package_lists[@]}" | grep -v '^[[:space:]]*\(#\|$\)' | sort -u; }
 
 base_key() { printf '%s\n' "$suite" "$mirror" minbase ca-certificates | sha256sum | cut -c1-16; }
 # Raise when the way the root is made changes (sources, dpkg settings).
 recipe=2
-root_key() { { cat "$package_list"; printf '%s\n' "$recipe" "$mirror" "$security"; } | sha256sum | cut -c1-16; }
+root_key() { { cat "${package_lists[@]}"; printf '%s\n' "$recipe" "$mirror" "$security"; } | sha256sum | cut -c1-16; }
 
 need_root() {
     [[ $(id -u) -eq 0 ]] || die "making and entering the root needs root (debootstrap, chroot and mounts)"
@@ -204,7 +206,7 @@ EOF
     echo "trixie-root: installing ${#wanted[@]} packages into the root" >&2
     enter "$target.tmp" apt-get update -q >&2
     enter "$target.tmp" apt-get install -y -q --no-install-recommends "${wanted[@]}" >&2 \
-        || die "apt-get install in the root failed ($(basename "$package_list") names a package $suite lacks?)"
+        || die "apt-get install in the root failed (${package_lists[*]##*/} names a package $suite lacks?)"
     enter "$target.tmp" apt-get clean >&2
     printf '%s\n' "${wanted[@]}" > "$target.tmp/.packages"
     touch "$target.tmp/.complete"

@@ -11,9 +11,13 @@
 # throwaway overlay; the cached root is not changed), and the tests in
 # Tests/Trixie run against the installed programs, with the harness of
 # Tests/Integration. TEST names a module, class or test as unittest takes
-# them (test_gnome48, test_plasma6.PopupTests, ...); without one, every
+# them (test_gnome_wayland, test_plasma6.PopupTests, ...); without one, every
 # module runs, after root_harness_test.py has checked on the host that a
 # run of root.sh leaves no process, mount or file behind. The time of each part is printed.
+#
+# With DFL_ROOT_SUITE=forky the same runs in the Debian testing root
+# instead (GNOME Shell 50, Plasma 6.7: the desktops most parents run now),
+# and the tests know it by DFL_RELEASE=forky.
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -60,15 +64,15 @@ tests_started=$(clock)
 status=0
 "$here/root.sh" run /bin/bash -c '
     set -e
-    deb=$1; shift
+    deb=$1 release=$2; shift 2
     dpkg -i "$deb" >/tmp/dpkg.log 2>&1 || { cat /tmp/dpkg.log; echo "trixie: the package did not install in the root" >&2; exit 1; }
-    export DFL_BUILD_DIR=/usr/bin DFL_RELEASE=trixie
+    export DFL_BUILD_DIR=/usr/bin DFL_RELEASE=$release
     export PYTHONPATH=$PWD/Tests/Integration:$PWD/Tests/Trixie
     if (($# == 0)); then
         exec python3 -m unittest discover -s Tests/Trixie -t Tests/Trixie -v
     fi
     exec python3 -m unittest -v "$@"
-' trixie "$deb" "$@" || status=$?
+' trixie "$deb" "${DFL_ROOT_SUITE:-trixie}" "$@" || status=$?
 echo "   the tests in the root took $(( $(clock) - tests_started )) s"
 part "done, status $status"
 exit $status

@@ -18,12 +18,13 @@ import os
 import re
 import signal
 import unittest
+import uuid
 
 import dbus
 
 from dbus_client import Client
 from desktop import BusMonitor
-from harness import BUS_NAME, DEMO_FAMILY, LEO, Platform, Session, eventually, stop
+from harness import BUS_NAME, DEMO_FAMILY, INTERFACE, LEO, OBJECT_PATH, Platform, Session, eventually, stop
 from installed import AGENT_NAME, Installation
 from name_queue import NameQueueApp
 from test_webview_bridge import Bridge, sleep_timer
@@ -116,6 +117,7 @@ class ImpostorFlatpakTests(unittest.TestCase):
         eventually(lambda: self.owner() == impostor_name, what="the impostor to own %s" % AGENT_NAME)
         stop(agent)
         self.assertTrue(os.path.exists(published), "the killed agent's published name is left behind")
+        self.assert_recording_holds_what_it_is_handed()
 
         # Asked for a new Sleep's token and the first one's renewal, the
         # bridge hands nothing over and asks the platform for no token.
@@ -170,11 +172,12 @@ class ImpostorFlatpakTests(unittest.TestCase):
         self.assert_impostor_got_nothing(first_token, renewed)
         bus_text = monitor.text()
         self.assertNotIn(TOKEN_PREFIX, bus_text)
-        # Each Mirror went to the agent's unique name: the killed one's,
-        # then the one back (a renewal may add more).
+        # Each of the bridge's Mirror calls went to the agent's unique name:
+        # the killed one's, then the one back's (a renewal may add more).
         back_name = self.owner()
         mirrors = [re.search(r"destination=(\S+)", header).group(1) for header, _ in monitor.messages()
-                   if header.startswith("method call") and "member=Mirror" in header]
+                   if header.startswith("method call") and "member=Mirror" in header
+                   and "sender=%s " % self.bus.get_unique_name() not in header]
         self.assertEqual(mirrors[:2], [agent_name, back_name], mirrors)
         self.assertEqual(set(mirrors), {agent_name, back_name}, mirrors)
         self.assertNotIn(TOKEN_PREFIX, bridge.log())
@@ -185,10 +188,25 @@ class ImpostorFlatpakTests(unittest.TestCase):
     def completions(self, platform):
         return [r for r in platform.requests() if r["method"] == "POST" and r["path"].endswith("/complete")]
 
+    def assert_recording_holds_what_it_is_handed(self):
+        """What a caller hands the impostor through a descriptor is in its
+        files: a canary of the test's own, from the test's own connection."""
+        canary = "CANARY-" + uuid.uuid4().hex
+        read_end, write_end = os.pipe()
+        os.write(write_end, canary.encode())
+        os.close(write_end)
+        try:
+            self.bus.call_blocking(AGENT_NAME, OBJECT_PATH, INTERFACE, "Mirror", "a{sv}",
+                                   ({"action_token_fd": dbus.types.UnixFd(read_end)},))
+        finally:
+            os.close(read_end)
+        self.assertNotEqual(self.impostor.files_holding(canary), [])
+
     def assert_impostor_got_nothing(self, *tokens):
         """The impostor was sent the bridge's ping, which names the owner,
-        and nothing else; no token is in any of its files."""
-        calls = self.impostor.calls()
+        and nothing else but the test's own canary; no token is in any of
+        its files."""
+        calls = [c for c in self.impostor.calls() if c["sender"] != self.bus.get_unique_name()]
         self.assertIn(PING, {(c["interface"], c["member"]) for c in calls}, self.impostor.lines())
         self.assertEqual({(c["interface"], c["member"]) for c in calls} - {PING}, set(), json.dumps(calls, indent=1))
         for needle in (TOKEN_PREFIX, *tokens):

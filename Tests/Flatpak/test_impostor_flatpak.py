@@ -130,7 +130,7 @@ class ImpostorFlatpakTests(unittest.TestCase):
         self.assertTrue(all("requestNativeActionToken" not in body for body in self.put_bodies(platform)[puts:]))
         self.assertIn(WHY, bridge.log())
         self.assert_impostor_got_nothing(first_token)
-        self.assertEqual(self.completions(platform), [])
+        self.assertEqual((self.completions(platform), platform.activities()), ([], []))
 
         # The agent started again while the impostor holds the name leaves,
         # saying why, and takes its published name with it.

@@ -195,9 +195,12 @@ flatpak: deps
 # its programs run, its permissions are the manifest's finish-args, its
 # desktop files are exported (Tests/Flatpak/test_bundle.py); then the whole
 # story on GNOME Shell 48 and Plasma 6.3 through their portals, and from the
-# host over its name (Tests/Flatpak/test_*.py). As root.
+# host over its name (Tests/Flatpak/test_*.py); a second Flatpak queued on
+# the agent's name, and the .deb installed beside the Flatpak (the package
+# `make package` leaves, built now when there is none). As root.
 flatpak-test:
 	@test -f build/flatpak/com.dreamsforlittles.DreamsForLittles.flatpak || $(MAKE) --no-print-directory flatpak
+	@ls build/package/dreamsforlittles-desktop_*.deb >/dev/null 2>&1 || $(MAKE) --no-print-directory package
 	Tests/Flatpak/run.sh
 
 # Drops the cached stand-in runtime; the next flatpak makes it again.

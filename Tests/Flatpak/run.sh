@@ -2,7 +2,9 @@
 # The Flatpak's tests (every test_*.py here) in the Debian 13 root, against
 # the bundle and the stand-in runtime that `make flatpak` left in
 # build/flatpak (Tests/Flatpak/build.sh), with the harness of
-# Tests/Integration and the desktops' helpers of Tests/Trixie. As root.
+# Tests/Integration and the desktops' helpers of Tests/Trixie; the .deb
+# beside the Flatpak (test_deb_beside_flatpak) also needs the package that
+# `make package` left in build/package. As root.
 #
 #   run.sh [TEST...]     a module, class or test as unittest names them
 #                        (test_gnome48_flatpak, test_bundle.BundleTest...);

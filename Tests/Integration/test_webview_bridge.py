@@ -26,12 +26,13 @@ BRIDGE = os.path.join(BUILD, "dfl-webview-bridge")
 class Bridge:
     """The bridge process with a reader of its output lines."""
 
-    def __init__(self, session, extra_env=None):
+    def __init__(self, session, extra_env=None, command=None):
         """`extra_env`: what differs from the session's environment (another
-        installation's XDG_STATE_HOME, say)."""
+        installation's XDG_STATE_HOME, say); `command`: another way to run
+        it (the installed package's, a Flatpak's `flatpak run`)."""
         self.stderr_path = os.path.join(session.root, "bridge-%s.log" % uuid.uuid4().hex[:6])
         self.stderr = open(self.stderr_path, "w")
-        self.process = subprocess.Popen([BRIDGE], env=dict(session.env, **(extra_env or {})), stdin=subprocess.PIPE,
+        self.process = subprocess.Popen(command or [BRIDGE], env=dict(session.env, **(extra_env or {})), stdin=subprocess.PIPE,
                                         stdout=subprocess.PIPE, stderr=self.stderr)
         session.processes.append(self.process)
         self.lines = queue.Queue()

@@ -71,8 +71,9 @@ need_toolchain() {
 key() {
     need_toolchain
     local version
-    version=$("$toolchain/usr/bin/swift-frontend" --version 2>&1 | head -n 1) \
+    version=$("$toolchain/usr/bin/swift-frontend" --version 2>&1) \
         || die "the toolchain in $toolchain does not run: $version"
+    version=${version%%$'\n'*}
     { cat "$here/platform-packages.txt" "$here/sdk-packages.txt"
       printf '%s\n' "$recipe" "$suite" "$mirror" "$security" "$branch" "$extension_branch" "$arch" "$version"; } | sha256sum | cut -c1-16
 }
@@ -201,7 +202,9 @@ $missing"
 }
 
 make_standin() {
-    local target="$cache/flatpak-standin-$(key)"
+    # Apart, so that a key that cannot be made stops here.
+    local target
+    target="$cache/flatpak-standin-$(key)"
     [[ -f "$target/.complete" ]] && { echo "$target/repo"; return; }
     need_root
     mkdir -p "$cache"

@@ -184,14 +184,15 @@ trixie-root-drop:
 	Tests/Trixie/root.sh drop
 
 # The Flatpak (packaging/flatpak/README.md): the manifest built with
-# flatpak-builder in the Debian 13 root, on a stand-in runtime, SDK and
-# swift6 extension made from Debian 13's packages and cached beside the root
-# (Tests/Flatpak/standin.sh); leaves build/flatpak/com.dreamsforlittles.DreamsForLittles.flatpak
+# flatpak-builder in the Debian 13 root, on a stand-in runtime and SDK made
+# from Debian testing's packages and a swift6 extension made from the Swift
+# toolchain, cached beside the root (Tests/Flatpak/standin.sh); leaves build/flatpak/com.dreamsforlittles.DreamsForLittles.flatpak
 # and the stand-in's repository build/flatpak/repo. As root.
 flatpak: deps
 	Tests/Flatpak/build.sh
 
-# The bundle installed with flatpak install --user in the Debian 13 root:
+# The bundle installed with flatpak install --user in the Debian 13 root
+# (the host; the runtime inside is the stand-in made from testing):
 # its programs run, its permissions are the manifest's finish-args, its
 # desktop files are exported (Tests/Flatpak/test_bundle.py); then the whole
 # story on GNOME Shell 48 and Plasma 6.3 through their portals, and from the

@@ -43,6 +43,14 @@ class StandinManifestTest(unittest.TestCase):
         with self.assertRaises(standin_manifest.ManifestError):
             standin_manifest.runtime_version(self.lines + ["runtime-version: '49'\n"])
 
+    def test_the_manifest_puts_the_extensions_bin_and_lib_on_the_paths(self):
+        standin_manifest.check_extension_paths(self.lines)
+
+    def test_a_manifest_without_the_extensions_library_path_is_refused(self):
+        without = [line for line in self.lines if "prepend-ld-library-path" not in line]
+        with self.assertRaisesRegex(standin_manifest.ManifestError, "prepend-ld-library-path"):
+            standin_manifest.check_extension_paths(without)
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -15,7 +15,7 @@ SYSTEM_PYTHON ?= /usr/bin/python3
 
 .PHONY: deps toolchain test-toolchain build check unit-tests contract-tests integration-tests js-tests bench-quick sanitizers \
 	fuzz-short fuzz soak package package-test trixie-tests trixie-root-drop bench-gnome demo bench clean locale pot translation-tests \
-	flatpak flatpak-test flatpak-standin-drop mutants forky-tests forky-glib forky-build
+	flatpak flatpak-test flatpak-standin-drop mutants forky-tests forky-flatpak-test forky-glib forky-build
 
 deps:
 	@scripts/install-deps.sh
@@ -37,9 +37,11 @@ build: deps toolchain locale
 # package is built once, then tested on this Debian 12 and, with the desktop
 # tests of GNOME 48, Plasma 6 and XFCE 4.20, in the Debian 13 root, and on
 # GNOME 50 and Plasma 6.7 in the Debian testing root; then the Flatpak is
-# built on the stand-in runtime and tested there.
+# built on the stand-in runtime (Debian testing's GLib 2.90 and GTK 4.24,
+# so every program is built against them there: forky-glib need not run
+# too) and tested in both roots.
 CHECK_STAGES := translation-tests unit-tests contract-tests integration-tests js-tests bench-quick sanitizers \
-	fuzz-short package package-test trixie-tests forky-tests forky-glib flatpak flatpak-test
+	fuzz-short package package-test trixie-tests forky-tests flatpak flatpak-test forky-flatpak-test
 
 # What later stages need is made ahead, in the background at the lowest
 # priority (scripts/ahead.sh, its logs build/ahead-*.log), and ended with
@@ -171,8 +173,9 @@ forky-tests: deps
 # testing's 2.90): every module over GLib's, GTK's and libnotify's headers
 # built in a root made from Debian testing with this machine's toolchain
 # (Tests/Forky/build.sh; the root is made ahead). forky-build builds all
-# of the package and its tests there and runs the unit tests; not part of
-# make check. As root.
+# of the package and its tests there and runs the unit tests. Neither is a
+# stage of make check, whose Flatpak build compiles every program against
+# the same GLib. As root.
 forky-glib: deps toolchain
 	Tests/Forky/build.sh glib
 
@@ -203,6 +206,15 @@ flatpak-test:
 	@test -f build/flatpak/com.dreamsforlittles.DreamsForLittles.flatpak || $(MAKE) --no-print-directory flatpak
 	@ls build/package/dreamsforlittles-desktop_*.deb >/dev/null 2>&1 || $(MAKE) --no-print-directory package
 	Tests/Flatpak/run.sh
+
+# The Flatpak's desktop tests on GNOME Shell 50 in the Debian testing root,
+# with the bundle flatpak-test installed. (Plasma 6.7's are not yet: its
+# portal backend keeps a popup whose body was clicked on screen after the
+# agent withdraws it; `DFL_ROOT_SUITE=forky Tests/Flatpak/run.sh
+# test_plasma_flatpak` shows it.) As root.
+forky-flatpak-test:
+	@test -f build/flatpak/com.dreamsforlittles.DreamsForLittles.flatpak || $(MAKE) --no-print-directory flatpak
+	DFL_ROOT_SUITE=forky Tests/Flatpak/run.sh test_gnome_flatpak
 
 # Drops the cached stand-in runtime; the next flatpak makes it again.
 flatpak-standin-drop:

@@ -7,8 +7,11 @@
 # `make package` left in build/package. As root.
 #
 #   run.sh [TEST...]     a module, class or test as unittest names them
-#                        (test_gnome48_flatpak, test_bundle.BundleTest...);
+#                        (test_gnome_flatpak, test_bundle.BundleTest...);
 #                        without one, every module runs
+#
+# With DFL_ROOT_SUITE=forky the same runs in the Debian testing root
+# (GNOME Shell 50, Plasma 6.7), the tests told so by DFL_RELEASE=forky.
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -17,9 +20,10 @@ for needed in build/flatpak/com.dreamsforlittles.DreamsForLittles.flatpak build/
     [[ -e $repo/$needed ]] || { echo "flatpak-test: $needed is missing: run make flatpak first" >&2; exit 1; }
 done
 exec "$repo/Tests/Trixie/root.sh" run /bin/bash -c '
-    export PYTHONPATH=$PWD/Tests/Flatpak:$PWD/Tests/Integration:$PWD/Tests/Trixie DFL_RELEASE=trixie
+    release=$1; shift
+    export PYTHONPATH=$PWD/Tests/Flatpak:$PWD/Tests/Integration:$PWD/Tests/Trixie DFL_RELEASE=$release
     if (($# == 0)); then
         exec python3 -m unittest discover -s Tests/Flatpak -t Tests/Flatpak -p "test_*.py" -v
     fi
     exec python3 -m unittest -v "$@"
-' flatpak-test "$@"
+' flatpak-test "${DFL_ROOT_SUITE:-trixie}" "$@"

@@ -1,4 +1,5 @@
-"""The installed Flatpak on GNOME Shell 48 (Debian 13), with
+"""The installed Flatpak on GNOME Shell (48 in the Debian 13 root, 50 in the
+Debian testing one), with
 xdg-desktop-portal and its GNOME backend, as a parent meets it: the app
 started as its launcher does on the Shell's Wayland display, signed in and
 a Sleep started in its window from the keyboard (each button found by its
@@ -38,6 +39,7 @@ from installed import APP_ID, Installation, exec_words, key_file, manifest_finis
 from mutter_input import Pointer
 from proc_accounting import children_of
 from shell_screen import Screen, centre, grow
+from test_gnome_wayland import RELEASE, SHELL_OF_RELEASE
 import screen_words
 
 WEBAPP = os.path.join(REPO, "webapp", "demo")
@@ -165,8 +167,8 @@ def require_service(name, package):
     return path
 
 
-class FlatpakOnGnome48(unittest.TestCase):
-    """A login of GNOME Shell 48 with the portals, the Flatpak installed for
+class FlatpakOnGnome(unittest.TestCase):
+    """A login of GNOME Shell with the portals, the Flatpak installed for
     its user, the reference platform (serving the demo web app) over TLS."""
 
     def setUp(self):
@@ -194,7 +196,9 @@ class FlatpakOnGnome48(unittest.TestCase):
         self.addCleanup(self.bus.stop)
         self.shell = GnomeShell(self.session)
         self.addCleanup(self.shell.stop)
-        self.assertEqual(self.shell.major, 48, "this module is for GNOME Shell 48; the root has %s" % self.shell.version)
+        self.assertEqual(self.shell.major, SHELL_OF_RELEASE[RELEASE],
+                         "the %s root should have GNOME Shell %d; it has %s"
+                         % (RELEASE, SHELL_OF_RELEASE[RELEASE], self.shell.version))
         self.installation.activation_environment(
             "WAYLAND_DISPLAY", "XDG_CURRENT_DESKTOP", "XDG_SESSION_DESKTOP", "XDG_SESSION_TYPE", "XDG_DATA_DIRS",
             "DBUS_SYSTEM_BUS_ADDRESS", "GTK_A11Y", "NO_AT_BRIDGE", "HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME",
@@ -347,7 +351,7 @@ class FlatpakOnGnome48(unittest.TestCase):
         return found
 
 
-class StoryTests(FlatpakOnGnome48):
+class StoryTests(FlatpakOnGnome):
     def start_maya_in_the_window(self):
         """The launcher's window: the parent signs in (unless the web app
         still knows them) and starts Maya's Sleep from the keyboard, then
@@ -530,7 +534,7 @@ class StoryTests(FlatpakOnGnome48):
         return found
 
 
-class AutostartTests(FlatpakOnGnome48):
+class AutostartTests(FlatpakOnGnome):
     def autostart_entry(self):
         return os.path.join(self.session.env["XDG_CONFIG_HOME"], "autostart", APP_ID + ".desktop")
 

@@ -65,6 +65,10 @@ extension DesktopApplication {
                     outcome = TimerActionRule.completeOutcome(status: nil, errorName: errorName(error))
                 }
                 AppLog.log(outcome.isFailure ? .warning : .info, AppLogText.completeOutcome(call.timerID, outcome))
+                switch TimerActionRule.notice(after: outcome) {
+                case .alreadyEnded?: call.application.sayAlreadyEnded(call.timerID)
+                case nil: break
+                }
                 g_application_release(dfl_g_application(call.application.application))
             }, retained(PendingTimerCall(application: self, timerID: id)))
     }
@@ -104,6 +108,13 @@ extension DesktopApplication {
                 call.application.followTimerLink(call.timerID, deepLink: deepLink)
                 g_application_release(dfl_g_application(call.application.application))
             }, retained(PendingTimerCall(application: self, timerID: id)))
+    }
+
+    /// Replaces the clicked notification (the portal's id of a timer's
+    /// notification is the timer's id, and the app's own are in the same
+    /// place) with one that says the Sleep has already ended.
+    fileprivate func sayAlreadyEnded(_ id: TimerID) {
+        sendNotification(id: id.string, body: AppText.sleepAlreadyEnded)
     }
 
     private func followTimerLink(_ id: TimerID, deepLink: String?) {

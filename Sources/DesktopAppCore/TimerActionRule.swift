@@ -63,6 +63,24 @@ public enum TimerActionRule {
         }
     }
 
+    /// What the parent is shown after Complete: nothing, where the agent
+    /// took the click or already holds it; for a timer it does not hold
+    /// (the notification outlived it: restored by the desktop after its
+    /// own restart, or left by an agent that was killed), the notification
+    /// that was clicked is replaced by one that says the Sleep has already
+    /// ended and that nothing was changed, with no button left to press.
+    /// A failure is the log's: the timer may still be running.
+    public enum CompleteNotice: Sendable, Equatable {
+        case alreadyEnded
+    }
+
+    public static func notice(after outcome: CompleteOutcome) -> CompleteNotice? {
+        switch outcome {
+        case .notMirrored: return .alreadyEnded
+        case .queued, .alreadyCompleting, .failed: return nil
+        }
+    }
+
     /// What `open-timer` does once the agent's List has answered: the
     /// timer's `deep_link`, followed through the same rules as a
     /// `dreamsforlittles://` link given to Open (LinkRule), never loaded as

@@ -55,6 +55,15 @@ import Testing
         #expect(TimerActionRule.notice(after: .failed("org.freedesktop.DBus.Error.ServiceUnknown")) == nil)
     }
 
+    @Test func anOpenOfATimerTheAgentDoesNotListTakesItsNotificationAway() {
+        #expect(TimerActionRule.notice(afterOpenListed: false) == .withdrawn)
+    }
+
+    @Test func anOpenOfAListedTimerOrWithTheAgentNotReachedLeavesItsNotification() {
+        #expect(TimerActionRule.notice(afterOpenListed: true) == nil)
+        #expect(TimerActionRule.notice(afterOpenListed: nil) == nil)
+    }
+
     @Test func anUnexpectedReplyIsAFailure() {
         #expect(TimerActionRule.completeOutcome(status: "done", errorName: nil) == .failed("an unexpected reply"))
     }

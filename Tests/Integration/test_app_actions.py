@@ -186,7 +186,10 @@ class LeftPortalNotificationTests(AppActionsTestCase):
     def drawn(self, test):
         return [entry for entry in self.server.logged() if test(entry)]
 
-    def test_an_old_complete_changes_nothing_at_the_platform_and_says_the_sleep_has_ended(self):
+    def leave_a_notification(self):
+        """Maya's notification, left on screen by an agent killed after her
+        timer left its store; the agent started again. Returns the timer's
+        id, its token, the agent's unique name and the agents' logs."""
         timer_id, reply = self.platform.start_sleep()
         token = self.platform.mirror(self.client, timer_id, reply, baby_name="Maya")
         eventually(lambda: self.drawn(lambda e: e.get("summary") == "Maya is asleep"), what="Maya's notification")
@@ -203,7 +206,16 @@ class LeftPortalNotificationTests(AppActionsTestCase):
                    what="the restarted agent to remove the notification it left")
         [(_, removed)] = calls(self.monitor, "RemoveNotification", sender=owner)
         self.assertEqual(removed, ['string "%s"' % timer_id])
+        return timer_id, token, owner, [crashing.log, restarted.log]
 
+    def assert_nothing_sent(self, timer_id, token, logs):
+        self.assertEqual([r for r in self.platform.requests() if r["method"] == "POST" and timer_id in r["path"]], [])
+        self.assertEqual(self.platform.activities(), [])
+        for log in [read() for read in logs] + [self.app_output()]:
+            self.assertNotIn(token, log)
+
+    def test_an_old_complete_changes_nothing_at_the_platform_and_says_the_sleep_has_ended(self):
+        timer_id, token, owner, logs = self.leave_a_notification()
         # Pressed anyway: the app asks the agent, which no longer holds it.
         result = self.activate_action("complete-timer", "'%s'" % timer_id)
         self.assertEqual(result.returncode, 0, result.stderr)
@@ -217,10 +229,20 @@ class LeftPortalNotificationTests(AppActionsTestCase):
                      and any(ended in line for line in args)]
         self.assertEqual(app_add[0], 'string "%s"' % timer_id)
         self.assertNotIn('string "app.complete-timer"', "\n".join(app_add))
-        self.assertEqual([r for r in self.platform.requests() if r["method"] == "POST" and timer_id in r["path"]], [])
-        self.assertEqual(self.platform.activities(), [])
-        for log in (crashing.log(), restarted.log(), self.app_output()):
-            self.assertNotIn(token, log)
+        self.assert_nothing_sent(timer_id, token, logs)
+
+    def test_an_old_open_shows_the_window_and_takes_the_notification_away(self):
+        timer_id, token, owner, logs = self.leave_a_notification()
+        result = self.activate_action("open-timer", "'%s'" % timer_id)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        eventually(lambda: self.visible_windows(), what="the window")
+        eventually(lambda: "has no link in the agent's list" in self.app_output(), what="the app to read the list")
+        app_removes = lambda: [args for header, args in calls(self.monitor, "RemoveNotification")
+                               if "interface=org.freedesktop.portal.Notification;" in header
+                               and "sender=%s" % owner not in header.split()]
+        eventually(app_removes, what="the app to take the notification away")
+        self.assertEqual(app_removes(), [['string "%s"' % timer_id]])
+        self.assert_nothing_sent(timer_id, token, logs)
 
 
 class OpenTimerTests(AppActionsTestCase):

@@ -291,14 +291,17 @@ public struct NotificationMachine: Sendable {
     }
 
     /// A timer left the list; a farewell shown for it stays (it has no
-    /// Complete, and closes by itself).
+    /// Complete, and closes by itself). With no server on the bus its
+    /// record is kept: the desktop may still show the notification (it
+    /// keeps a portal app's while the portal is away), and the server that
+    /// comes next is asked to take it away.
     public mutating func timerRemoved(_ id: TimerID) -> [TimerRemovedAction] {
         state.retries[id] = nil
         state.held[id] = nil
         state.lastSent[id] = nil
         var actions: [TimerRemovedAction] = []
         if state.entries.removeValue(forKey: id) != nil { actions.append(.close(id)) }
-        if state.records.removeValue(forKey: id) != nil { actions.append(.forgetRecord(id)) }
+        if state.server != nil, state.records.removeValue(forKey: id) != nil { actions.append(.forgetRecord(id)) }
         return actions
     }
 

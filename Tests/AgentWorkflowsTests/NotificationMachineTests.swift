@@ -185,6 +185,13 @@ import Testing
         #expect(machine.serverChanged(F.portal, timers: [], now: now) == [.dropAll, .withdraw(F.id(2), notificationID: 0)])
     }
 
+    @Test func aTimerRemovedWhileNoServerIsThereIsWithdrawnWhenOneComes() {
+        var machine = showing([F.timer()], on: F.portal)
+        _ = machine.serverChanged(nil, timers: [F.timer()], now: now)
+        #expect(machine.timerRemoved(F.id(1)) == [])
+        #expect(machine.serverChanged(F.portal, timers: [], now: now) == [.dropAll, .withdraw(F.id(1), notificationID: 40)])
+    }
+
     @Test func nothingIsWithdrawnWhileNoServerIsThere() {
         let left = NotificationRecord(notificationID: 41, dismissedInState: nil, serverOwner: F.xfce.owner)
         var machine = machine(records: [F.id(2): left])

@@ -173,6 +173,13 @@ import Testing
         #expect(machine.state.records[F.id(2)] == nil)
     }
 
+    @Test func aServerRecordWithNoIdOrADismissalIsForgottenNotWithdrawn() {
+        let noID = NotificationRecord(notificationID: 0, dismissedInState: nil, serverOwner: F.xfce.owner)
+        let dismissed = NotificationRecord(notificationID: 41, dismissedInState: "running:1:true", serverOwner: F.xfce.owner)
+        var machine = machine(records: [F.id(2): noID, F.id(3): dismissed])
+        #expect(machine.serverChanged(F.xfce, timers: [], now: now) == [.dropAll, .forgetRecord(F.id(2)), .forgetRecord(F.id(3))])
+    }
+
     @Test func aDismissalLeftForATimerNoLongerHeldIsForgotten() {
         let left = NotificationRecord(notificationID: 0, dismissedInState: "running:1:true")
         var machine = machine(records: [F.id(2): left])
@@ -205,6 +212,16 @@ import Testing
         _ = machine.serverChanged(F.xfce, timers: [], now: now)
         #expect(machine.withdrawn(F.id(2)) == .forgetRecord(F.id(2)))
         #expect(machine.withdrawn(F.id(2)) == nil)
+    }
+
+    @Test func aWithdrawalAnsweredWhileTheTimersFarewellShowsKeepsItsRecord() {
+        let left = NotificationRecord(notificationID: 41, dismissedInState: nil, serverOwner: F.xfce.owner)
+        var machine = machine(records: [F.id(1): left])
+        _ = machine.serverChanged(F.xfce, timers: [], now: now)
+        _ = machine.timerChanged(F.timer(1), now: now)
+        _ = machine.saved(F.id(1), sleptMinutes: 83, now: now)
+        #expect(machine.withdrawn(F.id(1)) == nil)
+        #expect(machine.state.records[F.id(1)] == left)
     }
 
     @Test func aWithdrawalAnsweredAfterTheTimerCameBackKeepsItsRecord() {

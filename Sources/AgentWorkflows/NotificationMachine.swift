@@ -9,11 +9,25 @@ public struct NotificationServer: Sendable, Equatable {
     /// "name version" from GetServerInformation.
     public let displayName: String
     public let traits: NotificationServerTraits
+    /// Where the notifications go. The portal's ids are the agent's own
+    /// (the timer's), and the desktop keeps them across the portal's and
+    /// the agent's restarts; a server's ids belong to its owner.
+    public var surface: NotificationSurfaceKind = .server
 
     public init(owner: String, displayName: String, traits: NotificationServerTraits) {
         self.owner = owner
         self.displayName = displayName
         self.traits = traits
+    }
+
+    /// Whether a notification recorded as shown under `record` may still be
+    /// on this server's screen: on the portal always (its id is the
+    /// timer's), on a server only under the id that same owner gave.
+    func mayShow(_ record: NotificationRecord) -> Bool {
+        switch surface {
+        case .portal: return record.dismissedInState == nil
+        case .server: return record.dismissedInState == nil && record.notificationID != 0 && record.serverOwner == owner
+        }
     }
 }
 
@@ -175,10 +189,22 @@ public struct NotificationMachine: Sendable {
         case saveRecord(TimerID, NotificationRecord)
         /// What List says about this timer's notification changed.
         case statusChanged(TimerID)
+        /// Take away a notification a killed or restarted agent left for a
+        /// timer it no longer holds, so that no Complete stays on screen
+        /// that could act on it; `notificationID` is the server's id (0 on
+        /// the portal, where the timer's id is the notification's). The
+        /// surface reports `withdrawn` once the server answered.
+        case withdraw(TimerID, notificationID: UInt32)
+        /// Forget the stored record of a timer no longer held: nothing of
+        /// it can be on screen (dismissed, or its server gone).
+        case forgetRecord(TimerID)
     }
 
     /// A server took the name (or none has it now); `timers` are every
-    /// mirrored timer.
+    /// mirrored timer. The records of timers no longer held (the store
+    /// keeps a record past its timer until its notification is taken
+    /// away) are withdrawn from this server, or forgotten when nothing of
+    /// them can be on it.
     public mutating func serverChanged(
         _ new: NotificationServer?, timers: [StoredTimer], now: Instant
     ) -> [ServerChangedAction] {
@@ -202,11 +228,36 @@ public struct NotificationMachine: Sendable {
         state.retries.removeAll()
         state.held.removeAll()
         state.server = new
+        if let new {
+            let held = Set(timers.map(\.timer.id))
+            for (id, record) in state.records.sorted(by: { $0.key.string < $1.key.string }) where !held.contains(id) {
+                if new.mayShow(record) {
+                    actions.append(.withdraw(id, notificationID: record.notificationID))
+                } else {
+                    state.records[id] = nil
+                    actions.append(.forgetRecord(id))
+                }
+            }
+        }
         for timer in timers {
             if new != nil { refresh(timer, now: now, announce: false, into: &actions) }
             actions.append(.statusChanged(timer.timer.id))
         }
         return actions
+    }
+
+    public enum WithdrawnAction: Sendable, Equatable {
+        /// Forget the stored record: its notification is gone.
+        case forgetRecord(TimerID)
+    }
+
+    /// The server answered the withdrawal of a notification left for a
+    /// timer no longer held. Its record goes, unless the timer came back
+    /// meanwhile and is shown again under it.
+    public mutating func withdrawn(_ id: TimerID) -> WithdrawnAction? {
+        guard state.entries[id] == nil, state.farewells[id] == nil, state.records[id] != nil else { return nil }
+        state.records[id] = nil
+        return .forgetRecord(id)
     }
 
     // MARK: The timers
@@ -233,15 +284,25 @@ public struct NotificationMachine: Sendable {
     public enum TimerRemovedAction: Sendable, Equatable {
         /// Close it on the server and forget it.
         case close(TimerID)
+        /// Forget the stored record, which the store keeps past its timer:
+        /// after the close, so that an agent killed before it withdraws
+        /// the notification at its next start.
+        case forgetRecord(TimerID)
     }
 
-    /// A timer left the list; a farewell shown for it stays.
-    public mutating func timerRemoved(_ id: TimerID) -> TimerRemovedAction? {
-        state.records[id] = nil
+    /// A timer left the list; a farewell shown for it stays (it has no
+    /// Complete, and closes by itself). With no server on the bus its
+    /// record is kept: the desktop may still show the notification (it
+    /// keeps a portal app's while the portal is away), and the server that
+    /// comes next is asked to take it away.
+    public mutating func timerRemoved(_ id: TimerID) -> [TimerRemovedAction] {
         state.retries[id] = nil
         state.held[id] = nil
         state.lastSent[id] = nil
-        return state.entries.removeValue(forKey: id) != nil ? .close(id) : nil
+        var actions: [TimerRemovedAction] = []
+        if state.entries.removeValue(forKey: id) != nil { actions.append(.close(id)) }
+        if state.server != nil, state.records.removeValue(forKey: id) != nil { actions.append(.forgetRecord(id)) }
+        return actions
     }
 
     public enum SavedAction: Sendable, Equatable {

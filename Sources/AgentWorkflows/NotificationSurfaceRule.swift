@@ -54,6 +54,8 @@ extension NotificationServer {
         var traits = NotificationServerTraits(actions: true, bodyMarkup: false, alertsOnUpdate: true)
         traits.needsOpenButton = true
         traits.bodyMayBeMarkup = true
-        return NotificationServer(owner: owner, displayName: "portal \(version)", traits: traits)
+        var server = NotificationServer(owner: owner, displayName: "portal \(version)", traits: traits)
+        server.surface = .portal
+        return server
     }
 }

@@ -79,6 +79,7 @@ public enum ExternalInterface {
         public static let path = "/org/freedesktop/Notifications"
         public static let interface = "org.freedesktop.Notifications"
         public static let getCapabilities = "GetCapabilities"
+        public static let closeNotification = "CloseNotification"
     }
 
     /// GNOME Shell's notification service for GNotification, which GIO

@@ -158,7 +158,7 @@ extension DesktopApplication {
     /// The body goes through the one escape of notification bodies where
     /// GIO's backend hands it to a server that reads markup (a baby's name
     /// is in it); the title is plain text everywhere.
-    private func sendNotification(id: String, body: String) {
+    func sendNotification(id: String, body: String) {
         let notification = g_notification_new(AppText.applicationName)!
         g_notification_set_body(notification, noticeBody(body))
         g_application_send_notification(dfl_g_application(application), id, notification)

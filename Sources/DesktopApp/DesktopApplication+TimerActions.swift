@@ -65,6 +65,9 @@ extension DesktopApplication {
                     outcome = TimerActionRule.completeOutcome(status: nil, errorName: errorName(error))
                 }
                 AppLog.log(outcome.isFailure ? .warning : .info, AppLogText.completeOutcome(call.timerID, outcome))
+                if let notice = TimerActionRule.notice(after: outcome) {
+                    call.application.carryOut(notice, of: call.timerID)
+                }
                 g_application_release(dfl_g_application(call.application.application))
             }, retained(PendingTimerCall(application: self, timerID: id)))
     }
@@ -94,16 +97,29 @@ extension DesktopApplication {
                 let call = taken(data, as: PendingTimerCall.self)
                 var error: UnsafeMutablePointer<GError>?
                 let reply = g_dbus_connection_call_finish(OpaquePointer(source), result, &error)
-                var deepLink: String?
+                var listing: (listed: Bool, deepLink: String?)?
                 if let reply {
-                    deepLink = listedDeepLink(of: call.timerID, in: reply)
+                    listing = listedDeepLink(of: call.timerID, in: reply)
                     g_variant_unref(reply)
                 } else {
                     AppLog.log(.notice, AppLogText.timersUnknown(takeGError(error)))
                 }
-                call.application.followTimerLink(call.timerID, deepLink: deepLink)
+                call.application.followTimerLink(call.timerID, deepLink: listing?.deepLink)
+                if let notice = TimerActionRule.notice(afterOpenListed: listing?.listed) {
+                    call.application.carryOut(notice, of: call.timerID)
+                }
                 g_application_release(dfl_g_application(call.application.application))
             }, retained(PendingTimerCall(application: self, timerID: id)))
+    }
+
+    /// Replaces or takes away the clicked notification: the portal's id of
+    /// a timer's notification is the timer's id, and the app's own
+    /// notifications are in the same place.
+    fileprivate func carryOut(_ notice: TimerActionRule.StaleNotice, of id: TimerID) {
+        switch notice {
+        case .alreadyEnded: sendNotification(id: id.string, body: AppText.sleepAlreadyEnded)
+        case .withdrawn: g_application_withdraw_notification(dfl_g_application(application), id.string)
+        }
     }
 
     private func followTimerLink(_ id: TimerID, deepLink: String?) {
@@ -148,18 +164,18 @@ extension TimerActionRule.CompleteOutcome {
     }
 }
 
-/// The `deep_link` of the entry of List's `(aa{sv})` whose `timer_id` is
-/// `id`.
-private func listedDeepLink(of id: TimerID, in reply: OpaquePointer) -> String? {
-    guard let array = g_variant_get_child_value(reply, 0) else { return nil }
+/// Whether List's `(aa{sv})` has an entry whose `timer_id` is `id`, and
+/// that entry's `deep_link`.
+private func listedDeepLink(of id: TimerID, in reply: OpaquePointer) -> (listed: Bool, deepLink: String?) {
+    guard let array = g_variant_get_child_value(reply, 0) else { return (false, nil) }
     defer { g_variant_unref(array) }
     for index in 0..<g_variant_n_children(array) {
         guard let entry = g_variant_get_child_value(array, index) else { continue }
         defer { g_variant_unref(entry) }
         let listedID = AgentTimersWatch.string(entry, SleepTimers1.TimerKey.timerID.rawValue).flatMap { TimerID($0) }
-        if listedID == id { return AgentTimersWatch.string(entry, SleepTimers1.TimerKey.deepLink.rawValue) }
+        if listedID == id { return (true, AgentTimersWatch.string(entry, SleepTimers1.TimerKey.deepLink.rawValue)) }
     }
-    return nil
+    return (false, nil)
 }
 
 /// On the GTK main thread only, where GLib calls it back: the compiler keeps it there.

@@ -94,6 +94,8 @@ public enum AppText {
     }
     // TRANSLATORS: A desktop notification when the app is quit while a Sleep is still on the desktop.
     public static var quitStops: String { tr("Dreams for Littles has quit: the sleep's Complete button is no longer renewed, and changes from other devices no longer reach the desktop.") }
+    // TRANSLATORS: A desktop notification that replaces a Sleep's notification whose Complete was pressed after the Sleep had ended (saved, stopped on another device, or after a sign-out).
+    public static var sleepAlreadyEnded: String { tr("This Sleep has already ended. Nothing was changed; open the app to see your sleeps.") }
     // TRANSLATORS: An item of the window's menu: clears the web app's sign-in and everything it keeps on this computer.
     public static var signOutMenuItem: String { trc("menu", "Sign out") }
     // TRANSLATORS: An item of the window's menu that ends the app, even while a Sleep runs.

@@ -63,6 +63,34 @@ public enum TimerActionRule {
         }
     }
 
+    /// What becomes of a clicked notification whose timer the agent does
+    /// not hold (the notification outlived it: restored by the desktop
+    /// after its own restart, or left by an agent that was killed).
+    public enum StaleNotice: Sendable, Equatable {
+        /// Replaced by one that says the Sleep has already ended and that
+        /// nothing was changed, with no button left to press: after
+        /// Complete, which shows no window.
+        case alreadyEnded
+        /// Taken away: after Open, whose window shows the sleeps as they are.
+        case withdrawn
+    }
+
+    /// After Complete: nothing where the agent took the click or already
+    /// holds it; a failure is the log's, the timer may still be running.
+    public static func notice(after outcome: CompleteOutcome) -> StaleNotice? {
+        switch outcome {
+        case .notMirrored: return .alreadyEnded
+        case .queued, .alreadyCompleting, .failed: return nil
+        }
+    }
+
+    /// After Open, once the agent's List answered (`listed`), or nil when
+    /// the agent was not reached: only a timer the agent answered it does
+    /// not hold has its notification taken away.
+    public static func notice(afterOpenListed listed: Bool?) -> StaleNotice? {
+        listed == false ? .withdrawn : nil
+    }
+
     /// What `open-timer` does once the agent's List has answered: the
     /// timer's `deep_link`, followed through the same rules as a
     /// `dreamsforlittles://` link given to Open (LinkRule), never loaded as

@@ -15,6 +15,7 @@ import SleepTimerCore
 /// current for each id, so that news of one forgotten since is dropped.
 public final class DesktopNotifications: NotificationSurface {
     private let watch: NotificationServerWatch
+    private let connection: BusConnection
     private let loop: MainLoop
     private let log: any LogSink
     private var thread: NotificationThread?
@@ -28,6 +29,7 @@ public final class DesktopNotifications: NotificationSurface {
 
     public init(connection: BusConnection, loop: MainLoop, clock: any WallClock, log: any LogSink) {
         watch = NotificationServerWatch(connection: connection, clock: clock, log: log)
+        self.connection = connection
         self.loop = loop
         self.log = log
     }
@@ -71,6 +73,26 @@ public final class DesktopNotifications: NotificationSurface {
     public func drop(_ id: TimerID) {
         guard let epoch = current.removeValue(forKey: id) else { return }
         thread?.submit(.drop(id, epoch: epoch))
+    }
+
+    /// CloseNotification of an id an earlier run of the agent was given,
+    /// on the agent's own connection: libnotify closes only objects it
+    /// made. Only a reply is a withdrawal; an error leaves the record for
+    /// the next start.
+    public func withdraw(_ id: TimerID, notificationID: UInt32) {
+        typealias Server = ExternalInterface.Notifications
+        let call = Message.methodCall(
+            destination: Server.name, path: Server.path, interface: Server.interface, member: Server.closeNotification
+        ).append(.uint32(notificationID))
+        connection.call(call) { [weak self] result in
+            guard let self, self.current[id] == nil else { return }
+            switch result {
+            case .success:
+                self.report?(.withdrawn(id))
+            case .failure(let error):
+                self.log.log(.warning, "The server did not close the notification left for timer \(id): \(error.message)")
+            }
+        }
     }
 
     public func dropAll() {

@@ -99,6 +99,26 @@ public final class PortalNotifications: NotificationSurface {
         current[id] = nil
     }
 
+    /// RemoveNotification of the timer's id, which an earlier run used; the
+    /// portal answers alike whether or not the desktop still showed it, so
+    /// any answer is a withdrawal. No answer (no portal) leaves the record
+    /// for the next start.
+    public func withdraw(_ id: TimerID, notificationID: UInt32) {
+        let call = Message.methodCall(
+            destination: Portal.name, path: Portal.path, interface: Portal.notificationInterface,
+            member: Portal.removeNotification
+        ).append(.string(PortalNotification.id(of: id)))
+        connection.call(call) { [weak self] result in
+            guard let self, self.current[id] == nil else { return }
+            switch result {
+            case .success:
+                self.report?(.withdrawn(id))
+            case .failure(let error):
+                self.log.log(.warning, "The portal did not take away the notification of timer \(id): \(error.message)")
+            }
+        }
+    }
+
     public func dropAll() {
         current.removeAll()
     }

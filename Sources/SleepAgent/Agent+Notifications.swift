@@ -15,6 +15,10 @@ public protocol NotificationSurface: AnyObject {
     /// Forgets the notification of `id` without closing it.
     func drop(_ id: TimerID)
     func dropAll()
+    /// Takes away a notification an earlier run of the agent left (the
+    /// server's `notificationID`, or the timer's own id on the portal),
+    /// and reports `withdrawn` once the server answered.
+    func withdraw(_ id: TimerID, notificationID: UInt32)
     /// The moment the surface last asked for (`.wakeAt`) has come, on the
     /// agent's one schedule.
     func wake(now: Instant)
@@ -28,6 +32,8 @@ public enum NotificationSurfaceEvent: Sendable, Equatable {
     /// The server closed it; the surface has already forgotten it.
     case closed(TimerID, reason: UInt32)
     case actionInvoked(TimerID, NotificationAction, activationToken: String?)
+    /// The server answered a `withdraw`: the notification is gone.
+    case withdrawn(TimerID)
     /// When the surface next needs the loop (to ask the server again after
     /// an error); nil: no longer. The agent's schedule wakes it then, so the
     /// process keeps one timer.
@@ -47,9 +53,19 @@ extension Agent {
                 case .dropAll: surface?.dropAll()
                 case .saveRecord(let id, let record): saveNotificationRecord(record, of: id)
                 case .statusChanged(let id): announceStatus(of: id)
+                case .withdraw(let id, let notificationID): surface?.withdraw(id, notificationID: notificationID)
+                case .forgetRecord(let id): forgetNotificationRecord(of: id)
                 }
             }
             publishProperties()
+        case .withdrawn(let id):
+            runNotifications({ $0.withdrawn(id).map { [$0] } ?? [] }) { action in
+                switch action {
+                case .forgetRecord(let id):
+                    log.log(.info, "Took away the notification an earlier run left for timer \(id), which is no longer held.")
+                    forgetNotificationRecord(of: id)
+                }
+            }
         case .shown(let id, let notificationID):
             runNotifications({ $0.shown(id, notificationID: notificationID, now: now).map { [$0] } ?? [] }) { action in
                 switch action {
@@ -98,11 +114,13 @@ extension Agent {
         }
     }
 
-    /// A timer left the list: its notification closes.
+    /// A timer left the list: its notification closes, then its record
+    /// goes.
     func notificationsTimerRemoved(_ id: TimerID) {
-        runNotifications({ $0.timerRemoved(id).map { [$0] } ?? [] }) { action in
+        runNotifications({ $0.timerRemoved(id) }) { action in
             switch action {
             case .close(let id): surface?.close(id)
+            case .forgetRecord(let id): forgetNotificationRecord(of: id)
             }
         }
     }
@@ -166,6 +184,14 @@ extension Agent {
             try store.setNotification(for: id, record)
         } catch {
             log.log(.warning, "Could not keep the notification state of timer \(id): \(error)")
+        }
+    }
+
+    private func forgetNotificationRecord(of id: TimerID) {
+        do {
+            try store.removeNotification(for: id)
+        } catch {
+            log.log(.warning, "Could not forget the notification state of timer \(id): \(error)")
         }
     }
 

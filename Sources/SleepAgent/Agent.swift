@@ -231,6 +231,7 @@ public final class Agent {
 
     func announceRemoval(_ ids: [TimerID], reason: RemovalReason) {
         guard !ids.isEmpty else { return }
+        crashPoints.reach(.afterRemovalCommit, log: log)
         invalidateList()
         for id in ids {
             timers[id] = nil

@@ -12,6 +12,8 @@ public struct CrashPoints: Sendable {
         case afterOutboxCommit = "after-outbox-commit"
         /// The platform's answer arrived; the store does not know it yet.
         case afterReply = "after-reply"
+        /// Timers left the store; their notifications are still on screen.
+        case afterRemovalCommit = "after-removal-commit"
     }
 
     let armed: Point?

@@ -391,16 +391,22 @@ public final class SleepTimerStore {
         case deleted
     }
 
-    /// Deletes timers by id: the mirror, its notification row and its
-    /// completion (a pending one as `pending` says). The one place the
-    /// three tables are cleared. Returns how many pending completions it
-    /// deleted, as the deletes themselves report them.
+    /// Deletes timers by id: the mirror, its completion (a pending one as
+    /// `pending` says), and its notification row where it records a
+    /// dismissal only. The one place the three tables are cleared. A row
+    /// of a notification that may still be on screen outlives its timer:
+    /// the agent deletes it (`removeNotification`) once the notification
+    /// is closed, so that an agent killed before that withdraws it at its
+    /// next start; the row holds no token and no name. Returns how many
+    /// pending completions it deleted, as the deletes themselves report
+    /// them.
     @discardableResult
     private func deleteTimers(_ ids: some Sequence<TimerID>, pending: PendingCompletion = .kept) throws(SQLiteError) -> Int {
         var deletedPending = 0
         for id in ids {
             try connection.statement("DELETE FROM timers WHERE timer_id = ?").bind(.text(id.string)).run()
-            try connection.statement("DELETE FROM notifications WHERE timer_id = ?").bind(.text(id.string)).run()
+            try connection.statement("DELETE FROM notifications WHERE timer_id = ? AND dismissed_in_state IS NOT NULL")
+                .bind(.text(id.string)).run()
             deletedPending += try connection.statement(
                 "DELETE FROM completions WHERE timer_id = ?1 AND (?2 OR state != 'pending') RETURNING state = 'pending'"
             ).bind(.text(id.string), .integer(pending == .deleted ? 1 : 0)).rows { $0.integer(0) != 0 }.filter { $0 }.count

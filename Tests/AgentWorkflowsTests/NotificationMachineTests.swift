@@ -133,10 +133,104 @@ import Testing
         #expect(content?.body.hasSuffix("\nOpen the app to complete it.") == true)
     }
 
-    @Test func aRemovedTimersNotificationIsClosed() {
+    @Test func aRemovedTimersNotificationIsClosedThenItsRecordForgotten() {
         var machine = showing([F.timer()])
-        #expect(machine.timerRemoved(F.id(1)) == .close(F.id(1)))
-        #expect(machine.timerRemoved(F.id(1)) == nil)
+        #expect(machine.timerRemoved(F.id(1)) == [.close(F.id(1)), .forgetRecord(F.id(1))])
+        #expect(machine.timerRemoved(F.id(1)) == [])
+    }
+
+    @Test func aRemovedTimersDismissalIsForgottenWithNothingToClose() {
+        let key = NotificationMachine.stateKey(F.timer(), now: now)
+        var machine = machine(records: [F.id(1): NotificationRecord(notificationID: 0, dismissedInState: key)])
+        _ = machine.serverChanged(F.xfce, timers: [F.timer()], now: now)
+        #expect(machine.timerRemoved(F.id(1)) == [.forgetRecord(F.id(1))])
+    }
+
+    // MARK: What an earlier run left
+
+    @Test func aNotificationLeftOnTheSameServerForATimerNoLongerHeldIsWithdrawn() {
+        let left = NotificationRecord(notificationID: 41, dismissedInState: nil, serverOwner: F.xfce.owner)
+        var machine = machine(records: [F.id(2): left])
+        let actions = machine.serverChanged(F.xfce, timers: [F.timer(1)], now: now)
+        #expect(actions.contains(.withdraw(F.id(2), notificationID: 41)))
+        #expect(!actions.contains(.forgetRecord(F.id(2))))
+        // Kept until the server answered.
+        #expect(machine.state.records[F.id(2)] == left)
+    }
+
+    @Test func aHeldTimersNotificationIsReplacedNotWithdrawn() {
+        let left = NotificationRecord(notificationID: 41, dismissedInState: nil, serverOwner: F.xfce.owner)
+        var machine = machine(records: [F.id(1): left])
+        let actions = machine.serverChanged(F.xfce, timers: [F.timer(1)], now: now)
+        #expect(!actions.contains(.withdraw(F.id(1), notificationID: 41)))
+        #expect(actions.contains { if case .show(F.id(1), _, replacing: 41) = $0 { return true }; return false })
+    }
+
+    @Test func aNotificationLeftOnAnotherServerIsForgotten() {
+        let left = NotificationRecord(notificationID: 41, dismissedInState: nil, serverOwner: ":1.99")
+        var machine = machine(records: [F.id(2): left])
+        #expect(machine.serverChanged(F.xfce, timers: [], now: now) == [.dropAll, .forgetRecord(F.id(2))])
+        #expect(machine.state.records[F.id(2)] == nil)
+    }
+
+    @Test func aServerRecordWithNoIdOrADismissalIsForgottenNotWithdrawn() {
+        let noID = NotificationRecord(notificationID: 0, dismissedInState: nil, serverOwner: F.xfce.owner)
+        let dismissed = NotificationRecord(notificationID: 41, dismissedInState: "running:1:true", serverOwner: F.xfce.owner)
+        var machine = machine(records: [F.id(2): noID, F.id(3): dismissed])
+        #expect(machine.serverChanged(F.xfce, timers: [], now: now) == [.dropAll, .forgetRecord(F.id(2)), .forgetRecord(F.id(3))])
+    }
+
+    @Test func aDismissalLeftForATimerNoLongerHeldIsForgotten() {
+        let left = NotificationRecord(notificationID: 0, dismissedInState: "running:1:true")
+        var machine = machine(records: [F.id(2): left])
+        #expect(machine.serverChanged(F.portal, timers: [], now: now) == [.dropAll, .forgetRecord(F.id(2))])
+    }
+
+    @Test func aPortalNotificationLeftIsWithdrawnByTheTimersIDWhateverThePortalsOwner() {
+        let left = NotificationRecord(notificationID: 0, dismissedInState: nil, serverOwner: ":1.99")
+        var machine = machine(records: [F.id(2): left])
+        #expect(machine.serverChanged(F.portal, timers: [], now: now) == [.dropAll, .withdraw(F.id(2), notificationID: 0)])
+    }
+
+    @Test func aTimerRemovedWhileNoServerIsThereIsWithdrawnWhenOneComes() {
+        var machine = showing([F.timer()], on: F.portal)
+        _ = machine.serverChanged(nil, timers: [F.timer()], now: now)
+        #expect(machine.timerRemoved(F.id(1)) == [])
+        #expect(machine.serverChanged(F.portal, timers: [], now: now) == [.dropAll, .withdraw(F.id(1), notificationID: 40)])
+    }
+
+    @Test func nothingIsWithdrawnWhileNoServerIsThere() {
+        let left = NotificationRecord(notificationID: 41, dismissedInState: nil, serverOwner: F.xfce.owner)
+        var machine = machine(records: [F.id(2): left])
+        #expect(machine.serverChanged(nil, timers: [], now: now) == [.dropAll])
+        #expect(machine.state.records[F.id(2)] == left)
+    }
+
+    @Test func aWithdrawalAnsweredForgetsTheRecordOnce() {
+        let left = NotificationRecord(notificationID: 41, dismissedInState: nil, serverOwner: F.xfce.owner)
+        var machine = machine(records: [F.id(2): left])
+        _ = machine.serverChanged(F.xfce, timers: [], now: now)
+        #expect(machine.withdrawn(F.id(2)) == .forgetRecord(F.id(2)))
+        #expect(machine.withdrawn(F.id(2)) == nil)
+    }
+
+    @Test func aWithdrawalAnsweredWhileTheTimersFarewellShowsKeepsItsRecord() {
+        let left = NotificationRecord(notificationID: 41, dismissedInState: nil, serverOwner: F.xfce.owner)
+        var machine = machine(records: [F.id(1): left])
+        _ = machine.serverChanged(F.xfce, timers: [], now: now)
+        _ = machine.timerChanged(F.timer(1), now: now)
+        _ = machine.saved(F.id(1), sleptMinutes: 83, now: now)
+        #expect(machine.withdrawn(F.id(1)) == nil)
+        #expect(machine.state.records[F.id(1)] == left)
+    }
+
+    @Test func aWithdrawalAnsweredAfterTheTimerCameBackKeepsItsRecord() {
+        let left = NotificationRecord(notificationID: 41, dismissedInState: nil, serverOwner: F.xfce.owner)
+        var machine = machine(records: [F.id(1): left])
+        _ = machine.serverChanged(F.xfce, timers: [], now: now)
+        _ = machine.timerChanged(F.timer(1), now: now)
+        #expect(machine.withdrawn(F.id(1)) == nil)
+        #expect(machine.state.records[F.id(1)] == left)
     }
 
     // MARK: The server's answers
@@ -260,8 +354,9 @@ import Testing
         let actions = machine.saved(F.id(1), sleptMinutes: 83, now: now)
         #expect(actions == [.show(F.id(1), NotificationContent(
             summary: "Maya's sleep", body: "Sleep saved · 1 h 23 min", actions: [], persistent: false), replacing: 0)])
-        // The timer's removal that follows leaves the farewell on screen.
-        #expect(machine.timerRemoved(F.id(1)) == nil)
+        // The timer's removal that follows leaves the farewell on screen (it
+        // has no Complete, and closes by itself); only its record goes.
+        #expect(machine.timerRemoved(F.id(1)) == [.forgetRecord(F.id(1))])
         _ = machine.shown(F.id(1), notificationID: 40, now: now)
         let closeAt = now.adding(NotificationContent.transientTimeout + NotificationContent.ignoredTimeoutGrace)
         #expect(machine.wakeAt == closeAt)

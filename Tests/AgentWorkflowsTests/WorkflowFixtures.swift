@@ -45,6 +45,8 @@ enum WorkflowFixtures {
         traits.actions = false
         return NotificationServer(owner: xfce.owner, displayName: xfce.displayName, traits: traits)
     }
+    /// The notification portal, version 1.
+    static let portal = NotificationServer.portal(owner: ":1.12", version: 1)
     /// A server that draws no buttons.
     static let plain = NotificationServer(
         owner: ":1.11", displayName: "plain 1", traits: NotificationServerTraits(capabilities: ["body"], serverName: "plain"))

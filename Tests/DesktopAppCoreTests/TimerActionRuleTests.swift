@@ -42,6 +42,28 @@ import Testing
             == .failed("com.dreamsforlittles.SleepTimers1.Error.StorageFailed"))
     }
 
+    @Test func aCompleteOfATimerNoLongerHeldSaysItHasAlreadyEnded() {
+        #expect(TimerActionRule.notice(after: .notMirrored) == .alreadyEnded)
+    }
+
+    @Test func aCompleteTakenOrAlreadyHeldShowsNothing() {
+        #expect(TimerActionRule.notice(after: .queued) == nil)
+        #expect(TimerActionRule.notice(after: .alreadyCompleting) == nil)
+    }
+
+    @Test func aFailedCompleteIsNotSaidToHaveEnded() {
+        #expect(TimerActionRule.notice(after: .failed("org.freedesktop.DBus.Error.ServiceUnknown")) == nil)
+    }
+
+    @Test func anOpenOfATimerTheAgentDoesNotListTakesItsNotificationAway() {
+        #expect(TimerActionRule.notice(afterOpenListed: false) == .withdrawn)
+    }
+
+    @Test func anOpenOfAListedTimerOrWithTheAgentNotReachedLeavesItsNotification() {
+        #expect(TimerActionRule.notice(afterOpenListed: true) == nil)
+        #expect(TimerActionRule.notice(afterOpenListed: nil) == nil)
+    }
+
     @Test func anUnexpectedReplyIsAFailure() {
         #expect(TimerActionRule.completeOutcome(status: "done", errorName: nil) == .failed("an unexpected reply"))
     }

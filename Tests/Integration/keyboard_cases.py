@@ -308,6 +308,19 @@ class InThePage(KeyboardTestCase):
                     return
         raise AssertionError("Tab did not reach %s" % what)
 
+    def test_f5_and_ctrl_r_reload_on_their_first_press_though_the_page_takes_every_key(self):
+        # A page may take keys for itself (preventDefault on keydown), and
+        # WebKit then reports them handled: the window's Reload comes first.
+        app = self.start_app()
+        app.wait_for_page()
+        keyboard = Keyboard(self.session, app.windows()[0])
+        eventually(lambda: self.loads() == 1, what="the page to load")
+        for key, loads in (("F5", 2), ("ctrl+r", 3), ("F5", 4)):
+            app.wait("return document.readyState === 'complete'", "the page to be loaded")
+            app.js("window.addEventListener('keydown', event => event.preventDefault(), true)")
+            keyboard.press(key)
+            eventually(lambda: self.loads() == loads, what="the first %s to load the page again" % key)
+
     def test_the_whole_sleep_story(self):
         client = Client(self.session)
         self.addCleanup(client.close)

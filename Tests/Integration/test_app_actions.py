@@ -12,6 +12,7 @@ override: its rules are unit tests (SandboxAgentMachineTests,
 TimerActionRuleTests) and the Flatpak's tests carry it out."""
 
 import os
+import signal
 import subprocess
 import time
 
@@ -21,15 +22,19 @@ import dbus.lowlevel
 import app_harness
 import bus_probe
 
-from app_harness import AppTestCase, app_windows, session_app_pids, window_startup_id
+from app_harness import AppTestCase, app_windows, require_tool, session_app_pids, window_startup_id
 from dbus_client import Client
-from desktop import xdotool
-from harness import DEMO_FAMILY, MAYA, PATIENCE, eventually
+from desktop import BusMonitor, Display, XfceNotifyd, xdotool
+from harness import DEMO_FAMILY, MAYA, PATIENCE, AgentProcess, eventually
 from proc_accounting import alive
+from processes import BUILD
 from test_background import install_app_service
 from test_desktop_app import ProcessHandle
+from test_portal_notifications import calls, install_portal
 
 APP_NAME = "com.dreamsforlittles.DreamsForLittles"
+AGENT_NAME = "com.dreamsforlittles.DreamsForLittles.SleepTimers1"
+PORTAL_SURFACE = {"DFL_NOTIFICATION_SURFACE": "portal"}
 APP_PATH = "/com/dreamsforlittles/DreamsForLittles"
 # The app's allowance of what a way in (an action, Open) may make it do: a
 # burst of three, then one a second, and all ways in together a burst of six,
@@ -147,6 +152,97 @@ class CompleteTimerTests(AppActionsTestCase):
         self.assertEqual((listed["state"], listed["can_complete"]), ("running", True))
         self.assertEqual(self.platform.activities(), [])
         self.assertEqual(self.visible_windows(), [])
+
+
+class LeftPortalNotificationTests(AppActionsTestCase):
+    """As inside a Flatpak: the agent's notifications and the app's own go
+    through the notification portal (the real xdg-desktop-portal with its
+    GTK backend, forwarding to xfce4-notifyd), and a Complete comes back as
+    the app's action. An agent killed after a timer left its store, before
+    it removed the notification, takes it away at its next start; a
+    Complete pressed on it anyway (GNOME Shell restores a portal app's
+    notifications after its own restart) sends nothing to the platform, and
+    the notification then says the Sleep has already ended."""
+
+    def setUp(self):
+        require_tool("xdotool", "xdotool")
+        self.session_setup()
+        self.display = Display(self.session)
+        self.session.env.update(GTK_A11Y="none", NO_AT_BRIDGE="1", GTK_USE_PORTAL="1",
+                                PATH=BUILD + os.pathsep + self.session.env["PATH"])
+        self.write_app_config()
+        install_portal(self.session)
+        self.server = XfceNotifyd(self.session, log=True)
+        self.monitor = BusMonitor(self.session)
+        self.addCleanup(self.monitor.stop)
+        install_app_service(self.session)
+        # The activated app's notices go through the portal, as in a sandbox.
+        subprocess.run(["dbus-update-activation-environment", "GTK_USE_PORTAL"], env=self.session.env, check=True,
+                       timeout=PATIENCE)
+        self.agent = AgentProcess(self.session, extra_env=PORTAL_SURFACE)
+        self.client = Client(self.session)
+        self.addCleanup(self.client.close)
+
+    def drawn(self, test):
+        return [entry for entry in self.server.logged() if test(entry)]
+
+    def leave_a_notification(self):
+        """Maya's notification, left on screen by an agent killed after her
+        timer left its store; the agent started again. Returns the timer's
+        id, its token, the agent's unique name and the agents' logs."""
+        timer_id, reply = self.platform.start_sleep()
+        token = self.platform.mirror(self.client, timer_id, reply, baby_name="Maya")
+        eventually(lambda: self.drawn(lambda e: e.get("summary") == "Maya is asleep"), what="Maya's notification")
+        self.agent.terminate()
+        crashing = AgentProcess(self.session, extra_env=dict(PORTAL_SURFACE, DFL_TEST_CRASH_AT="after-removal-commit"))
+        with self.assertRaises(dbus.exceptions.DBusException):
+            self.client.timers.Remove(timer_id, timeout=PATIENCE)
+        self.assertEqual(crashing.process.wait(PATIENCE), -signal.SIGKILL)
+        self.assertEqual(calls(self.monitor, "RemoveNotification"), [], "the killed agent removed nothing")
+
+        restarted = AgentProcess(self.session, extra_env=PORTAL_SURFACE)
+        owner = self.client.bus.get_name_owner(AGENT_NAME)
+        eventually(lambda: calls(self.monitor, "RemoveNotification", sender=owner),
+                   what="the restarted agent to remove the notification it left")
+        [(_, removed)] = calls(self.monitor, "RemoveNotification", sender=owner)
+        self.assertEqual(removed, ['string "%s"' % timer_id])
+        return timer_id, token, owner, [crashing.log, restarted.log]
+
+    def assert_nothing_sent(self, timer_id, token, logs):
+        self.assertEqual([r for r in self.platform.requests() if r["method"] == "POST" and timer_id in r["path"]], [])
+        self.assertEqual(self.platform.activities(), [])
+        for log in [read() for read in logs] + [self.app_output()]:
+            self.assertNotIn(token, log)
+
+    def test_an_old_complete_changes_nothing_at_the_platform_and_says_the_sleep_has_ended(self):
+        timer_id, token, owner, logs = self.leave_a_notification()
+        # Pressed anyway: the app asks the agent, which no longer holds it.
+        result = self.activate_action("complete-timer", "'%s'" % timer_id)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.wait_until_the_app_quits()
+        self.assertIn("is no longer mirrored by the agent", self.app_output())
+        ended = "This Sleep has already ended. Nothing was changed; open the app to see your sleeps."
+        eventually(lambda: self.drawn(lambda e: e.get("body") == ended), what="the notice that the Sleep has ended")
+        # It replaced the clicked notification (the same id) and has no button.
+        [app_add] = [args for header, args in calls(self.monitor, "AddNotification")
+                     if "interface=org.freedesktop.portal.Notification;" in header
+                     and any(ended in line for line in args)]
+        self.assertEqual(app_add[0], 'string "%s"' % timer_id)
+        self.assertNotIn('string "app.complete-timer"', "\n".join(app_add))
+        self.assert_nothing_sent(timer_id, token, logs)
+
+    def test_an_old_open_shows_the_window_and_takes_the_notification_away(self):
+        timer_id, token, owner, logs = self.leave_a_notification()
+        result = self.activate_action("open-timer", "'%s'" % timer_id)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        eventually(lambda: self.visible_windows(), what="the window")
+        eventually(lambda: "has no link in the agent's list" in self.app_output(), what="the app to read the list")
+        app_removes = lambda: [args for header, args in calls(self.monitor, "RemoveNotification")
+                               if "interface=org.freedesktop.portal.Notification;" in header
+                               and "sender=%s" % owner not in header.split()]
+        eventually(app_removes, what="the app to take the notification away")
+        self.assertEqual(app_removes(), [['string "%s"' % timer_id]])
+        self.assert_nothing_sent(timer_id, token, logs)
 
 
 class OpenTimerTests(AppActionsTestCase):

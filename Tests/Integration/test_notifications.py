@@ -5,6 +5,7 @@ A recording server on the same bus checks exact content and timing."""
 
 import json
 import os
+import signal
 import subprocess
 import time
 import unittest
@@ -386,6 +387,47 @@ class ContentTests(RecordedTestCase):
         [notify] = replacement.notifies()
         self.assertEqual(notify["replaces_id"], 0)
         self.assertEqual(notify["summary"], "Maya is asleep")
+
+
+class LeftNotificationTests(RecordedTestCase):
+    """An agent killed after a timer left its store, before it closed the
+    timer's notification (DFL_TEST_CRASH_AT=after-removal-commit): the
+    next agent takes the notification away at its start, and the old
+    Complete, pressed anyway, sends nothing to the platform."""
+
+    def close_calls(self):
+        return [c["id"] for c in self.server.calls() if c["method"] == "CloseNotification"]
+
+    def test_a_killed_agent_leaves_no_complete_for_a_timer_it_no_longer_holds(self):
+        timer_id, token, _ = self.start_timer()
+        self.wait_notifies(1)
+        self.agent.terminate()
+        crashing = AgentProcess(self.session, extra_env={"DFL_TEST_CRASH_AT": "after-removal-commit"})
+        with self.assertRaises(dbus.exceptions.DBusException):
+            self.client.timers.Remove(timer_id, timeout=PATIENCE)
+        self.assertEqual(crashing.process.wait(PATIENCE), -signal.SIGKILL)
+        left = self.server.notifies()[-1]
+        self.assertEqual(left["actions"], ["default", "Open", "complete", "Complete"])
+        self.assertEqual(self.close_calls(), [], "the killed agent closed nothing")
+
+        restarted = AgentProcess(self.session)
+        self.assertTrue(self.server.wait_for(lambda calls: left["id"] in self.close_calls()),
+                        "the restarted agent to close the notification it left: %r" % self.server.calls())
+        self.assertEqual(self.client.list(), [])
+        # Withdrawn, so forgotten: a second start closes nothing more.
+        eventually(lambda: "Took away the notification an earlier run left for timer %s" % timer_id in restarted.log(),
+                   what="the agent to forget the notification it took away")
+        logs = [crashing.log(), restarted.log()]
+        restarted.terminate()
+        again = AgentProcess(self.session)
+        self.control.Invoke(left["id"], "complete", "")
+        # Nothing comes of the old Complete: a moment for it to arrive.
+        time.sleep(1)
+        self.assertEqual(self.close_calls(), [left["id"]])
+        self.assertEqual([r for r in self.platform.requests() if r["method"] == "POST" and timer_id in r["path"]], [])
+        self.assertEqual(self.platform.activities(), [])
+        for log in logs + [again.log()]:
+            self.assertNotIn(token, log)
 
 
 class RefusedNotifyTests(RecordedTestCase):

@@ -45,9 +45,15 @@ def sandbox_wrapper(session):
 
 
 def owner(session, name):
+    """The name's owner, or None; asked once, so that an owner leaving
+    between two questions is not an error."""
     bus = dbus.bus.BusConnection(session.env["DBUS_SESSION_BUS_ADDRESS"])
     try:
-        return bus.get_name_owner(name) if bus.name_has_owner(name) else None
+        return bus.get_name_owner(name)
+    except dbus.exceptions.DBusException as error:
+        if error.get_dbus_name() == "org.freedesktop.DBus.Error.NameHasNoOwner":
+            return None
+        raise
     finally:
         bus.close()
 

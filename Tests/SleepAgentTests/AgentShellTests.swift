@@ -26,6 +26,12 @@ final class RecordingSurface: NotificationSurface {
     func close(_ id: TimerID) { closed.append(id) }
     func drop(_ id: TimerID) {}
     func dropAll() {}
+    /// The server answers every withdrawal at once.
+    var withdrawn: [(TimerID, UInt32)] = []
+    func withdraw(_ id: TimerID, notificationID: UInt32) {
+        withdrawn.append((id, notificationID))
+        report?(.withdrawn(id))
+    }
     var woken: [Instant] = []
     func wake(now: Instant) { woken.append(now) }
 

@@ -34,7 +34,25 @@ import SleepTimerCore
         #expect(try store.remove(Fixtures.timerID(1)))
         #expect(try !store.remove(Fixtures.timerID(1)))
         #expect(try store.timer(Fixtures.timerID(1)) == nil)
+        // Kept until the agent has taken the notification away.
+        #expect(try store.notification(for: Fixtures.timerID(1)) == NotificationRecord(notificationID: 7, dismissedInState: nil))
+    }
+
+    @Test func aDismissalGoesWithItsTimer() throws {
+        let store = try StoreFixtures.open(directory)
+        _ = try store.upsert(Fixtures.timer(1))
+        try store.setNotification(for: Fixtures.timerID(1), NotificationRecord(notificationID: 0, dismissedInState: "running:1"))
+        #expect(try store.remove(Fixtures.timerID(1)))
         #expect(try store.notification(for: Fixtures.timerID(1)) == nil)
+    }
+
+    @Test func aShownNotificationsRecordGoesOnlyWhenRemoved() throws {
+        let store = try StoreFixtures.open(directory)
+        _ = try store.upsert(Fixtures.timer(1))
+        try store.setNotification(for: Fixtures.timerID(1), NotificationRecord(notificationID: 7, dismissedInState: nil))
+        _ = try store.remove(Fixtures.timerID(1))
+        try store.removeNotification(for: Fixtures.timerID(1))
+        #expect(try store.notifications().isEmpty)
     }
 
     @Test func reconcileDropsOnlyTheScopesTimersThatAreNotRunning() throws {
@@ -76,7 +94,9 @@ import SleepTimerCore
         #expect(removed.pendingCompletions == 1)
         #expect(try store.timers().map(\.timer.id) == [Fixtures.timerID(3)])
         #expect(try store.completion(of: Fixtures.timerID(1)) == nil)
-        #expect(try store.notification(for: Fixtures.timerID(2)) == nil)
+        // The notification may still show the baby's name: the agent takes
+        // it away, then its row.
+        #expect(try store.notification(for: Fixtures.timerID(2)) == NotificationRecord(notificationID: 9, dismissedInState: nil))
         #expect(try store.pendingCompletionCount() == 0)
     }
 
@@ -264,7 +284,7 @@ import SleepTimerCore
         #expect(try store.dueCompletions(at: later).first?.attempts == 3)
     }
 
-    @Test func finishingRemovesTimerCompletionAndNotificationTogether() throws {
+    @Test func finishingRemovesTimerAndCompletionTogetherAndKeepsTheNotificationsRecord() throws {
         let store = try StoreFixtures.open(directory)
         _ = try store.upsert(Fixtures.timer(1))
         try store.setNotification(for: Fixtures.timerID(1), NotificationRecord(notificationID: 3, dismissedInState: nil))
@@ -272,7 +292,7 @@ import SleepTimerCore
         #expect(try store.finishCompletion(of: Fixtures.timerID(1)))
         #expect(try store.timer(Fixtures.timerID(1)) == nil)
         #expect(try store.completion(of: Fixtures.timerID(1)) == nil)
-        #expect(try store.notification(for: Fixtures.timerID(1)) == nil)
+        #expect(try store.notification(for: Fixtures.timerID(1)) == NotificationRecord(notificationID: 3, dismissedInState: nil))
         #expect(try store.dueCompletions(at: Instant(millisecondsSince1970: .max)).isEmpty)
         // Nothing pending was left to finish.
         #expect(try !store.finishCompletion(of: Fixtures.timerID(1)))

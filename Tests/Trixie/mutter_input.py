@@ -24,6 +24,53 @@ BUTTON_RIGHT = 0x111
 BUTTON_MASKS = 0x1f00
 
 
+# The keysyms the tests press (X11's keysymdef.h).
+KEY_F5 = 0xffc2
+
+
+# Clutter's modifier bit of Shift (SHIFT_MASK).
+SHIFT_MASK = 0x1
+KEY_SHIFT_L = 0xffe1
+
+
+class Keyboard:
+    """The virtual keyboard of a remote-desktop session of `shell`: each key
+    goes through the Shell's own input handling to the focused window.
+
+    The first key of a new virtual keyboard reaches no client (GTK's
+    GDK_DEBUG=events logs no event for it, GNOME Shell 48), so Shift is
+    pressed and let go once as the keyboard is made, the Shell seeing it
+    held, before any key a test counts."""
+
+    def __init__(self, shell):
+        self.shell = shell
+        try:
+            manager = dbus.Interface(shell.bus.get_object(REMOTE_DESKTOP, REMOTE_DESKTOP_PATH), REMOTE_DESKTOP)
+            path = manager.CreateSession()
+            self.session = dbus.Interface(shell.bus.get_object(REMOTE_DESKTOP, path), SESSION)
+            self.session.Start()
+        except dbus.exceptions.DBusException as error:
+            raise AssertionError("Mutter's RemoteDesktop gave no keyboard (%s: %s); gnome-shell's log:\n%s"
+                                 % (error.get_dbus_name(), error.get_dbus_message(), shell.log()[-3000:])) from None
+        self.session.NotifyKeyboardKeysym(dbus.UInt32(KEY_SHIFT_L), True)
+        eventually(lambda: self.modifiers() & SHIFT_MASK, what="the Shell to see Shift held down")
+        self.session.NotifyKeyboardKeysym(dbus.UInt32(KEY_SHIFT_L), False)
+        eventually(lambda: not self.modifiers() & SHIFT_MASK, what="the Shell to see Shift let go")
+
+    def modifiers(self):
+        return self.shell.ask("global.get_pointer()[2]")
+
+    def press(self, keysym):
+        self.session.NotifyKeyboardKeysym(dbus.UInt32(keysym), True)
+        self.session.NotifyKeyboardKeysym(dbus.UInt32(keysym), False)
+
+    def close(self):
+        try:
+            self.session.Stop()
+        except dbus.exceptions.DBusException:
+            pass  # the Shell is gone already
+
+
 class Pointer:
     """The virtual pointer of one remote-desktop session of `shell` (a
     gnome_shell.GnomeShell)."""

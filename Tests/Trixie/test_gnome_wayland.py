@@ -25,7 +25,7 @@ from display_text import asleep_since, elapsed_minutes
 from gnome_shell import GnomeShell
 from harness import (DEMO_FAMILY, MAYA, PATIENCE, Platform, PlatformTestCase, Session, eventually, iso_ms,
                      next_minute_ms, now_ms, sleep_until_ms)
-from mutter_input import BUTTON_RIGHT, Pointer
+from mutter_input import BUTTON_RIGHT, KEY_F5, Keyboard, Pointer
 from shell_screen import HIDDEN, Screen, centre, grow, union
 
 SOURCE = "Dreams for Littles Sleep Timers"
@@ -280,6 +280,23 @@ class AppWindowTests(GnomeShellTestCase):
         app.wait_for_page()
         app.js("document.getElementById('sign-in-parent').click()")
         self.assertEqual(app.shown_sleep_route(), [timer_id, "running", "Maya"])
+
+
+    def test_f5_reloads_on_its_first_press(self):
+        keyboard = Keyboard(self.shell)
+        self.addCleanup(keyboard.close)
+        app = self.start_app_on_wayland()
+        self.screen.leave_overview()
+        self.screen.wait(lambda: (self.screen.focus() or {}).get("app") == "com.dreamsforlittles.DreamsForLittles",
+                         lambda: "the app's window to have the focus; it is %r, windows %r" % (
+                             self.screen.focus(), self.screen.windows()))
+        loads = lambda: len([r for r in self.platform.requests()
+                             if r["method"] == "POST" and r["path"].startswith("/demo/events")])
+        self.until(lambda: loads() == 1, "the page to load")
+        for count in (2, 3):
+            keyboard.press(KEY_F5)
+            self.until(lambda: loads() == count, lambda: "F5 to load the page again; loads: %d" % loads())
+        self.assertEqual(app.url().rstrip("/"), self.platform.origin.rstrip("/"))
 
 
 class IndicatorTests(GnomeShellTestCase):

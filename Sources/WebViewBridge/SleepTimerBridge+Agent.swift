@@ -120,7 +120,7 @@ extension SleepTimerBridge {
             (.timerID, .string(data.timerID.string)), (.apiOrigin, .string(data.session.apiOrigin.description)),
             (.userID, .string(data.session.userID.string)), (.familySubjectID, .string(data.session.familySubjectID.string)),
             (.babyID, .string(data.babyID.string)), (.babyName, .string(data.babyName.text)),
-            (.activityType, .string("sleep")), (.actorMode, .string(data.session.actorMode.rawValue)),
+            (.activityType, .string(ActivityType.sleep.rawValue)), (.actorMode, .string(data.session.actorMode.rawValue)),
             (.startedAt, .int64(data.startedAt.millisecondsSince1970)), (.timeZone, .string(data.timeZone)),
             (.actionTokenFD, .unixFD(reader)), (.tokenExpiresAt, .int64(data.expiresAt.millisecondsSince1970)),
             (.revision, .int64(data.revision)),

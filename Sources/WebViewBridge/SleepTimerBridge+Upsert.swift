@@ -174,7 +174,7 @@ struct UpsertTimer {
     /// nothing of it can be shown, which keeps the timer off the desktop but
     /// never off the platform.
     let shownName: BabyName?
-    let activity: String
+    let activity: ActivityType
     let startedText: String
     let zone: String
     let details: JSONValue
@@ -185,10 +185,10 @@ struct UpsertTimer {
         id = try timer.identifier(TimerID.self, "id")
         baby = try timer.identifier(BabyID.self, "babyId")
         shownName = BabyName(cleaning: try timer.string("babyName"))
-        activity = try timer.string("activityType")
-        guard ["sleep", "breastfeeding", "pumping"].contains(activity) else {
+        guard let activity = ActivityType(rawValue: try timer.string("activityType")) else {
             throw .invalidParams("timer.activityType", "activityType must be sleep, breastfeeding or pumping")
         }
+        self.activity = activity
         startedText = try timer.string("startedAt")
         guard ISO8601.parse(startedText) != nil else {
             throw .invalidParams("timer.startedAt", "startedAt must be an ISO-8601 time such as 2026-11-29T21:41:00.000Z")
@@ -214,7 +214,7 @@ struct UpsertTimer {
     init?(canonical: JSONValue, insteadOf timer: UpsertTimer) {
         guard let id = canonical["id"]?.stringValue.flatMap(TimerID.init),
             canonical["babyId"]?.stringValue.flatMap(BabyID.init) == timer.baby,
-            canonical["activityType"]?.stringValue == timer.activity,
+            canonical["activityType"]?.stringValue == timer.activity.rawValue,
             let started = canonical["startedAt"]?.stringValue, ISO8601.parse(started) != nil,
             let zone = canonical["timezone"]?.stringValue, TimeZoneName(zone) != nil
         else { return nil }
@@ -239,7 +239,7 @@ struct UpsertTimer {
     func body(session: Session, requestToken: Bool) -> [UInt8] {
         var body: [(String, JSONValue)] = [
             ("familySubjectId", .string(session.familySubjectID.string)), ("babyId", .string(baby.string)),
-            ("activityType", .string(activity)), ("startedAt", .string(startedText)), ("timezone", .string(zone)),
+            ("activityType", .string(activity.rawValue)), ("startedAt", .string(startedText)), ("timezone", .string(zone)),
             ("details", details), ("note", note),
         ]
         if requestToken { body.append(("requestNativeActionToken", .bool(true))) }

@@ -28,11 +28,11 @@ enum TokenRequestRule {
 
     /// The WebView's upsert of a timer: the platform is asked for a token
     /// with it, or not, and why not.
-    static func upsert(actorMode: Session.ActorMode, activity: String, nameDisplayable: Bool, agentAnswers: Bool)
+    static func upsert(actorMode: Session.ActorMode, activity: ActivityType, nameDisplayable: Bool, agentAnswers: Bool)
         -> Decision
     {
         if actorMode == .coach { return .dontAsk(.coachViewAs) }
-        if activity != "sleep" { return .dontAsk(.notSleep) }
+        if activity != .sleep { return .dontAsk(.notSleep) }
         if !nameDisplayable { return .dontAsk(.nameNotDisplayable) }
         return agentAnswers ? .ask : .dontAsk(.agentUnavailable)
     }
@@ -40,7 +40,7 @@ enum TokenRequestRule {
     /// Whether the agent is worth asking whether it answers: only when its
     /// answer alone can still decide for a token (nothing is asked of it for
     /// a coach, another activity or a name it could not show).
-    static func asksAgent(actorMode: Session.ActorMode, activity: String, nameDisplayable: Bool) -> Bool {
+    static func asksAgent(actorMode: Session.ActorMode, activity: ActivityType, nameDisplayable: Bool) -> Bool {
         upsert(actorMode: actorMode, activity: activity, nameDisplayable: nameDisplayable, agentAnswers: true) == .ask
     }
 

@@ -9,40 +9,40 @@ import Testing
     // MARK: The WebView's upsert
 
     @Test func theFamilyInSelfModeAsksForASleepTimersTokenWhenTheAgentAnswers() {
-        #expect(Rule.upsert(actorMode: .selfMode, activity: "sleep", nameDisplayable: true, agentAnswers: true) == .ask)
+        #expect(Rule.upsert(actorMode: .selfMode, activity: .sleep, nameDisplayable: true, agentAnswers: true) == .ask)
     }
 
     @Test func aCoachViewingAsNeverAsksForAToken() {
-        #expect(Rule.upsert(actorMode: .coach, activity: "sleep", nameDisplayable: true, agentAnswers: true)
+        #expect(Rule.upsert(actorMode: .coach, activity: .sleep, nameDisplayable: true, agentAnswers: true)
             == .dontAsk(.coachViewAs))
         // The coach's reason comes first, whatever else is wrong.
-        #expect(Rule.upsert(actorMode: .coach, activity: "pumping", nameDisplayable: false, agentAnswers: false)
+        #expect(Rule.upsert(actorMode: .coach, activity: .pumping, nameDisplayable: false, agentAnswers: false)
             == .dontAsk(.coachViewAs))
     }
 
     @Test func onlyASleepTimerAsksForAToken() {
-        for activity in ["breastfeeding", "pumping"] {
+        for activity in [ActivityType.breastfeeding, .pumping] {
             #expect(Rule.upsert(actorMode: .selfMode, activity: activity, nameDisplayable: true, agentAnswers: true)
                 == .dontAsk(.notSleep))
         }
     }
 
     @Test func aNameTheDesktopCannotShowAsksForNoToken() {
-        #expect(Rule.upsert(actorMode: .selfMode, activity: "sleep", nameDisplayable: false, agentAnswers: true)
+        #expect(Rule.upsert(actorMode: .selfMode, activity: .sleep, nameDisplayable: false, agentAnswers: true)
             == .dontAsk(.nameNotDisplayable))
     }
 
     @Test func noTokenIsAskedForWhenTheAgentDoesNotAnswer() {
         // A token nobody takes would only revoke the one the agent holds.
-        #expect(Rule.upsert(actorMode: .selfMode, activity: "sleep", nameDisplayable: true, agentAnswers: false)
+        #expect(Rule.upsert(actorMode: .selfMode, activity: .sleep, nameDisplayable: true, agentAnswers: false)
             == .dontAsk(.agentUnavailable))
     }
 
     @Test func theAgentIsAskedOnlyWhenItsAnswerCanStillDecide() {
-        #expect(Rule.asksAgent(actorMode: .selfMode, activity: "sleep", nameDisplayable: true))
-        #expect(!Rule.asksAgent(actorMode: .coach, activity: "sleep", nameDisplayable: true))
-        #expect(!Rule.asksAgent(actorMode: .selfMode, activity: "breastfeeding", nameDisplayable: true))
-        #expect(!Rule.asksAgent(actorMode: .selfMode, activity: "sleep", nameDisplayable: false))
+        #expect(Rule.asksAgent(actorMode: .selfMode, activity: .sleep, nameDisplayable: true))
+        #expect(!Rule.asksAgent(actorMode: .coach, activity: .sleep, nameDisplayable: true))
+        #expect(!Rule.asksAgent(actorMode: .selfMode, activity: .breastfeeding, nameDisplayable: true))
+        #expect(!Rule.asksAgent(actorMode: .selfMode, activity: .sleep, nameDisplayable: false))
     }
 
     @Test func theReasonsAreTheWordsTheWebViewReads() {

@@ -142,13 +142,14 @@ public struct MirrorRule: Sendable {
 
     /// Only Sleep timers, and only a family member's own.
     private static func checkKind(_ request: MirrorRequest) throws(MirrorRejection) {
-        guard request.activityType == "sleep" else {
-            let known = ["breastfeeding", "pumping"].contains(request.activityType)
+        let activity = ActivityType(rawValue: request.activityType)
+        guard activity == .sleep else {
+            let known = activity != nil
             throw MirrorRejection(
                 .notSleep, field: .activityType,
                 known
                     ? "Only Sleep timers are mirrored to the desktop; this is a \(request.activityType) timer."
-                    : "Only Sleep timers are mirrored to the desktop; \(Key.activityType.name) must be \"sleep\".")
+                    : "Only Sleep timers are mirrored to the desktop; \(Key.activityType.name) must be \"\(ActivityType.sleep.rawValue)\".")
         }
         guard request.actorMode == "self" else {
             throw MirrorRejection(

@@ -35,6 +35,11 @@ import SleepTimersAPI
         #expect(rejection { $0.activityType = type }?.code == .notSleep)
     }
 
+    @Test func aKnownKindIsNamedAndAnyOtherGetsTheWordItMustBe() {
+        #expect(rejection { $0.activityType = "pumping" }?.message.contains("this is a pumping timer") == true)
+        #expect(rejection { $0.activityType = "feeding" }?.message.contains("must be \"sleep\"") == true)
+    }
+
     @Test(arguments: ["coach", "view-as", "", "SELF"])
     func refusesCoachViewAsAndAnyOtherActorMode(_ mode: String) {
         let refusal = rejection { $0.actorMode = mode }

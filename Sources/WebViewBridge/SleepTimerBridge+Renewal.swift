@@ -62,26 +62,28 @@ extension SleepTimerBridge {
     }
 
     private func renewWithToken(_ id: TimerID, handed: RenewableTimer, session: Session) {
-        putTimer(handed.timer, session: session, requestToken: true) { [weak self] answer in
-            guard let self, self.mirroredTimers[id] != nil else { return }
-            switch answer {
-            case .stored(let platform):
-                self.handOver(handed.timer, session: session, platform: platform, decision: .ask) { [weak self] native in
-                    guard let self else { return }
-                    if native["mirrored"] == .bool(true) {
-                        self.log.log(.info, "Renewed the action token of timer \(id).")
-                        self.renewalSettled(id)
-                    } else {
-                        self.renewalFailed(id, .lasting, "the agent did not take the new token")
-                    }
+        let run = UpsertRun(
+            .renewal(), timer: handed.timer, session: session, wanted: { [weak self] in self?.mirroredTimers[id] != nil }
+        ) { [weak self] reply, _ in
+            guard let self else { return }
+            switch reply {
+            // A renewal adopts no canonical timer: a conflict is not met.
+            case .saved(let native), .conflict(let native, _):
+                switch native.outcome {
+                case .mirrored:
+                    self.log.log(.info, "Renewed the action token of timer \(id).")
+                    self.renewalSettled(id)
+                default:
+                    self.renewalFailed(id, .lasting, "the agent did not take the new token")
                 }
-            case .refused(let status, let code, _):
+            case .refused(let status, let code):
                 self.renewalFailed(
                     id, TokenRenewalMachine.failure(refusedWith: status), "the platform answered \(status) \(code)")
             case .unreachable:
                 self.renewalFailed(id, .passing, "the platform could not be reached")
             }
         }
+        put(handed.timer, requestToken: true, run)
     }
 
     private func renewalFailed(_ id: TimerID, _ failure: TokenRenewalMachine.Failure, _ why: String) {

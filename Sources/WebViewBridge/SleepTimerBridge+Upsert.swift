@@ -9,99 +9,137 @@ extension SleepTimerBridge {
     /// The timer goes to the platform with the family's bearer token; for
     /// the family in self-mode, a Sleep timer, a name the desktop can show
     /// and an agent that answers, the platform is asked for a native action
-    /// token, which goes on to the agent in a pipe. A 409 scope_conflict
-    /// names the canonical timer, which is mirrored instead, and the
-    /// WebView is told which it is. `TokenRequestRule` decides whether a
-    /// token is asked for, and why not.
+    /// token, which goes on to the agent in a pipe. `UpsertMachine` decides
+    /// each step and the answer, this carries them out.
     func upsert(_ params: Parameters, _ reply: @escaping (Result<JSONValue, RPCError>) -> Void) throws(RPCError) {
         guard let session else { throw Self.noSession() }
         let timer = try UpsertTimer(params)
-        let nameDisplayable = timer.shownName != nil
-        let asksAgent = TokenRequestRule.asksAgent(
-            actorMode: session.actorMode, activity: timer.activity, nameDisplayable: nameDisplayable)
-        agentVersion(if: asksAgent) { [weak self] agentVersion in
-            guard let self else { return }
-            let decision = TokenRequestRule.upsert(actorMode: session.actorMode, activity: timer.activity,
-                                                   nameDisplayable: nameDisplayable, agentAnswers: agentVersion != nil)
-            self.putTimer(timer, session: session, requestToken: decision == .ask) { [weak self] answer in
-                guard let self else { return }
-                switch answer {
-                case .unreachable:
-                    reply(.failure(Self.platformUnreachable()))
-                case .refused(409, "scope_conflict", let document?) where document["timer"] != nil:
-                    self.adoptCanonical(document["timer"]!, insteadOf: timer, session: session,
-                                        decision: decision, reply: reply)
-                case .refused(let status, let code, _):
-                    reply(.failure(Self.platformRefused(status, code: code)))
-                case .stored(let platform):
-                    self.handOver(timer, session: session, platform: platform, decision: decision) {
-                        reply(.success(.object([("timer", platform.timer), ("native", $0)])))
-                    }
+        let run = UpsertRun(
+            UpsertMachine(actorMode: session.actorMode, activity: timer.activity, nameDisplayable: timer.shownName != nil),
+            timer: timer, session: session
+        ) { answer, run in reply(Self.result(answer, run)) }
+        agentVersion(if: run.machine.asksAgent) { [weak self] agentVersion in
+            guard let self, let action = run.machine.agentAnswered(agentVersion != nil) else { return }
+            switch action {
+            case .putTimer(let requestToken): self.put(timer, requestToken: requestToken, run)
+            }
+        }
+    }
+
+    /// One upsert (or renewal) in flight: its machine, and what the shell
+    /// keeps for the answer.
+    final class UpsertRun {
+        var machine: UpsertMachine
+        /// The page's timer (or the renewed one).
+        let timer: UpsertTimer
+        let session: Session
+        /// The canonical timer the platform's 409 named, as it named it,
+        /// and as the desktop would upsert it (nil when it cannot).
+        var canonical: JSONValue?
+        var adopted: UpsertTimer?
+        /// The timer as the platform last stored it.
+        var stored: PlatformTimer?
+        /// Held from the platform's answer to the hand-over only.
+        var mirrorData: MirrorData?
+        /// False once the answer is no longer wanted (a renewal's timer
+        /// was forgotten meanwhile): the run stops where it is.
+        let wanted: () -> Bool
+        let finish: (UpsertMachine.Reply, UpsertRun) -> Void
+
+        init(_ machine: UpsertMachine, timer: UpsertTimer, session: Session, wanted: @escaping () -> Bool = { true },
+             finish: @escaping (UpsertMachine.Reply, UpsertRun) -> Void) {
+            self.machine = machine
+            self.timer = timer
+            self.session = session
+            self.wanted = wanted
+            self.finish = finish
+        }
+    }
+
+    /// PUTs `timer` and hands the platform's answer to the run's machine.
+    func put(_ timer: UpsertTimer, requestToken: Bool, _ run: UpsertRun) {
+        putTimer(timer, session: run.session, requestToken: requestToken) { [weak self] answer in
+            guard let self, run.wanted() else { return }
+            let platform: UpsertMachine.PlatformAnswer
+            switch answer {
+            case .unreachable:
+                platform = .unreachable
+            case .refused(let status, let code, let document):
+                let named = document?["timer"]
+                // The first 409's canonical timer is the one answered with.
+                if run.canonical == nil, let named {
+                    run.canonical = named
+                    run.adopted = UpsertTimer(canonical: named, insteadOf: run.timer)
+                }
+                platform = .refused(
+                    status: status, code: code, named: named == nil ? nil : run.adopted == nil ? .notShowable : .showable)
+            case .stored(let stored):
+                run.stored = stored
+                run.mirrorData = MirrorData(issuedFor: timer, session: run.session, platform: stored)
+                platform = .stored(
+                    tokenIssued: run.mirrorData != nil,
+                    sessionLive: TokenRequestRule.stillAsks(for: run.session.scope, session: self.session) == .ask)
+            }
+            switch run.machine.platformAnswered(platform) {
+            case nil: return
+            case .reply(let reply)?: run.finish(reply, run)
+            case .putCanonical?:
+                guard let adopted = run.adopted else { return }
+                self.put(adopted, requestToken: true, run)
+            case .mirror?: self.handOver(timer, run)
+            }
+        }
+    }
+
+    /// Gives the agent the timer with its token, and tells the machine
+    /// whether it took it.
+    private func handOver(_ timer: UpsertTimer, _ run: UpsertRun) {
+        guard let data = run.mirrorData else { return }
+        run.mirrorData = nil
+        // Remembered before the call: the agent may say the token expires
+        // soon before it answers.
+        remember(timer, session: run.session, expiresAt: data.expiresAt)
+        mirror(data) { [weak self] refusal in
+            for action in run.machine.mirrorAnswered(refusal: refusal) {
+                switch action {
+                case .forgetTimer: self?.forget(timer.id)
+                case .reply(let reply): run.finish(reply, run)
                 }
             }
         }
     }
 
+    /// The JSON-RPC answer to a sleepTimer.upsert.
+    static func result(_ reply: UpsertMachine.Reply, _ run: UpsertRun) -> Result<JSONValue, RPCError> {
+        switch reply {
+        case .saved(let native):
+            return .success(.object([("timer", run.stored?.timer ?? .null), ("native", Self.native(native))]))
+        case .conflict(let native, let shows):
+            let canonical = shows == .stored ? run.stored?.timer : run.canonical
+            return .failure(Self.platformRefused(
+                409, code: "scope_conflict", more: [("canonicalTimer", canonical ?? .null), ("native", Self.native(native))]))
+        case .refused(let status, let code):
+            return .failure(Self.platformRefused(status, code: code))
+        case .unreachable:
+            return .failure(Self.platformUnreachable())
+        }
+    }
+
     /// The `native` member of an answer.
-    static func native(mirrored: Bool, _ reason: String, detail: String? = nil) -> JSONValue {
-        var members: [(String, JSONValue)] = [("mirrored", .bool(mirrored)), ("reason", .string(reason))]
-        if let detail { members.append(("detail", .string(detail))) }
+    static func native(_ native: UpsertMachine.Native) -> JSONValue {
+        var members: [(String, JSONValue)] = [
+            ("mirrored", .bool(native.outcome == .mirrored)), ("reason", .string(native.outcome.rawValue)),
+        ]
+        if let detail = native.detail { members.append(("detail", .string(Self.text(detail)))) }
         return .object(members)
     }
 
-    /// The canonical timer wins: when the page's timer could have been
-    /// mirrored, the canonical one is upserted with a token request (a 409
-    /// carries no token) and mirrored; either way the WebView gets the
-    /// platform's refusal with the canonical timer beside it.
-    private func adoptCanonical(_ canonical: JSONValue, insteadOf timer: UpsertTimer, session: Session,
-                                decision: TokenRequestRule.Decision,
-                                reply: @escaping (Result<JSONValue, RPCError>) -> Void) {
-        let tell: (JSONValue, JSONValue) -> Void = { timer, native in
-            reply(.failure(Self.platformRefused(409, code: "scope_conflict",
-                                                more: [("canonicalTimer", timer), ("native", native)])))
-        }
-        if case .dontAsk(let reason) = decision { return tell(canonical, Self.native(mirrored: false, reason.rawValue)) }
-        guard let adopted = UpsertTimer(canonical: canonical, insteadOf: timer) else {
-            return tell(canonical, Self.native(mirrored: false, "token-not-issued",
-                                               detail: "the platform's canonical timer is not one the desktop can show"))
-        }
-        putTimer(adopted, session: session, requestToken: true) { [weak self] answer in
-            guard let self else { return }
-            switch answer {
-            case .stored(let platform):
-                self.handOver(adopted, session: session, platform: platform, decision: .ask) { tell(platform.timer, $0) }
-            case .refused(let status, let code, _):
-                tell(canonical, Self.native(mirrored: false, "token-not-issued",
-                                            detail: "the platform refused the canonical timer's upsert (\(status) \(code))"))
-            case .unreachable:
-                tell(canonical, Self.native(mirrored: false, "token-not-issued",
-                                            detail: "the platform could not be reached for the canonical timer"))
-            }
-        }
-    }
-
-    /// Gives the agent the timer with its token, when one was asked for
-    /// and issued, and says what became of it on the desktop (`native`).
-    func handOver(_ timer: UpsertTimer, session: Session, platform: PlatformTimer, decision: TokenRequestRule.Decision,
-                  done: @escaping (JSONValue) -> Void) {
-        if case .dontAsk(let reason) = decision { return done(Self.native(mirrored: false, reason.rawValue)) }
-        guard let data = MirrorData(issuedFor: timer, session: session, platform: platform) else {
-            return done(Self.native(mirrored: false, "token-not-issued"))
-        }
-        // Signed out or switched while the platform answered: the token is
-        // not handed over for a session that ended.
-        if case .dontAsk(let reason) = TokenRequestRule.stillAsks(for: session.scope, session: self.session) {
-            return done(Self.native(mirrored: false, reason.rawValue))
-        }
-        // Remembered before the call: the agent may say the token expires
-        // soon before it answers.
-        remember(timer, session: session, expiresAt: data.expiresAt)
-        mirror(data) { [weak self] refusal in
-            guard let refusal else { return done(Self.native(mirrored: true, "mirrored")) }
-            // The agent holds no token of ours now: this upsert revoked the
-            // one it had.
-            self?.forget(timer.id)
-            done(Self.native(mirrored: false, "agent-unavailable", detail: refusal))
+    private static func text(_ detail: UpsertMachine.Detail) -> String {
+        switch detail {
+        case .canonicalNotShowable: "the platform's canonical timer is not one the desktop can show"
+        case .canonicalRefused(let status, let code): "the platform refused the canonical timer's upsert (\(status) \(code))"
+        case .canonicalUnreachable: "the platform could not be reached for the canonical timer"
+        case .agentRefused(let refusal): refusal
         }
     }
 

@@ -57,6 +57,7 @@ TARGETS = [
             "Sources/WebViewBridge/TokenRenewalMachine.swift",
             "Sources/WebViewBridge/CallGateMachine.swift",
             "Sources/WebViewBridge/AgentIdentityRule.swift",
+            "Sources/WebViewBridge/UpsertMachine.swift",
         ],
     ),
 ]

@@ -15,6 +15,7 @@ import unittest
 
 import dbus
 
+from desktop import Display
 from harness import BUS_NAME, INTERFACE, OBJECT_PATH, PATIENCE, REPO, Session, eventually
 from installed import AGENT_NAME, APP_ID, MANIFEST, Installation, key_file, manifest_finish_args, parse_permissions, permissions_of
 
@@ -125,6 +126,30 @@ class BundleTest(unittest.TestCase):
         done = self.run_in_sandbox("dfl-sleepctl", "status")
         self.assertEqual(done.returncode, 0, done.stdout + done.stderr)
         self.assertIn("AllowedOrigins: https://api.dreamsforlittles.com\n", done.stdout)
+
+    def test_installed_with_no_configuration_the_window_loads_the_platforms_web_app(self):
+        """As a parent has it, nothing set up: the app's window, on an X
+        display, asks for the platform's web app, the one address built in.
+        (This machine cannot reach it, so the offline page follows; the
+        address asked for is what counts.)"""
+        display = Display(self.session)
+        self.addCleanup(self.session.env.pop, "DISPLAY", None)
+        self.addCleanup(display.process.terminate)
+        self.addCleanup(self.stop_sandboxed_agents)
+        self.addCleanup(self.installation.flatpak, "kill", APP_ID, check=False)
+        log = os.path.join(self.session.root, "app-no-configuration.log")
+        self.installation.start(None, log=log)
+
+        def said():
+            with open(log, errors="replace") as handle:
+                return handle.read()
+        try:
+            eventually(lambda: "Loading https://app.dreamsforlittles.com/." in said(),
+                       what="the app loading the platform's web app")
+        except AssertionError as error:
+            raise AssertionError("%s; it said:\n%s" % (error, said()[-2000:])) from None
+        self.assertIn("No configuration file; every setting has its default", said())
+        self.assertNotIn("not set up", said())
 
     def stop_sandboxed_agents(self):
         for pid in self.installation.sandbox_pids("dfl-sleep-agent"):

@@ -15,7 +15,7 @@ SYSTEM_PYTHON ?= /usr/bin/python3
 
 .PHONY: deps toolchain test-toolchain build check unit-tests contract-tests integration-tests js-tests bench-quick sanitizers \
 	fuzz-short fuzz soak package package-test trixie-tests trixie-root-drop bench-gnome demo bench clean locale pot translation-tests \
-	flatpak flatpak-test flatpak-standin-drop mutants desktop-tests flatpak-tests forky-tests forky-flatpak-test forky-glib forky-build
+	flatpak flatpak-test flatpak-standin-drop mutants forky-tests forky-flatpak-test forky-glib forky-build
 
 deps:
 	@scripts/install-deps.sh
@@ -35,13 +35,13 @@ build: deps toolchain locale
 
 # Every stage in turn, each timed; the first that fails stops the run. The
 # package is built once, then tested on this Debian 12 and, with the desktop
-# tests of GNOME 48, Plasma 6 and XFCE 4.20, in the Debian 13 root, beside
-# those of GNOME 50 and Plasma 6.7 in the Debian testing root; then the
-# Flatpak is built on the stand-in runtime (Debian testing's GLib 2.90 and
-# GTK 4.24, so every program is built against them there: forky-glib need
-# not run too) and tested in both roots side by side.
+# tests of GNOME 48, Plasma 6 and XFCE 4.20, in the Debian 13 root, and on
+# GNOME 50 and Plasma 6.7 in the Debian testing root; then the Flatpak is
+# built on the stand-in runtime (Debian testing's GLib 2.90 and GTK 4.24,
+# so every program is built against them there: forky-glib need not run
+# too) and tested in both roots.
 CHECK_STAGES := translation-tests unit-tests contract-tests integration-tests js-tests bench-quick sanitizers \
-	fuzz-short package package-test desktop-tests flatpak flatpak-tests
+	fuzz-short package package-test trixie-tests forky-tests flatpak flatpak-test forky-flatpak-test
 
 # What later stages need is made ahead, in the background at the lowest
 # priority (scripts/ahead.sh, its logs build/ahead-*.log), and ended with
@@ -181,28 +181,6 @@ forky-glib: deps toolchain
 
 forky-build: deps toolchain
 	Tests/Forky/build.sh all
-
-# make check's two stages in the roots: the desktop tests of Debian 13
-# (trixie-tests) beside those of Debian testing (forky-tests), and the
-# Flatpak's tests in the Debian 13 root (flatpak-test) beside its GNOME 50
-# tests (forky-flatpak-test). Each root runs in namespaces of its own, and
-# the desktop tests mostly wait on the desktops, so the halves run side by
-# side (scripts/side-by-side.sh, each half's output in
-# build/side-by-side/). The host-side check that a root's run leaves
-# nothing behind comes first, alone. As root.
-desktop-tests: deps
-	@test -f $(DEB) || $(MAKE) --no-print-directory package
-	Tests/Trixie/root.sh path >/dev/null
-	DFL_ROOT_SUITE=forky Tests/Trixie/root.sh path >/dev/null
-	$(SYSTEM_PYTHON) Tests/Trixie/root_harness_test.py
-	scripts/side-by-side.sh trixie-tests "Tests/Trixie/run.sh --deb $(DEB) --harness-checked" \
-		forky-tests "$(MAKE) --no-print-directory forky-tests"
-
-flatpak-tests:
-	@test -f build/flatpak/com.dreamsforlittles.DreamsForLittles.flatpak || $(MAKE) --no-print-directory flatpak
-	@test -f $(DEB) || $(MAKE) --no-print-directory package
-	scripts/side-by-side.sh flatpak-test "$(MAKE) --no-print-directory flatpak-test" \
-		forky-flatpak-test "$(MAKE) --no-print-directory forky-flatpak-test"
 
 # Drops the cached Debian 13 root; the next trixie-tests makes it again.
 trixie-root-drop:

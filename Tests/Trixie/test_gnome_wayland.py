@@ -40,6 +40,13 @@ SHELL_OF_RELEASE = {"trixie": 48, "forky": 50}
 RELEASE = os.environ.get("DFL_RELEASE", "trixie")
 
 
+def assert_the_roots_shell(test, shell):
+    """Fails `test` unless `shell` is the GNOME Shell of the root it runs in."""
+    test.assertEqual(shell.major, SHELL_OF_RELEASE[RELEASE],
+                     "the %s root should have GNOME Shell %d; it has %s"
+                     % (RELEASE, SHELL_OF_RELEASE[RELEASE], shell.version))
+
+
 def sleep_link(timer_id):
     return "dreamsforlittles://families/%s/babies/%s/track/sleep?timer=%s" % (DEMO_FAMILY, MAYA, timer_id)
 
@@ -66,9 +73,7 @@ class GnomeShellTestCase(PlatformTestCase):
         self.addCleanup(self.bus.stop)
         self.shell = GnomeShell(self.session)
         self.addCleanup(self.shell.stop)
-        self.assertEqual(self.shell.major, SHELL_OF_RELEASE[RELEASE],
-                         "the %s root should have GNOME Shell %d; it has %s"
-                         % (RELEASE, SHELL_OF_RELEASE[RELEASE], self.shell.version))
+        assert_the_roots_shell(self, self.shell)
         self.screen = Screen(self.shell)
         self.screen.close_system_notices()
         self.screen.record_banners()

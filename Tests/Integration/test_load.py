@@ -5,7 +5,8 @@ against a slow reference platform (200 ms on every completion). Every call
 is answered without error, every completion lands exactly once, and the
 agent's memory stays flat.
 
-DFL_LOAD_WORKERS and DFL_LOAD_CALLS change the size (default 50 and 1,000)."""
+DFL_LOAD_WORKERS and DFL_LOAD_CALLS change the size (default 50 and 1,000):
+`make check` runs it with 200 calls per client, `make load` at full size."""
 
 import json
 import os

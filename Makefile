@@ -34,20 +34,24 @@ build: deps toolchain locale
 	swift build
 
 # Every stage in turn, each timed; the first that fails stops the run. The
-# package is built once, then tested on this Debian 12 and, with the desktop
-# tests of GNOME 48, Plasma 6 and XFCE 4.20, in the Debian 13 root, and on
-# GNOME 50 and Plasma 6.7 in the Debian testing root; then the Flatpak is
-# built on the stand-in runtime (Debian testing's GLib 2.90 and GTK 4.24,
-# so every program is built against them there: forky-glib need not run
-# too) and tested in the Debian 13 root.
+# package and the Flatpak are built once (the Flatpak on the stand-in
+# runtime: Debian testing's GLib 2.90 and GTK 4.24, so every program is
+# built against them there: forky-glib need not run too); the package is
+# then tested on this Debian 12 and, with the desktop tests of GNOME 48,
+# Plasma 6 and XFCE 4.20, in the Debian 13 root, and on GNOME 50 and
+# Plasma 6.7 in the Debian testing root; the Flatpak last, in the Debian
+# 13 root.
 CHECK_STAGES := translation-tests unit-tests contract-tests integration-tests js-tests bench-quick sanitizers \
-	fuzz-short package package-test trixie-tests forky-tests flatpak flatpak-test
+	fuzz-short package flatpak package-test trixie-tests forky-tests flatpak-test
 
 # What later stages need is made ahead, in the background at the lowest
 # priority (scripts/ahead.sh, its logs build/ahead-*.log), and ended with
 # the run: from the start the Debian 13 root and the Flatpak stand-in
-# runtime, after the first build the sanitizers' builds and the fuzz
-# targets. The stages that need them wait for them.
+# runtime, after the first build the sanitizers' builds, the fuzz targets,
+# the package and the Flatpak. The stages that need them wait for them; the
+# package and flatpak stages take what was made ahead (scripts/ahead.sh
+# take) and make it themselves only where that failed. The Flatpak's stage
+# comes before the desktop tests, so that none runs beside its build.
 #
 # At the end, pass or fail, each stage's time again and the slowest ten
 # tests of the integration runs this check made (the plain one and the
@@ -60,17 +64,20 @@ check: deps test-toolchain locale
 		aheads+=" -$$!"; }; \
 	trap 'kill -TERM -- $$aheads 2>/dev/null || true' EXIT; \
 	ahead roots; \
-	rm -f $(addsuffix /times.json,$(TEST_RECORDS)); \
+	rm -f $(addsuffix /times.json,$(TEST_RECORDS)) build/ahead/*.status; \
 	closing() { echo "== make check: the stages' times:"; printf "$$times"; \
 		$(SYSTEM_PYTHON) Tests/Integration/parallel.py --slowest $(TEST_RECORDS); }; \
 	stage() { local begun=$$(date +%s) all="$$*"; local name="$${all#$(MAKE) --no-print-directory }"; \
+		name="$${name#scripts/ahead.sh take }"; \
 		"$$@" || { times+="  FAILED after $$(( $$(date +%s) - begun )) s  $$name\n"; closing; \
 			echo "== make check: $$* FAILED after $$(( $$(date +%s) - begun )) s"; exit 1; }; \
 		times+="  $$(printf "%5d" $$(( $$(date +%s) - begun ))) s  $$name\n"; \
 		echo "== make check: $$* passed in $$(( $$(date +%s) - begun )) s ($$(( $$(date +%s) - started )) s in all)"; }; \
 	stage swift build --build-tests; \
 	ahead builds; \
-	for name in $(CHECK_STAGES); do stage $(MAKE) --no-print-directory $$name; done; \
+	for name in $(CHECK_STAGES); do case $$name in \
+		package | flatpak) stage scripts/ahead.sh take $$name ;; \
+		*) stage $(MAKE) --no-print-directory $$name ;; esac; done; \
 	closing; \
 	echo "== make check: every stage passed in $$(( $$(date +%s) - started )) s"
 

@@ -14,13 +14,33 @@
 #                     6.7 for the desktop tests, and the build against
 #                     GLib 2.90 (Tests/Forky/build.sh)
 #   ahead.sh builds   the AddressSanitizer and ThreadSanitizer builds
-#                     (Tests/Sanitizers/run.sh), then the fuzz targets
-#                     (scripts/fuzz.sh)
+#                     (Tests/Sanitizers/run.sh), the fuzz targets
+#                     (scripts/fuzz.sh), then the Debian package (make
+#                     package) and the Flatpak (make flatpak)
+#   ahead.sh take package|flatpak
+#                     the package or the Flatpak for make check's stage of
+#                     that name: waits while `builds` is at it, takes what
+#                     it made when it passed, else makes it here (make
+#                     package or make flatpak), as the stage did before
+#
+# The package and the Flatpak build from the tree as it is: `builds` holds
+# a lock on each (build/ahead/NAME.lock) from its start until that one is
+# made, and leaves its exit status in build/ahead/NAME.status, which make
+# check removes when it starts.
 set -euo pipefail
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$repo"
 started=$SECONDS
 done_after() { echo "ahead: $1 after $((SECONDS - started)) s"; }
+# Makes the package or the Flatpak as its make target does, leaves the
+# exit status for `take` and lets go of its lock.
+made() {
+    local name=$1 lock=$2 status=0
+    make --no-print-directory "$name" || status=$?
+    echo "$status" >"build/ahead/$name.status"
+    flock -u "$lock"
+    done_after "the $name is made (exit $status)"
+}
 case ${1:-} in
     roots)
         Tests/Trixie/root.sh path >/dev/null
@@ -31,15 +51,38 @@ case ${1:-} in
         done_after "the Debian testing root is ready"
         ;;
     builds)
+        # The locks first, before anything else: a stage that reaches
+        # `take` while the sanitizers' builds are still running waits for
+        # the package rather than making it beside this.
+        mkdir -p build/ahead
+        exec {package_lock}>build/ahead/package.lock {flatpak_lock}>build/ahead/flatpak.lock
+        flock "$package_lock"
+        flock "$flatpak_lock"
         Tests/Sanitizers/run.sh address --build-only
         done_after "the AddressSanitizer build is done"
         Tests/Sanitizers/run.sh thread --build-only
         done_after "the ThreadSanitizer build is done"
         scripts/fuzz.sh build
         done_after "the fuzz targets are built"
+        made package "$package_lock"
+        made flatpak "$flatpak_lock"
+        ;;
+    take)
+        name=${2:-}
+        [[ $name == package || $name == flatpak ]] || { echo "usage: scripts/ahead.sh take package|flatpak" >&2; exit 64; }
+        mkdir -p build/ahead
+        exec {lock}>"build/ahead/$name.lock"
+        flock -n "$lock" || { echo "ahead: waiting for the $name made ahead (build/ahead-builds.log)"; flock "$lock"; }
+        if [[ $(cat "build/ahead/$name.status" 2>/dev/null) == 0 ]]; then
+            echo "ahead: the $name was made ahead (build/ahead-builds.log)"
+            exit 0
+        fi
+        [[ -f build/ahead/$name.status ]] &&
+            echo "ahead: making the $name ahead failed (exit $(cat "build/ahead/$name.status"), build/ahead-builds.log); making it here"
+        exec make --no-print-directory "$name"
         ;;
     *)
-        echo "usage: scripts/ahead.sh roots|builds" >&2
+        echo "usage: scripts/ahead.sh roots|builds|take package|flatpak" >&2
         exit 64
         ;;
 esac

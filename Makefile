@@ -15,7 +15,7 @@ SYSTEM_PYTHON ?= /usr/bin/python3
 
 .PHONY: deps toolchain test-toolchain build check unit-tests contract-tests integration-tests js-tests bench-quick sanitizers \
 	fuzz-short fuzz load soak package package-test trixie-tests trixie-root-drop bench-gnome demo bench clean locale pot translation-tests \
-	flatpak flatpak-test flatpak-standin-drop mutants forky-tests forky-flatpak-test forky-glib forky-build
+	flatpak flatpak-test flatpak-standin-drop mutants desktop-tests forky-tests forky-flatpak-test forky-glib forky-build
 
 deps:
 	@scripts/install-deps.sh
@@ -38,11 +38,11 @@ build: deps toolchain locale
 # runtime: Debian testing's GLib 2.90 and GTK 4.24, so every program is
 # built against them there: forky-glib need not run too); the package is
 # then tested on this Debian 12 and, with the desktop tests of GNOME 48,
-# Plasma 6 and XFCE 4.20, in the Debian 13 root, and on GNOME 50 and
-# Plasma 6.7 in the Debian testing root; the Flatpak last, in the Debian
-# 13 root.
+# Plasma 6 and XFCE 4.20, in the Debian 13 root, beside those of GNOME 50
+# and Plasma 6.7 in the Debian testing root; the Flatpak last, in the
+# Debian 13 root.
 CHECK_STAGES := translation-tests unit-tests contract-tests integration-tests js-tests bench-quick sanitizers \
-	fuzz-short package flatpak package-test trixie-tests forky-tests flatpak-test
+	fuzz-short package flatpak package-test desktop-tests flatpak-test
 
 # What later stages need is made ahead, in the background at the lowest
 # priority (scripts/ahead.sh, its logs build/ahead-*.log), and ended with
@@ -195,6 +195,20 @@ forky-glib: deps toolchain
 
 forky-build: deps toolchain
 	Tests/Forky/build.sh all
+
+# make check's stage of the package's desktop tests: those of Debian 13
+# (trixie-tests) beside those of Debian testing (forky-tests). Each root
+# runs in namespaces of its own, and the desktop tests mostly wait on the
+# desktops, so the halves run side by side (scripts/side-by-side.sh, each
+# half's output in build/side-by-side/). The host-side check that a root's
+# run leaves nothing behind comes first, alone. As root.
+desktop-tests: deps
+	@test -f $(DEB) || $(MAKE) --no-print-directory package
+	Tests/Trixie/root.sh path >/dev/null
+	DFL_ROOT_SUITE=forky Tests/Trixie/root.sh path >/dev/null
+	$(SYSTEM_PYTHON) Tests/Trixie/root_harness_test.py
+	scripts/side-by-side.sh trixie-tests "Tests/Trixie/run.sh --deb $(DEB) --harness-checked" \
+		forky-tests "$(MAKE) --no-print-directory forky-tests"
 
 # Drops the cached Debian 13 root; the next trixie-tests makes it again.
 trixie-root-drop:

@@ -70,10 +70,7 @@ final class BridgeChild {
     }
 
     private func scheduleRestart(afterRunOf lasted: Duration, how: String) {
-        let wait: Duration
-        switch restart.bridgeEnded(lasting: lasted) {
-        case .startAgain(let after): wait = after
-        }
+        let wait = restart.bridgeEnded(lasting: lasted)
         let delay = Int(wait.wholeMilliseconds)
         AppLog.log(.warning, AppLogText.bridgeEnded(how, wait))
         restartSource = g_timeout_add(guint(delay), { data in

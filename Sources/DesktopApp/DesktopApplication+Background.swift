@@ -58,8 +58,8 @@ extension DesktopApplication {
         apply(background.startedHidden())
     }
 
-    /// What the window's closing leads to (BackgroundMachine.closeRequested).
-    func apply(_ actions: [BackgroundMachine.CloseRequestedAction]) {
+    /// What the window's and the agent's news lead to (BackgroundMachine).
+    func apply(_ actions: [BackgroundMachine.Action]) {
         for action in actions {
             switch action {
             case .hideWindow:
@@ -67,60 +67,18 @@ extension DesktopApplication {
                 window?.hide()
             case .hold:
                 g_application_hold(dfl_g_application(application))
+            case .release:
+                g_application_release(dfl_g_application(application))
             case .notice(let text):
                 sendNotification(id: "background", body: text)
                 g_mkdir_with_parents(paths.state, 0o700)
                 g_file_set_contents(paths.backgroundNoticeGiven, "", 0, nil)
+            case .startGrace(let grace):
+                startGrace(grace)
+            case .cancelGrace:
+                cancelGrace()
             case .quit(let sayWhatStops):
                 quitNow(sayWhatStops: sayWhatStops)
-            }
-        }
-    }
-
-    func apply(_ actions: [BackgroundMachine.ShownAction]) {
-        for action in actions {
-            switch action {
-            case .cancelGrace: cancelGrace()
-            case .release: g_application_release(dfl_g_application(application))
-            }
-        }
-    }
-
-    func apply(_ actions: [BackgroundMachine.StartedHiddenAction]) {
-        for action in actions {
-            switch action {
-            case .hold: g_application_hold(dfl_g_application(application))
-            case .startGrace(let grace): startGrace(grace)
-            case .cancelGrace: cancelGrace()
-            }
-        }
-    }
-
-    func apply(_ actions: [BackgroundMachine.TimersListedAction]) {
-        for action in actions {
-            switch action {
-            case .hold: g_application_hold(dfl_g_application(application))
-            case .startGrace(let grace): startGrace(grace)
-            case .cancelGrace: cancelGrace()
-            }
-        }
-    }
-
-    func apply(_ actions: [BackgroundMachine.GraceElapsedAction]) {
-        for action in actions {
-            switch action {
-            case .release: g_application_release(dfl_g_application(application))
-            case .quit(let sayWhatStops): quitNow(sayWhatStops: sayWhatStops)
-            }
-        }
-    }
-
-    func apply(_ actions: [BackgroundMachine.QuitRequestedAction]) {
-        for action in actions {
-            switch action {
-            case .cancelGrace: cancelGrace()
-            case .release: g_application_release(dfl_g_application(application))
-            case .quit(let sayWhatStops): quitNow(sayWhatStops: sayWhatStops)
             }
         }
     }

@@ -124,13 +124,9 @@ public final class DesktopApplication {
         do {
             let (configuration, file) = try Configuration.load(environment: environment)
             AppLog.log(.info, file.map(AppLogText.configuration) ?? AppLogText.noConfiguration)
-            switch setup.configurationRead(configuration) {
-            case .showWebApp: break
-            }
+            _ = setup.configurationRead(configuration)
         } catch {
-            switch setup.configurationFailed(error.description) {
-            case .explainMistake(let description): AppLog.log(.error, AppLogText.configurationError(description))
-            }
+            AppLog.log(.error, AppLogText.configurationError(setup.configurationFailed(error.description)))
         }
     }
 
@@ -150,10 +146,8 @@ public final class DesktopApplication {
     @discardableResult
     func makeWindow() -> AppWindow {
         if let window { return window }
-        let (windowSetup, automation): (AppSetup, Bool)
-        switch setup.windowWanted() {
-        case .make(let wanted, let automated): (windowSetup, automation) = (wanted, automated)
-        }
+        let wanted = setup.windowWanted()
+        let (windowSetup, automation) = (wanted.setup, wanted.automation)
         if automation {
             // Before the view exists: WebKit gives a view that automation
             // controls only to a context that allows automation.

@@ -30,27 +30,19 @@ public struct AppSetupMachine: Sendable {
 
     public init() {}
 
-    public enum ConfigurationReadAction: Sendable, Equatable {
-        /// Show the web app of this origin.
-        case showWebApp(APIOrigin)
-    }
-
     /// The configuration was read, or found absent (its defaults): the app
     /// ships with the product's web app, so there is always one to show.
-    public mutating func configurationRead(_ configuration: Configuration) -> ConfigurationReadAction {
+    /// Returns the origin of the web app to show.
+    public mutating func configurationRead(_ configuration: Configuration) -> APIOrigin {
         state.setup = .configured(configuration.webOrigin, certificateAuthorities: configuration.certificateAuthorities)
-        return .showWebApp(configuration.webOrigin)
+        return configuration.webOrigin
     }
 
-    public enum ConfigurationFailedAction: Sendable, Equatable {
-        /// Say the mistake; the window names it too.
-        case explainMistake(String)
-    }
-
-    /// The configuration could not be read or used.
-    public mutating func configurationFailed(_ description: String) -> ConfigurationFailedAction {
+    /// The configuration could not be read or used. Returns the mistake to
+    /// say; the window names it too.
+    public mutating func configurationFailed(_ description: String) -> String {
         state.setup = .invalid(description)
-        return .explainMistake(description)
+        return description
     }
 
     public enum AutomationAskedAction: Sendable, Equatable {
@@ -68,11 +60,17 @@ public struct AppSetupMachine: Sendable {
         return .allow
     }
 
-    public enum WindowWantedAction: Sendable, Equatable {
-        /// Make the one window with this setup; with `automation`, allow
-        /// WebKit's automation before the view is made, and let the
-        /// WebDriver session drive it.
-        case make(AppSetup, automation: Bool)
+    /// Make the one window with this setup; with `automation`, allow
+    /// WebKit's automation before the view is made, and let the WebDriver
+    /// session drive it. A struct: the window is always made.
+    public struct WindowWantedAction: Sendable, Equatable {
+        public var setup: AppSetup
+        public var automation: Bool
+
+        public init(setup: AppSetup, automation: Bool) {
+            self.setup = setup
+            self.automation = automation
+        }
     }
 
     /// The window is wanted and does not exist yet. A window wanted before
@@ -81,7 +79,7 @@ public struct AppSetupMachine: Sendable {
     /// nothing.
     public mutating func windowWanted() -> WindowWantedAction {
         state.windowMade = true
-        return .make(state.setup ?? Self.unread, automation: state.automation)
+        return WindowWantedAction(setup: state.setup ?? Self.unread, automation: state.automation)
     }
 
     /// The setup of a configuration not read: its defaults.

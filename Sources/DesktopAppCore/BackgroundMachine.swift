@@ -45,20 +45,29 @@ public struct BackgroundMachine: Sendable, Equatable {
         state = State(visible: visible, noticeGiven: noticeGiven)
     }
 
-    public enum CloseRequestedAction: Sendable, Equatable {
+    /// What any of the window's or the agent's news leads to, one type for
+    /// every event: the shell carries out a hold, a release or a quit the
+    /// same way whichever event it came from. Only a close hides the window
+    /// or gives the notice; only a hidden window's timers start the grace.
+    public enum Action: Sendable, Equatable {
         case hideWindow
         /// g_application_hold: the app runs with no window shown.
         case hold
+        /// g_application_release.
+        case release
         /// Say once, ever, that the app keeps running and how to quit it.
         case notice(String)
-        /// Quit for real; `sayWhatStops` as in QuitRequestedAction.
+        case startGrace(Duration)
+        case cancelGrace
+        /// Quit for real. `sayWhatStops`: timers are still mirrored, and the
+        /// parent is told in one line what no longer happens.
         case quit(sayWhatStops: Bool)
     }
 
     /// The window's close button, the window manager, Ctrl+W. A shown
     /// window has no hold and no grace to end, so with nothing mirrored it
     /// simply quits.
-    public mutating func closeRequested() -> [CloseRequestedAction] {
+    public mutating func closeRequested() -> [Action] {
         guard !state.quitting, state.visible else { return [] }
         let needed = state.keepingTheAppRunning
         guard !needed.isEmpty else {
@@ -66,7 +75,7 @@ public struct BackgroundMachine: Sendable, Equatable {
             return [.quit(sayWhatStops: false)]
         }
         state.visible = false
-        var actions: [CloseRequestedAction] = [.hideWindow]
+        var actions: [Action] = [.hideWindow]
         if hold() { actions.append(.hold) }
         if !state.noticeGiven {
             state.noticeGiven = true
@@ -75,89 +84,52 @@ public struct BackgroundMachine: Sendable, Equatable {
         return actions
     }
 
-    public enum ShownAction: Sendable, Equatable {
-        case cancelGrace
-        /// g_application_release.
-        case release
-    }
-
     /// The window was presented (a launch, a link, the panel, the
     /// notification's Open).
-    public mutating func shown() -> [ShownAction] {
+    public mutating func shown() -> [Action] {
         guard !state.quitting else { return [] }
         state.visible = true
-        var actions: [ShownAction] = []
+        var actions: [Action] = []
         if cancelGrace() { actions.append(.cancelGrace) }
         if release() { actions.append(.release) }
         return actions
     }
 
-    public enum TimersListedAction: Sendable, Equatable {
-        case hold
-        case startGrace(Duration)
-        case cancelGrace
-    }
-
-    public enum StartedHiddenAction: Sendable, Equatable {
-        case hold
-        case startGrace(Duration)
-        case cancelGrace
-    }
-
     /// The app was started in the background (the agent's `background`
     /// action): a window that is never shown, held or on its way out as
     /// the timers already listed say.
-    public mutating func startedHidden() -> [StartedHiddenAction] {
+    public mutating func startedHidden() -> [Action] {
         guard !state.quitting else { return [] }
         state.visible = false
-        return followTimers().map { action in
-            switch action {
-            case .hold: return .hold
-            case .startGrace(let grace): return .startGrace(grace)
-            case .cancelGrace: return .cancelGrace
-            }
-        }
+        return followTimers()
     }
 
     /// What the agent mirrors now (its List after a change; none when the
     /// agent is not on the bus).
-    public mutating func timersListed(_ timers: [ListedTimer]) -> [TimersListedAction] {
+    public mutating func timersListed(_ timers: [ListedTimer]) -> [Action] {
         guard !state.quitting else { return [] }
         state.timers = timers
         return state.visible ? [] : followTimers()
     }
 
-    public enum GraceElapsedAction: Sendable, Equatable {
-        case release
-        case quit(sayWhatStops: Bool)
-    }
-
     /// The grace asked for has passed: a hidden app that no timer needs
     /// quits.
-    public mutating func graceElapsed() -> [GraceElapsedAction] {
+    public mutating func graceElapsed() -> [Action] {
         guard !state.quitting, state.graceRunning else { return [] }
         state.graceRunning = false
         guard !state.visible, state.keepingTheAppRunning.isEmpty else { return [] }
         state.quitting = true
-        var actions: [GraceElapsedAction] = []
+        var actions: [Action] = []
         if release() { actions.append(.release) }
         actions.append(.quit(sayWhatStops: false))
         return actions
     }
 
-    public enum QuitRequestedAction: Sendable, Equatable {
-        case cancelGrace
-        case release
-        /// Quit for real. `sayWhatStops`: timers are still mirrored, and the
-        /// parent is told in one line what no longer happens.
-        case quit(sayWhatStops: Bool)
-    }
-
     /// Ctrl+Q, the window's menu, the panel item's menu, SIGTERM.
-    public mutating func quitRequested() -> [QuitRequestedAction] {
+    public mutating func quitRequested() -> [Action] {
         guard !state.quitting else { return [] }
         state.quitting = true
-        var actions: [QuitRequestedAction] = []
+        var actions: [Action] = []
         if cancelGrace() { actions.append(.cancelGrace) }
         if release() { actions.append(.release) }
         actions.append(.quit(sayWhatStops: !state.keepingTheAppRunning.isEmpty))
@@ -166,8 +138,8 @@ public struct BackgroundMachine: Sendable, Equatable {
 
     /// A hidden app: held while a timer needs it, on its way out after the
     /// grace when none does.
-    private mutating func followTimers() -> [TimersListedAction] {
-        var actions: [TimersListedAction] = []
+    private mutating func followTimers() -> [Action] {
+        var actions: [Action] = []
         if state.keepingTheAppRunning.isEmpty {
             if !state.graceRunning {
                 state.graceRunning = true

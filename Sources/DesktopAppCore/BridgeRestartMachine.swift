@@ -22,17 +22,13 @@ public struct BridgeRestartMachine: Sendable, Equatable {
 
     public init() {}
 
-    public enum BridgeEndedAction: Sendable, Equatable {
-        /// Start the bridge again once this delay has passed (none: at once).
-        case startAgain(after: Duration)
-    }
-
-    /// The bridge ended after a run that lasted `run`.
-    public mutating func bridgeEnded(lasting run: Duration) -> BridgeEndedAction {
+    /// The bridge ended after a run that lasted `run`: start it again once
+    /// the returned delay has passed (zero: at once).
+    public mutating func bridgeEnded(lasting run: Duration) -> Duration {
         if run >= Self.healthyRun {
             state.endings = 0
         }
         state.endings += 1
-        return .startAgain(after: state.endings == 1 ? .zero : Self.backoff.wait(afterFailures: state.endings - 1))
+        return state.endings == 1 ? .zero : Self.backoff.wait(afterFailures: state.endings - 1)
     }
 }

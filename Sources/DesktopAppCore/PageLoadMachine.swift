@@ -236,10 +236,7 @@ public struct PageLoadMachine: Sendable {
     /// The next retry's delay, now waiting; the page shown until then is
     /// the app's own.
     private mutating func scheduleRetry() -> Duration {
-        let delay: Duration
-        switch state.retry.failed() {
-        case .retry(let after): delay = after
-        }
+        let delay = state.retry.failed()
         state.retryWaiting = true
         state.showingOwnPage = true
         return delay

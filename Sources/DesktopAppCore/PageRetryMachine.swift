@@ -18,16 +18,11 @@ public struct PageRetryMachine: Sendable, Equatable {
 
     public init() {}
 
-    public enum FailedAction: Sendable, Equatable {
-        /// Load again after this wait, in whole seconds: the offline page
-        /// counts them.
-        case retry(after: Duration)
-    }
-
-    /// One more load failed.
-    public mutating func failed() -> FailedAction {
+    /// One more load failed: load again after the returned wait, in whole
+    /// seconds (the offline page counts them).
+    public mutating func failed() -> Duration {
         state.failures += 1
-        return .retry(after: .seconds(Self.backoff.wait(afterFailures: state.failures).roundedSeconds))
+        return .seconds(Self.backoff.wait(afterFailures: state.failures).roundedSeconds)
     }
 
     /// A load succeeded: the waits start over.

@@ -3,8 +3,9 @@ import SleepTimerCore
 /// The timers the indicator shows, kept from the agent's changes: each
 /// timer as it is now, and a saved sleep for a moment after the timer has
 /// left, so that the parent sees it was saved. Each event that changes what
-/// is shown answers with the whole list to show, in the list order; nil
-/// when nothing shown changed.
+/// is shown returns the whole list to show, in the list order; nil when
+/// nothing shown changed. Every event leads to that one thing, so each
+/// returns the list itself.
 public struct IndicatorTimersMachine: Sendable {
     public struct Settings: Sendable, Equatable {
         /// How long a saved sleep stays shown after its timer left: as long
@@ -44,64 +45,40 @@ public struct IndicatorTimersMachine: Sendable {
     /// When the next saved moment ends; nil when none is shown.
     public var nextMomentEnd: Instant? { state.savedUntil.values.min() }
 
-    /// What a timer's change leads to.
-    public enum TimerChangedAction: Sendable, Equatable {
-        /// Show these timers.
-        case show([IndicatorTimer])
-    }
-
     /// A timer was mirrored or changed: it shows as it is now, and a saved
     /// moment of it ends.
-    public mutating func timerChanged(_ timer: IndicatorTimer) -> TimerChangedAction {
+    public mutating func timerChanged(_ timer: IndicatorTimer) -> [IndicatorTimer] {
         state.savedUntil[timer.id] = nil
         state.timers[timer.id] = timer
-        return .show(state.all)
-    }
-
-    /// What a timer leaving the list leads to.
-    public enum TimerRemovedAction: Sendable, Equatable {
-        /// Show these timers.
-        case show([IndicatorTimer])
+        return state.all
     }
 
     /// A timer left the list; nil when nothing shown changed (it was not
     /// shown, or it is saved and stays for its moment).
-    public mutating func timerRemoved(_ id: TimerID) -> TimerRemovedAction? {
+    public mutating func timerRemoved(_ id: TimerID) -> [IndicatorTimer]? {
         guard state.savedUntil[id] == nil, state.timers.removeValue(forKey: id) != nil else { return nil }
-        return .show(state.all)
-    }
-
-    /// What a saved sleep leads to.
-    public enum SleepSavedAction: Sendable, Equatable {
-        /// Show these timers.
-        case show([IndicatorTimer])
+        return state.all
     }
 
     /// The platform created the activity, a sleep of `minutes`: the timer
     /// shows as saved until its moment ends. Nil when it was not shown.
-    public mutating func sleepSaved(_ id: TimerID, minutes: Int64, now: Instant) -> SleepSavedAction? {
+    public mutating func sleepSaved(_ id: TimerID, minutes: Int64, now: Instant) -> [IndicatorTimer]? {
         guard let timer = state.timers[id] else { return nil }
         state.timers[id] = IndicatorTimer(
             id: id, babyName: timer.babyName, startedAt: timer.startedAt, phase: .saved(minutes: minutes))
         state.savedUntil[id] = now + settings.savedMoment
-        return .show(state.all)
-    }
-
-    /// What a wake-up leads to.
-    public enum WokeAction: Sendable, Equatable {
-        /// Saved moments ended: show these timers.
-        case show([IndicatorTimer])
+        return state.all
     }
 
     /// The loop woke at `now`: the saved moments that are over end. Nil
     /// when none was.
-    public mutating func woke(now: Instant) -> WokeAction? {
+    public mutating func woke(now: Instant) -> [IndicatorTimer]? {
         let over = state.savedUntil.filter { $0.value <= now }.map(\.key)
         guard !over.isEmpty else { return nil }
         for id in over {
             state.savedUntil[id] = nil
             state.timers[id] = nil
         }
-        return .show(state.all)
+        return state.all
     }
 }

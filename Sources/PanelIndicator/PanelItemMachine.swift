@@ -110,24 +110,32 @@ public struct PanelItemMachine: Sendable {
 
     // MARK: Events
 
+    /// What a change of the item's world leads to, one type for every
+    /// event: the shell carries each out the same way, whichever event it
+    /// came from. Only a change of the timers or of the watcher registers
+    /// or withdraws; the start, a minute boundary and the app's coming or
+    /// going (no watcher known to them yet, or nothing settled) publish and
+    /// emit only.
+    public enum ChangeAction: Sendable, Equatable {
+        /// Own the item's bus name: the item exists.
+        case publish
+        /// Register the item with the watcher (again, for a new watcher).
+        case register
+        /// Release the item's bus name: the item goes from every host.
+        case withdraw
+        case emit(Signal)
+    }
+
     /// What the shell does at its start.
     public enum StartedAction: Sendable, Equatable {
         /// Export the item's and the menu's objects and follow the watcher,
         /// then carry these out (with `show=always` the item is published
         /// at once, watcher or not).
-        case export(then: [AfterExport])
+        case export(then: [ChangeAction])
         /// `show=never`: the item can never be shown, so nothing of it goes
         /// on the bus, no watcher is followed, and every later event
         /// settles to nothing.
         case stayOffTheBus
-
-        /// What follows the export.
-        public enum AfterExport: Sendable, Equatable {
-            /// Own the item's bus name: the item exists (no watcher is
-            /// followed yet, so nothing registers).
-            case publish
-            case emit(Signal)
-        }
     }
 
     /// The shell starts: the one place `show=never` keeps the item off the
@@ -138,19 +146,8 @@ public struct PanelItemMachine: Sendable {
         return .export(then: (retold.publishes ? [.publish] : []) + retold.signals.map { .emit($0) })
     }
 
-    /// What a change of the timers leads to.
-    public enum TimersChangedAction: Sendable, Equatable {
-        /// Own the item's bus name: the item exists.
-        case publish
-        /// Register the item with the watcher.
-        case register
-        /// Release the item's bus name: the item goes from every host.
-        case withdraw
-        case emit(Signal)
-    }
-
     /// The agent's timers, all of them, as they are now.
-    public mutating func timersChanged(_ timers: [IndicatorTimer], now: Instant) -> [TimersChangedAction] {
+    public mutating func timersChanged(_ timers: [IndicatorTimer], now: Instant) -> [ChangeAction] {
         state.timers = timers.sorted {
             TimerOrderRule.precedes(startedAt: $0.startedAt, id: $0.id, before: $1.startedAt, $1.id)
         }
@@ -161,50 +158,23 @@ public struct PanelItemMachine: Sendable {
         }
     }
 
-    /// What a minute boundary leads to.
-    public enum MinuteBoundaryAction: Sendable, Equatable {
-        /// Own the item's bus name: `show=always`, before anything else
-        /// was settled (no watcher is known yet, so nothing registers).
-        case publish
-        case emit(Signal)
-    }
-
     /// A minute boundary passed: the elapsed times move on.
-    public mutating func minuteBoundary(now: Instant) -> [MinuteBoundaryAction] {
+    public mutating func minuteBoundary(now: Instant) -> [ChangeAction] {
         let retold = retell(now: now)
         return (retold.publishes ? [.publish] : []) + retold.signals.map { .emit($0) }
     }
 
-    /// What the app's coming or going leads to.
-    public enum AppRunningChangedAction: Sendable, Equatable {
-        /// Own the item's bus name: `show=always`, before anything else
-        /// was settled (no watcher is known yet, so nothing registers).
-        case publish
-        case emit(Signal)
-    }
-
     /// The app came onto the bus or left it: while it runs (perhaps with
     /// its window closed, to renew the timers' tokens), the menu can quit it.
-    public mutating func appRunningChanged(_ running: Bool, now: Instant) -> [AppRunningChangedAction] {
+    public mutating func appRunningChanged(_ running: Bool, now: Instant) -> [ChangeAction] {
         state.appRunning = running
         let retold = retell(now: now)
         return (retold.publishes ? [.publish] : []) + retold.signals.map { .emit($0) }
     }
 
-    /// What a change of the watcher leads to.
-    public enum WatcherChangedAction: Sendable, Equatable {
-        /// Own the item's bus name: the item exists.
-        case publish
-        /// Register the item with the watcher (again, for a new watcher).
-        case register
-        /// Release the item's bus name: the item goes from every host.
-        case withdraw
-        case emit(Signal)
-    }
-
     /// A watcher appeared, changed owner (restarted) or went away; or its
     /// host registered or left.
-    public mutating func watcherChanged(_ watcher: Watcher, newInstance: Bool, now: Instant) -> [WatcherChangedAction] {
+    public mutating func watcherChanged(_ watcher: Watcher, newInstance: Bool, now: Instant) -> [ChangeAction] {
         state.watcher = watcher
         let wasPublished = state.isPublished
         switch settle(now: now) {

@@ -85,33 +85,26 @@ public final class IndicatorAgentObserver: PanelSurface {
     }
 
     public func wake(now: Instant) {
-        switch shown.woke(now: now) {
-        case .show(let timers)?: indicator.timersChanged(timers)
-        case nil: indicator.minuteBoundary()
+        if let timers = shown.woke(now: now) {
+            indicator.timersChanged(timers)
+        } else {
+            indicator.minuteBoundary()
         }
     }
 
     // MARK: AgentObserver
 
     public func timerChanged(_ view: TimerView) {
-        switch shown.timerChanged(Self.value(of: view)) {
-        case .show(let timers): indicator.timersChanged(timers)
-        }
+        indicator.timersChanged(shown.timerChanged(Self.value(of: view)))
     }
 
     public func timerRemoved(_ id: TimerID, reason: RemovalReason) {
-        switch shown.timerRemoved(id) {
-        case .show(let timers)?: indicator.timersChanged(timers)
-        case nil: break
-        }
+        if let timers = shown.timerRemoved(id) { indicator.timersChanged(timers) }
     }
 
     public func completionFinished(_ id: TimerID, outcome: CompletionOutcome, activityID: String, sleptMinutes: Int64?) {
         guard outcome == .created, let minutes = sleptMinutes else { return }
-        switch shown.sleepSaved(id, minutes: minutes, now: clock.now()) {
-        case .show(let timers)?: indicator.timersChanged(timers)
-        case nil: break
-        }
+        if let timers = shown.sleepSaved(id, minutes: minutes, now: clock.now()) { indicator.timersChanged(timers) }
     }
 
     public func propertiesChanged(_ properties: AgentProperties, previous: AgentProperties) {}

@@ -98,49 +98,7 @@ public final class StatusNotifierIndicator {
 
     // MARK: Performing
 
-    func apply(_ actions: [PanelItemMachine.StartedAction.AfterExport]) {
-        for action in actions {
-            switch action {
-            case .publish: publish()
-            case .emit(let signal): emit(signal)
-            }
-        }
-        onScheduleChanged()
-    }
-
-    func apply(_ actions: [PanelItemMachine.TimersChangedAction]) {
-        for action in actions {
-            switch action {
-            case .publish: publish()
-            case .register: register()
-            case .withdraw: withdraw()
-            case .emit(let signal): emit(signal)
-            }
-        }
-        onScheduleChanged()
-    }
-
-    func apply(_ actions: [PanelItemMachine.MinuteBoundaryAction]) {
-        for action in actions {
-            switch action {
-            case .publish: publish()
-            case .emit(let signal): emit(signal)
-            }
-        }
-        onScheduleChanged()
-    }
-
-    func apply(_ actions: [PanelItemMachine.AppRunningChangedAction]) {
-        for action in actions {
-            switch action {
-            case .publish: publish()
-            case .emit(let signal): emit(signal)
-            }
-        }
-        onScheduleChanged()
-    }
-
-    func apply(_ actions: [PanelItemMachine.WatcherChangedAction]) {
+    func apply(_ actions: [PanelItemMachine.ChangeAction]) {
         for action in actions {
             switch action {
             case .publish: publish()

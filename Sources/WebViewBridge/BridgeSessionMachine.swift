@@ -51,7 +51,9 @@ struct BridgeSessionMachine {
 
     // MARK: Events
 
-    enum SessionSetAction: Equatable {
+    /// What a sign-in, a switch or a sign-out leads to: one type, since a
+    /// switch and a sign-out both end the previous session the same way.
+    enum SessionChangedAction: Equatable {
         /// Forget every timer mirrored in this run, with its renewals.
         case forgetAllTimers
         /// Have the agent purge these timers from the desktop.
@@ -59,40 +61,29 @@ struct BridgeSessionMachine {
     }
 
     /// session.set: a sign-in, a new token, or a switch.
-    mutating func sessionSet(_ new: Session) -> [SessionSetAction] {
+    mutating func sessionSet(_ new: Session) -> [SessionChangedAction] {
         let previous = session
         state = .signedIn(new)
         guard let previous, previous.apiOrigin != new.apiOrigin || previous.userID != new.userID else { return [] }
         return [.forgetAllTimers, .purge(PurgeScope(previous))]
     }
 
-    enum SessionClearedAction: Equatable {
-        /// Forget every timer mirrored in this run, with its renewals.
-        case forgetAllTimers
-        /// Have the agent purge these timers from the desktop.
-        case purge(PurgeScope)
-    }
-
     /// session.clear, the sign-out: the session and its bearer token are
     /// forgotten whatever the agent then says.
-    mutating func sessionCleared() -> [SessionClearedAction] {
+    mutating func sessionCleared() -> [SessionChangedAction] {
         guard let previous = session else { return [] }
         state = .signedOut
         return [.forgetAllTimers, .purge(PurgeScope(previous))]
     }
 
-    enum ReconciledAction: Equatable {
-        /// The timer is no longer running in the web app: forget it and its
-        /// renewals (the agent is told the running list as it came).
-        case forget(TimerID)
-    }
-
     /// sleepTimers.reconcile with the web app's running timers; `mirrored`
-    /// are the timers whose token this run handed over. Nothing without a
-    /// session: there is nobody's list to believe.
-    func reconciled(running: [TimerID], mirrored: some Sequence<TimerID>) -> [ReconciledAction] {
+    /// are the timers whose token this run handed over. Returns the timers
+    /// no longer running in the web app, to forget with their renewals (the
+    /// agent is told the running list as it came). None without a session:
+    /// there is nobody's list to believe.
+    func reconciled(running: [TimerID], mirrored: some Sequence<TimerID>) -> [TimerID] {
         guard session != nil else { return [] }
         let listed = Set(running)
-        return mirrored.filter { !listed.contains($0) }.map { .forget($0) }
+        return mirrored.filter { !listed.contains($0) }
     }
 }

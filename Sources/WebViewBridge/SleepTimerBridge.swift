@@ -156,33 +156,31 @@ public final class SleepTimerBridge: RPCMethods {
         }
         let family = try actor.identifier(FamilySubjectID.self, "familySubjectId")
         let new = Session(apiOrigin: origin, userID: user, accessToken: bearer, actorMode: mode, familySubjectID: family)
-        var purging: BridgeSessionMachine.PurgeScope?
-        for action in sessions.sessionSet(new) {
-            switch action {
-            case .forgetAllTimers: forgetAllTimers()
-            case .purge(let scope): purging = scope
-            }
-        }
-        guard let purging else { return reply(.success(.object([]))) }
+        guard let purging = apply(sessions.sessionSet(new)) else { return reply(.success(.object([]))) }
         purge(purging) { purged in reply(.success(.object(purged == nil ? [("agentUnavailable", .bool(true))] : []))) }
     }
 
     /// Sign-out: the session (and its bearer token) is forgotten whatever
     /// the agent says; an agent that could not purge is reported.
     private func clearSession(_ reply: @escaping (Result<JSONValue, RPCError>) -> Void) {
-        var purging: BridgeSessionMachine.PurgeScope?
-        for action in sessions.sessionCleared() {
-            switch action {
-            case .forgetAllTimers: forgetAllTimers()
-            case .purge(let scope): purging = scope
-            }
-        }
-        guard let purging else { return reply(.success(.object([("purged", .number("0"))]))) }
+        guard let purging = apply(sessions.sessionCleared()) else { return reply(.success(.object([("purged", .number("0"))]))) }
         purge(purging) { count in
             var members: [(String, JSONValue)] = [("purged", .number(String(count ?? 0)))]
             if count == nil { members.append(("agentUnavailable", .bool(true))) }
             reply(.success(.object(members)))
         }
+    }
+
+    /// Carries out a change of session; returns the scope to purge, if any.
+    private func apply(_ actions: [BridgeSessionMachine.SessionChangedAction]) -> BridgeSessionMachine.PurgeScope? {
+        var purging: BridgeSessionMachine.PurgeScope?
+        for action in actions {
+            switch action {
+            case .forgetAllTimers: forgetAllTimers()
+            case .purge(let scope): purging = scope
+            }
+        }
+        return purging
     }
 
     private func remove(_ params: Parameters, _ reply: @escaping (Result<JSONValue, RPCError>) -> Void) throws(RPCError) {
@@ -207,11 +205,7 @@ public final class SleepTimerBridge: RPCMethods {
             }
             ids.append(id)
         }
-        for action in sessions.reconciled(running: ids, mirrored: mirroredTimers.keys) {
-            switch action {
-            case .forget(let id): forget(id)
-            }
-        }
+        for id in sessions.reconciled(running: ids, mirrored: mirroredTimers.keys) { forget(id) }
         callAgent(SleepTimers1.Reconcile.self, [
             .string(session.apiOrigin.description), .string(session.userID.string),
             .string(session.familySubjectID.string), .strings(ids.map(\.string)),

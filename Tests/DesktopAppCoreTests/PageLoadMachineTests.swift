@@ -45,7 +45,7 @@ import Testing
     @Test func anAppWithoutAConfigurationStartsWithTheProductsWebAppAndRetriesItOffline() {
         var setup = AppSetupMachine()
         _ = setup.configurationRead(Configuration())
-        guard case .make(let made, _) = setup.windowWanted() else { return }
+        let made = setup.windowWanted().setup
         var page = PageLoadMachine(setup: made)
         let start = "https://app.dreamsforlittles.com/"
         #expect(page.started() == .load(start))

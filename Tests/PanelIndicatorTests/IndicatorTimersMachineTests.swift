@@ -14,7 +14,7 @@ import Testing
 
     @Test func aChangedTimerIsShownAsItIsNow() {
         var shown = IndicatorTimersMachine()
-        #expect(shown.timerChanged(running()) == .show([running()]))
+        #expect(shown.timerChanged(running()) == [running()])
         #expect(shown.state.all == [running()])
         #expect(shown.nextMomentEnd == nil)
     }
@@ -22,7 +22,7 @@ import Testing
     @Test func aRemovedTimerGoes() {
         var shown = IndicatorTimersMachine()
         _ = shown.timerChanged(running())
-        #expect(shown.timerRemoved(id) == .show([]))
+        #expect(shown.timerRemoved(id) == [])
         #expect(shown.state.all.isEmpty)
         #expect(shown.timerRemoved(id) == nil)
     }
@@ -31,13 +31,13 @@ import Testing
         var shown = IndicatorTimersMachine()
         _ = shown.timerChanged(running())
         let saved = IndicatorTimer(id: id, babyName: running().babyName, startedAt: running().startedAt, phase: .saved(minutes: 97))
-        #expect(shown.sleepSaved(id, minutes: 97, now: now) == .show([saved]))
+        #expect(shown.sleepSaved(id, minutes: 97, now: now) == [saved])
         #expect(shown.timerRemoved(id) == nil)
         #expect(shown.state.all.first?.phase == .saved(minutes: 97))
         #expect(shown.nextMomentEnd == now + savedMoment)
         #expect(shown.woke(now: now.adding(milliseconds: 9_999)) == nil)
         #expect(shown.state.all == [saved])
-        #expect(shown.woke(now: now + savedMoment) == .show([]))
+        #expect(shown.woke(now: now + savedMoment) == [])
         #expect(shown.state.all.isEmpty)
         #expect(shown.nextMomentEnd == nil)
     }
@@ -53,7 +53,7 @@ import Testing
         var shown = IndicatorTimersMachine()
         _ = shown.timerChanged(running())
         _ = shown.sleepSaved(id, minutes: 97, now: now)
-        #expect(shown.timerChanged(running()) == .show([running()]))
+        #expect(shown.timerChanged(running()) == [running()])
         #expect(shown.nextMomentEnd == nil)
         #expect(shown.state.all == [running()])
     }
@@ -69,10 +69,7 @@ import Testing
         _ = shown.timerChanged(running(zoe, name: "Zoë", startedSecondsAgo: 20))
         _ = shown.sleepSaved(id, minutes: 1, now: now)
         _ = shown.sleepSaved(zoe, minutes: 1, now: now.adding(milliseconds: 1_000))
-        #expect(shown.woke(now: now + savedMoment).map { action in
-            guard case .show(let timers) = action else { return [] }
-            return timers.map(\.id)
-        } == [leo, zoe])
+        #expect(shown.woke(now: now + savedMoment).map { $0.map(\.id) } == [leo, zoe])
         #expect(shown.nextMomentEnd == now.adding(milliseconds: 1_000) + savedMoment)
     }
 
@@ -81,7 +78,7 @@ import Testing
         let leo = TimerID("3f2504e0-4f89-41d3-9a0c-0305e82c3302")!
         var shown = IndicatorTimersMachine()
         _ = shown.timerChanged(running(leo, name: "Leo", startedSecondsAgo: 30))
-        #expect(shown.timerChanged(running()) == .show([running(), running(leo, name: "Leo", startedSecondsAgo: 30)]))
+        #expect(shown.timerChanged(running()) == [running(), running(leo, name: "Leo", startedSecondsAgo: 30)])
     }
 
     @Test func aRemovedTimerThatWasNeverShownChangesNothing() {

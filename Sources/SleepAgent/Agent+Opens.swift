@@ -1,3 +1,4 @@
+import AgentWorkflows
 import SleepTimerCore
 
 extension Agent {
@@ -39,5 +40,34 @@ extension Agent {
         guard case .log(let total) = refusalLog.refused(count, by: caller, now: now) else { return }
         let times = total == 1 ? "" : " (\(total) refusals of this caller since its last line; one line a minute is written)"
         log.log(.notice, "Refused \(member) from \(caller): \(message)\(times)")
+    }
+}
+
+extension Agent {
+    /// CompleteRunning: the one Sleep the desktop can complete goes through
+    /// the notification's Complete (the outbox, exactly once), whose saved
+    /// notification follows. Several are opened by the caller's shell once
+    /// the caller is known, within the opens' limit.
+    public func completeRunning() throws(ServiceError) -> RunningSleepRule.CompleteDecision {
+        let decision = RunningSleepRule.complete(among: timers.values, now: clock.now())
+        switch decision {
+        case .complete(let id):
+            log.log(.info, "CompleteRunning completes timer \(id), the one running Sleep.")
+            try complete(id, completedAtMilliseconds: 0)
+        case .tellNoneRunning:
+            log.log(.info, "CompleteRunning found no running Sleep to complete.")
+        case .openAppHome:
+            log.log(.info, "CompleteRunning found several running Sleeps; none is completed, the app opens at its start.")
+        }
+        return decision
+    }
+
+    /// OpenRunning: the one running Sleep's tracker, else the app's start
+    /// page, each within the caller's opens.
+    public func openRunning(caller: String) {
+        switch RunningSleepRule.open(among: timers.values) {
+        case .open(let id): open(id, activationToken: nil, caller: caller)
+        case .openAppHome: openApp(activationToken: nil, caller: caller)
+        }
     }
 }

@@ -7,6 +7,9 @@ public enum Command: Equatable, Sendable {
     /// `at` in milliseconds since 1970; 0 means now, as in the D-Bus API.
     case complete(timerID: String, at: Int64)
     case open(timerID: String)
+    /// The one running Sleep, for a keyboard shortcut that names no timer.
+    case completeRunning
+    case openRunning
     case watch
     case status(json: Bool)
 
@@ -19,7 +22,9 @@ public enum Command: Equatable, Sendable {
             // short phrase after the command, in a table).
             ("list", "list [--json]", tr("the mirrored timers")),
             ("complete", "complete TIMER_ID [--at TIME]", tr("save the timer as a finished sleep; TIME is \"now\" (the default), an ISO-8601 time such as 2026-11-29T21:41:00Z, or milliseconds since 1970")),
+            ("complete", "complete --running", tr("save the one running Sleep; with none or several, nothing is saved")),
             ("open", "open TIMER_ID", tr("open the app at the timer")),
+            ("open", "open --running", tr("open the app at the running Sleep, or at its start page when none or several run")),
             ("watch", "watch", tr("print one JSON line per signal as it arrives")),
             ("status", "status [--json]", tr("the agent's version and counts")),
             ("help", "help [COMMAND]", tr("this text, or one command's")),
@@ -32,7 +37,11 @@ public enum Command: Equatable, Sendable {
         case "list": return tr("Prints the mirrored timers; --json prints them as one JSON array.")
         case "complete":
             return tr("Saves the timer as a finished sleep that ended at TIME: \"now\" (the default), an ISO-8601 time with a zone (2026-11-29T21:41:00Z, or with +01:00), or milliseconds since 1970. The agent records it before it answers \"queued\", and sends it as soon as the platform can be reached.")
-        case "open": return tr("Opens the app at the timer's Sleep tracker.")
+                + "\n\n"
+                + tr("With --running, saves the one running Sleep as ended now, for a keyboard shortcut; its notification says when it is saved. With no running Sleep, or several, nothing is saved and the exit status is 1; with several, the app opens so that you can choose.")
+        case "open":
+            return tr("Opens the app at the timer's Sleep tracker.") + "\n\n"
+                + tr("With --running, opens the app at the one running Sleep, or at its start page when none or several run.")
         case "watch": return tr("Prints one JSON line per signal of the agent as it arrives, until interrupted.")
         case "status":
             return tr("Prints the agent's version, how many timers it mirrors, how many completions wait to be sent, and the notification server.")
@@ -76,11 +85,12 @@ public enum Command: Equatable, Sendable {
     /// The text `help` prints for a topic; nil for an unknown one.
     public static func helpText(_ topic: String?) -> String? {
         guard let topic else { return usage }
-        guard let synopsis = commands.first(where: { $0.name == topic })?.synopsis, let help = commandHelp(topic) else {
-            return nil
-        }
-        let first = tr("Usage: {synopsis}").filling(["synopsis": "dfl-sleepctl " + synopsis])
-        return help.isEmpty ? first : first + "\n\n" + TextLayout.wrap(help, width: paragraphWidth)
+        let synopses = commands.filter { $0.name == topic }.map(\.synopsis)
+        guard !synopses.isEmpty, let help = commandHelp(topic) else { return nil }
+        let first = synopses.map { tr("Usage: {synopsis}").filling(["synopsis": "dfl-sleepctl " + $0]) }
+            .joined(separator: "\n")
+        let paragraphs = help.split(separator: "\n\n").map { TextLayout.wrap(String($0), width: paragraphWidth) }
+        return help.isEmpty ? first : first + "\n\n" + paragraphs.joined(separator: "\n\n")
     }
 
     static func isCommand(_ name: String) -> Bool { commands.contains { $0.name == name } }
@@ -131,10 +141,18 @@ public enum Command: Equatable, Sendable {
             try noMore()
             return .watch
         case "open":
+            if flag("--running") {
+                try noMore()
+                return .openRunning
+            }
             let id = try timerID()
             try noMore()
             return .open(timerID: id)
         case "complete":
+            if flag("--running") {
+                try noMore()
+                return .completeRunning
+            }
             var at: Int64 = 0
             if let index = rest.firstIndex(of: "--at") {
                 guard index + 1 < rest.count else { throw UsageError(message: tr("--at needs a TIME")) }

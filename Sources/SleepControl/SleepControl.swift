@@ -70,6 +70,12 @@ public final class SleepControl {
                 output.write(Self.completionReply(reply.first?.stringValue ?? "queued") + "\n")
             case .open(let id):
                 _ = try call(connection, SleepTimers1.Open.self, .string(id))
+            case .completeRunning:
+                let reply = try call(connection, SleepTimers1.CompleteRunning.self)
+                return report(running: reply.first?.stringValue ?? "")
+            case .openRunning:
+                let reply = try call(connection, SleepTimers1.OpenRunning.self)
+                return report(running: reply.first?.stringValue ?? "")
             case .watch:
                 return watch(connection, loop: loop)
             }
@@ -169,6 +175,30 @@ public final class SleepControl {
         // TRANSLATORS: What dfl-sleepctl complete prints: the completion is
         // recorded and will be sent to the app's server.
         reply == "queued" ? trc("completion", "queued") : reply
+    }
+
+    /// What CompleteRunning or OpenRunning did: done, or why not (exit 1).
+    private func report(running outcome: String) -> Int32 {
+        let (text, status) = Self.runningReply(outcome)
+        if let text { (status == ExitStatus.success ? output : errors).write(text + "\n") }
+        return status
+    }
+
+    static func runningReply(_ outcome: String) -> (text: String?, status: Int32) {
+        switch SleepTimers1.RunningOutcome(rawValue: outcome) {
+        case .completed:
+            // TRANSLATORS: dfl-sleepctl complete --running: the one running
+            // Sleep is recorded as ended now, and will be sent to the app's server.
+            return (tr("Completed the running Sleep; its notification says when it is saved."), ExitStatus.success)
+        case .opened:
+            return (nil, ExitStatus.success)
+        case .noneRunning:
+            return ("dfl-sleepctl: " + tr("no Sleep is running that can be completed from this desktop; nothing was saved."), ExitStatus.failure)
+        case .several:
+            return ("dfl-sleepctl: " + tr("several Sleeps are running, so none was saved; the app opens so that you can choose one."), ExitStatus.failure)
+        case nil:
+            return ("dfl-sleepctl: " + outcome, ExitStatus.failure)
+        }
     }
 
     private func unreachable(_ detail: String) -> Int32 {

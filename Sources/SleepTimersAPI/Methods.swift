@@ -57,4 +57,33 @@ extension SleepTimers1 {
         public static let arguments = [BusArgument("timer_id", "s")]
         public static let reply: [BusArgument] = []
     }
+
+    /// Completes the one running Sleep the desktop can complete, for a
+    /// keystroke that names no timer; replies a `RunningOutcome`.
+    public enum CompleteRunning: BusMethod {
+        public static let name = "CompleteRunning"
+        public static let arguments: [BusArgument] = []
+        public static let reply = [BusArgument("outcome", "s")]
+    }
+
+    /// Opens the app at the one running Sleep, else at its start page;
+    /// replies a `RunningOutcome`.
+    public enum OpenRunning: BusMethod {
+        public static let name = "OpenRunning"
+        public static let arguments: [BusArgument] = []
+        public static let reply = [BusArgument("outcome", "s")]
+    }
+
+    /// What CompleteRunning and OpenRunning did.
+    public enum RunningOutcome: String, CaseIterable, Sendable {
+        /// CompleteRunning recorded the completion of the one running Sleep.
+        case completed
+        /// CompleteRunning found no Sleep it can complete: nothing happened.
+        case noneRunning = "none"
+        /// CompleteRunning found several: none completed, the app opened at
+        /// its start page.
+        case several
+        /// OpenRunning opened the app.
+        case opened
+    }
 }

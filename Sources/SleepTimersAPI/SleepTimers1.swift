@@ -21,6 +21,7 @@ public enum SleepTimers1 {
     /// Every method of the interface, in the order of the introspection file.
     public static let methods: [any BusMethod.Type] = [
         Mirror.self, Remove.self, Reconcile.self, Purge.self, List.self, Complete.self, Open.self,
+        CompleteRunning.self, OpenRunning.self,
     ]
 
     /// Every signal of the interface, in the order of the introspection file.

@@ -108,6 +108,19 @@ public final class TimerService: AgentObserver {
                 let id = try agent.openable(arguments[0].stringValue!)
                 reply(to: message)
                 identify(message) { [agent] caller in agent.open(id, activationToken: nil, caller: caller) }
+            case SleepTimers1.CompleteRunning.name:
+                switch try agent.completeRunning() {
+                case .complete:
+                    reply(to: message, .string(SleepTimers1.RunningOutcome.completed.rawValue))
+                case .tellNoneRunning:
+                    reply(to: message, .string(SleepTimers1.RunningOutcome.noneRunning.rawValue))
+                case .openAppHome:
+                    reply(to: message, .string(SleepTimers1.RunningOutcome.several.rawValue))
+                    identify(message) { [agent] caller in agent.openApp(activationToken: nil, caller: caller) }
+                }
+            case SleepTimers1.OpenRunning.name:
+                reply(to: message, .string(SleepTimers1.RunningOutcome.opened.rawValue))
+                identify(message) { [agent] caller in agent.openRunning(caller: caller) }
             default:
                 break // the method table holds the contract's methods only
             }

@@ -265,7 +265,8 @@ class SignalAndPropertyTests(ClientTestCase):
                          "org.freedesktop.DBus.Peer"} <= interfaces)
         ours = root.find("interface[@name='%s']" % INTERFACE)
         self.assertEqual({m.get("name") for m in ours.findall("method")},
-                         {"Mirror", "Remove", "Reconcile", "Purge", "List", "Complete", "Open"})
+                         {"Mirror", "Remove", "Reconcile", "Purge", "List", "Complete", "Open", "CompleteRunning",
+                          "OpenRunning"})
         self.assertEqual({s.get("name") for s in ours.findall("signal")},
                          {"TimerChanged", "TimerRemoved", "CompletionFinished", "TokenExpiring"})
         peer = dbus.Interface(self.client.proxy, "org.freedesktop.DBus.Peer")

@@ -44,6 +44,7 @@ MEBIBYTE = 1 << 20
 METHODS = {
     "Mirror": (INTERFACE, "a{sv}"), "Remove": (INTERFACE, "s"), "Reconcile": (INTERFACE, "sssas"),
     "Purge": (INTERFACE, "sss"), "List": (INTERFACE, ""), "Complete": (INTERFACE, "sx"), "Open": (INTERFACE, "s"),
+    "CompleteRunning": (INTERFACE, ""), "OpenRunning": (INTERFACE, ""),
     "Get": (PROPERTIES, "ss"), "GetAll": (PROPERTIES, "s"), "Set": (PROPERTIES, "ssv"),
     "Introspect": (INTROSPECTABLE, ""),
 }

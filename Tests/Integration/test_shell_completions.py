@@ -101,9 +101,9 @@ class ShellCompletionTests(AgentTestCase):
         return set(re.findall(r"^  ([a-z]+)\b", section, re.MULTILINE))
 
     def options_of(self, command):
-        """The options a command's own usage line names, and --help."""
-        first_line = self.help_of(command).splitlines()[0]
-        return set(re.findall(r"--[a-z]+", first_line)) | {"--help"}
+        """The options a command's own usage lines name, and --help."""
+        usage = [line for line in self.help_of(command).splitlines() if line.startswith("Usage:")]
+        return set(re.findall(r"--[a-z]+", " ".join(usage))) | {"--help"}
 
     def test_each_shell_offers_the_commands_that_dfl_sleepctl_has(self):
         commands = self.commands()
@@ -123,7 +123,7 @@ class ShellCompletionTests(AgentTestCase):
             "status": "dfl-sleepctl status -",
             "watch": "dfl-sleepctl watch -",
             "open": "dfl-sleepctl open -",
-            "complete": "dfl-sleepctl complete %s -" % timer["timer_id"],
+            "complete": "dfl-sleepctl complete -",
         }
         for shell in SHELLS:
             for command, line in lines.items():
@@ -147,6 +147,19 @@ class ShellCompletionTests(AgentTestCase):
                     # One id is enough: no second one after it.
                     self.assertEqual(self.offers(shell, "dfl-sleepctl %s %s " % (command, maya["timer_id"])).words
                                      - {"--help", "--at"}, set())
+
+    def test_running_takes_no_timer_id_and_an_id_takes_no_running(self):
+        timer = timer_dict()
+        self.client.mirror(timer)
+        for shell in SHELLS:
+            for command in ("complete", "open"):
+                with self.subTest(shell=shell, command=command):
+                    self.assertEqual(self.offers(shell, "dfl-sleepctl %s --running " % command).words - {"--help"},
+                                     set())
+                    self.assertEqual(self.offers(shell, "dfl-sleepctl %s --running -" % command).words, {"--help"})
+                    after_id = self.offers(shell, "dfl-sleepctl %s %s -" % (command, timer["timer_id"])).words
+                    self.assertNotIn("--running", after_id)
+                    self.assertIn("--help", after_id)
 
     def test_each_shell_offers_now_and_this_moment_after_at(self):
         timer = timer_dict()

@@ -23,12 +23,32 @@ import Testing
         #expect(try Command.parse(["list", "--help"]) == .help(topic: "list"))
     }
 
+    /// A keyboard shortcut's command: no timer to name.
+    @Test func parsesRunning() throws {
+        #expect(try Command.parse(["complete", "--running"]) == .completeRunning)
+        #expect(try Command.parse(["open", "--running"]) == .openRunning)
+        #expect(try Command.parse(["complete", "--running", "--help"]) == .help(topic: "complete"))
+    }
+
+    @Test func helpShowsBothFormsOfCompleteAndOpen() {
+        for topic in ["complete", "open"] {
+            let help = Command.helpText(topic) ?? ""
+            #expect(help.contains("Usage: dfl-sleepctl \(topic) TIMER_ID"))
+            #expect(help.contains("Usage: dfl-sleepctl \(topic) --running"))
+            #expect(help.contains("With --running"))
+        }
+        #expect(Command.usage.contains("complete --running"))
+        #expect(Command.usage.contains("open --running"))
+    }
+
     @Test(arguments: [
         [], ["bogus"], ["list", "extra"], ["list", "--yaml"], ["complete"], ["complete", "not-a-uuid"],
         ["complete", "3f2504e0-4f89-41d3-9a0c-0305e82c3301", "--at"],
         ["complete", "3f2504e0-4f89-41d3-9a0c-0305e82c3301", "--at", "yesterday"],
         ["complete", "3f2504e0-4f89-41d3-9a0c-0305e82c3301", "--at", "2026-11-29T21:41:00"],
-        ["open"], ["open", "--json"], ["help", "bogus"], ["watch", "now"], ["bogus", "--help"],
+        ["open"], ["open", "--json"],
+        ["complete", "--running", "3f2504e0-4f89-41d3-9a0c-0305e82c3301"], ["complete", "--running", "--at", "now"],
+        ["open", "--running", "3f2504e0-4f89-41d3-9a0c-0305e82c3301"], ["list", "--running"], ["help", "bogus"], ["watch", "now"], ["bogus", "--help"],
     ])
     func refusesWithAMessage(_ arguments: [String]) {
         #expect(throws: Command.UsageError.self) { try Command.parse(arguments) }

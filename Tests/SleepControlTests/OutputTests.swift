@@ -30,4 +30,21 @@ import Testing
         #expect(text == "Maya: Asleep since 9:41 PM · 1 h 23 min [running, can complete]\n  3f2504e0-4f89-41d3-9a0c-0305e82c3301\n")
         #expect(TimerTable.render([], timeFormat: .twelveHour) == "No Sleep timers are mirrored on this desktop.\n")
     }
+
+    /// A shortcut's outcome: done exits 0; none or several say which and exit 1.
+    @Test func runningOutcomesSayWhatHappened() {
+        let completed = SleepControl.runningReply("completed")
+        #expect(completed.status == 0)
+        #expect(completed.text?.contains("Completed the running Sleep") == true)
+        #expect(SleepControl.runningReply("opened").status == 0)
+        #expect(SleepControl.runningReply("opened").text == nil)
+        let none = SleepControl.runningReply("none")
+        #expect(none.status == 1)
+        #expect(none.text?.contains("no Sleep is running") == true)
+        let several = SleepControl.runningReply("several")
+        #expect(several.status == 1)
+        #expect(several.text?.contains("several Sleeps are running") == true)
+        #expect(SleepControl.runningReply("later").text == "dfl-sleepctl: later")
+        #expect(SleepControl.runningReply("later").status == 1)
+    }
 }

@@ -46,7 +46,7 @@ end
 # complete and open take one TIMER_ID.
 function __dfl_sleepctl_wants_timer
     __dfl_sleepctl_command_is complete open; and not __dfl_sleepctl_wants_time
-    and test (__dfl_sleepctl_arguments) -eq 0
+    and test (__dfl_sleepctl_arguments) -eq 0; and not __fish_contains_opt running
 end
 
 # The mirrored timers as "ID<tab>baby's name". An id whose object cannot be
@@ -82,8 +82,10 @@ complete -c dfl-sleepctl -n 'not __dfl_sleepctl_command' -s h -l help -d 'Print 
 # Each command's options.
 complete -c dfl-sleepctl -n '__dfl_sleepctl_command_is list status' -l json -d 'Print JSON'
 complete -c dfl-sleepctl -n '__dfl_sleepctl_command_is list complete open watch status' -l help -d "Print the command's usage"
-complete -c dfl-sleepctl -n '__dfl_sleepctl_command_is complete; and not __fish_contains_opt at' -l at -x \
+complete -c dfl-sleepctl -n '__dfl_sleepctl_command_is complete; and not __fish_contains_opt at running' -l at -x \
     -d 'When the sleep ended: now, ISO-8601 or ms since 1970'
+complete -c dfl-sleepctl -n '__dfl_sleepctl_command_is complete open; and test (__dfl_sleepctl_arguments) -eq 0; and not __fish_contains_opt at running' \
+    -l running -d 'The one running Sleep, for a keyboard shortcut'
 complete -c dfl-sleepctl -n __dfl_sleepctl_wants_time -a 'now (date -u +%Y-%m-%dT%H:%M:%SZ)'
 
 # Timer ids, and help's one topic.

@@ -5,7 +5,10 @@ notification portal, is plasmashell's popup with Complete and Open; a click
 on its body opens the timer's Sleep route in the app; Complete makes one
 activity and no window; the panel item, registered with the watcher by
 object path from inside the sandbox, is in Plasma's system tray and its
-menu's Complete completes once.
+menu's Complete completes once; and the app's notice that it keeps
+running, for a baby named `<a href="https://phish.example/login">Maya</a>`,
+reaches plasmashell through the portal with ＜ ＞ for < > and its popup
+reads the address in words, never a link.
 
 xdg-desktop-portal-kde 6.3 hands the popup to plasmashell with a Notify on
 the session bus, which the test reads and closes by its id; 6.7 hands it
@@ -20,6 +23,7 @@ clicked with a real X click on the word found. The portal, its KDE backend,
 the Flatpak portal (WebKit's sandbox for its web processes) and the app's
 exported services are started by D-Bus activation, as in a login session."""
 
+import json
 import os
 import shutil
 import time
@@ -36,6 +40,7 @@ from desktop import BusMonitor
 from harness import BUS_NAME, DEMO_FAMILY, MAYA, PATIENCE, Platform, Session, eventually, stop
 from installed import AGENT_NAME, APP_ID, Installation
 from plasma import HEIGHT, WIDTH, Plasma
+from test_markup_names import NAME, NOTICE, PORTAL_NAME, added_bodies, listed_to_the_app
 from test_portal_notifications import calls
 
 WEBAPP = os.path.join(test_plasma6.REPO, "webapp", "demo")
@@ -58,6 +63,12 @@ PANEL = test_plasma6.PANEL
 # Whether the KDE backend's popup reaches plasmashell as a Notify on the
 # session bus: 6.3's does, 6.7's not.
 NOTIFY_ON_THE_BUS = {"trixie": True, "forky": False}[os.environ.get("DFL_RELEASE", "trixie")]
+
+
+def letters(text):
+    """`text` with letters and digits only, in lower case: what tesseract
+    reads of a word stays, what it makes of a bracket or a box goes."""
+    return "".join(c for c in text.lower() if c.isalnum())
 
 
 def install_portals(session):
@@ -200,9 +211,9 @@ class PlasmaFlatpakTests(unittest.TestCase):
         except AssertionError as error:
             raise AssertionError(self.failure(str(error))) from None
 
-    def new_sleep(self):
+    def new_sleep(self, baby_name="Maya"):
         timer_id, reply = self.platform.start_sleep()
-        self.token = self.platform.mirror(self.client, timer_id, reply)
+        self.token = self.platform.mirror(self.client, timer_id, reply, baby_name=baby_name)
         return timer_id
 
     def wait_for_popup(self):
@@ -220,6 +231,36 @@ class PlasmaFlatpakTests(unittest.TestCase):
         the sandbox's own, so it is known by its id or its title."""
         return [w for w in self.plasma.windows() if APP_ID in (w["desktopFileName"], w["resourceClass"])
                 or "Dreams for Littles" in (w["caption"] or "")]
+
+    def close_app_windows(self):
+        """The app's windows closed as their close button does (KWin asks
+        the app to close them)."""
+        self.plasma.script("""
+            for (const w of workspace.stackingOrder)
+                if (!w.notification && (w.desktopFileName === %(id)s || w.resourceClass === %(id)s))
+                    w.closeWindow();""" % {"id": json.dumps(APP_ID)})
+
+    def read_notice(self, popup_id):
+        """The words of the popup `popup_id` (KWin's id), read where it is
+        now (Plasma slides a popup in) once it reads the whole notice."""
+        def where():
+            now = [p for p in self.plasma.popups() if p["id"] == popup_id]
+            if not now:
+                raise AssertionError("the notice's popup went")
+            return now[0]["x"], now[0]["y"], now[0]["width"], now[0]["height"]
+
+        return self.words_once(where, lambda words: all(part in letters(screen_words.text(words)) for part in (
+            "keepsrunningwhile", "sleepisonthedesktop", "quitfromthepanel")), "the notice's popup")
+
+    def assert_reads_the_name(self, found):
+        """Between "keeps running while" and "sleep is on the desktop" the
+        words of `found` hold the tag's words, the address and the name: a
+        body taken as markup would read "while Maya's sleep" there."""
+        read = letters(screen_words.text(found))
+        start = read.index("keepsrunningwhile") + len("keepsrunningwhile")
+        between = read[start:read.index("sleepisonthedesktop")]
+        for part in ("ahref", "httpsphishexample", "login", "maya"):
+            self.assertIn(part, between, "the notice's popup reads %r" % screen_words.text(found))
 
     def route_requests(self, timer_id):
         route = "/families/%s/babies/%s/track/sleep?timer=%s" % (DEMO_FAMILY, MAYA, timer_id)
@@ -317,6 +358,57 @@ class PlasmaFlatpakTests(unittest.TestCase):
         self.wait(lambda: timer_id not in {t["timer_id"] for t in self.client.list()},
                   "the agent to finish the completion")
         self.assertEqual(len(self.platform.activities()), 1)
+
+    def test_a_name_written_as_markup_reads_as_written_in_the_apps_notice(self):
+        """The app's notice that it keeps running, sent when its window is
+        closed while the Sleep of a baby named
+        `<a href="https://phish.example/login">Maya</a>` runs: the app hands
+        the portal the body with ＜ ＞ ＆ for < > & (test_markup_names says
+        why), the KDE backend hands plasmashell that body unchanged (6.3,
+        on the bus), and the popup draws the name as those characters, the
+        address in words, never a link that reads "Maya" alone.
+
+        No font of the root has ＜ and ＞ (it has DejaVu's, as a minimal
+        Debian desktop does; Noto Sans CJK has them), so Plasma draws each
+        as a missing glyph's box: the popup reads
+        `□a href="https://phish.example/login"□Maya□/a□'s sleep`, which
+        tesseract reads with a letter or a bracket for each box. What is
+        asserted of the drawing is what holds either way: between "keeps
+        running while" and "sleep is on the desktop" are the tag's words,
+        the address and the name."""
+        self.new_sleep(baby_name=NAME)
+        agents_popup = self.wait_for_popup()
+        self.installation.start(None, log=os.path.join(self.session.root, "app-%s.log" % uuid.uuid4().hex[:6]))
+        windows = lambda: [w for w in self.app_windows() if not w["notification"]]
+        self.wait(windows, "the app's window under KWin")
+        # Closed before the app knows of the Sleep, the app would just quit.
+        self.wait(lambda: listed_to_the_app(self.session, self.monitor), "the app to list the timer")
+        self.close_app_windows()
+        self.wait(lambda: not windows(), "the app's window to close")
+
+        portal_body = NOTICE.replace(NAME, PORTAL_NAME)
+        notices = lambda: [body for body in added_bodies(self.monitor, "org.freedesktop.portal.Notification")
+                           if "keeps running" in body]
+        self.wait(notices, "the app's notice through the portal")
+        self.assertEqual(notices(), [portal_body])
+        if NOTIFY_ON_THE_BUS:
+            self.wait(lambda: [c for c in self.monitor.notify_calls() if "keeps running" in c["body"]],
+                      "the KDE backend's Notify of the notice")
+            sent = self.monitor.notify_calls()
+            self.assertEqual([c["body"] for c in sent if c["summary"] == "Dreams for Littles"], [portal_body])
+            # The agent's title, plain text in the popup too, as written.
+            self.assertEqual({c["summary"] for c in sent if c["summary"] != "Dreams for Littles"},
+                             {NAME + " is asleep"})
+
+        self.wait(lambda: len(self.plasma.popups()) == 2, "the notice's popup beside the agent's")
+        notice = next(p for p in self.plasma.popups() if p["id"] != agents_popup["id"])
+        found = self.read_notice(notice["id"])
+        # The two popups, the agent's and the notice, in the picture.
+        popups = self.plasma.popups()
+        left, top = min(p["x"] for p in popups) - 12, min(p["y"] for p in popups) - 12
+        self.save_crop("flatpak-plasma-markup-name.png", max(p["x"] + p["width"] for p in popups) + 12 - left,
+                       max(p["y"] + p["height"] for p in popups) + 12 - top, left, top)
+        self.assert_reads_the_name(found)
 
 
 if __name__ == "__main__":

@@ -50,6 +50,45 @@ NOTICE = ("Dreams for Littles keeps running while %s's sleep is on the desktop; 
 PORTAL_NAME = NAME.replace("<", "\uff1c").replace(">", "\uff1e").replace("&", "\uff06")
 
 
+def listed_to_the_app(session, monitor):
+    """Whether the app's List was answered with the timer of the name
+    written as markup (in the capture of the BusMonitor `monitor`): then it
+    keeps running, and says so, when its window closes. Also used by the
+    Plasma and GNOME Shell tests of the same name."""
+    bus = dbus.bus.BusConnection(session.env["DBUS_SESSION_BUS_ADDRESS"])
+    try:
+        app = bus.get_name_owner("com.dreamsforlittles.DreamsForLittles")
+    except dbus.exceptions.DBusException:
+        return False  # not on the bus yet
+    finally:
+        bus.close()
+    calls = set()
+    for header, args in monitor.messages():
+        fields = dict(part.split("=", 1) for part in header.replace(";", "").split() if "=" in part)
+        if header.startswith("method call") and fields.get("sender") == app and fields.get("member") == "List":
+            calls.add(fields.get("serial"))
+        elif (header.startswith("method return") and fields.get("destination") == app
+              and fields.get("reply_serial") in calls and any("phish.example" in line for line in args)):
+            return True
+    return False
+
+
+def added_bodies(monitor, interface):
+    """The body of each AddNotification call to `interface` (the portal's
+    org.freedesktop.portal.Notification, GNOME Shell's
+    org.gtk.Notifications) in the capture of `monitor`, as it crossed the
+    bus."""
+    bodies = []
+    for header, args in monitor.messages():
+        if (header.startswith("method call") and "member=AddNotification" in header.split()
+                and "interface=%s;" % interface in header.split()):
+            for index, line in enumerate(args[:-1]):
+                following = args[index + 1]
+                if line == 'string "body"' and following.startswith("variant") and 'string "' in following:
+                    bodies.append(following.split('string "', 1)[1][:-1])
+    return bodies
+
+
 class MarkupNameTests(AccessibilityBus, AppTestCase):
     notification_server = False
 
@@ -80,22 +119,7 @@ class MarkupNameTests(AccessibilityBus, AppTestCase):
         return xdotool(self.session, "search", "--onlyvisible", "--class", "xfce4-notifyd").stdout.split()
 
     def app_listed_the_name(self):
-        """The app's List was answered with the timer: it keeps running when
-        its window closes."""
-        bus = dbus.bus.BusConnection(self.session.env["DBUS_SESSION_BUS_ADDRESS"])
-        try:
-            app = bus.get_name_owner("com.dreamsforlittles.DreamsForLittles")
-        finally:
-            bus.close()
-        calls = set()
-        for header, args in self.monitor.messages():
-            fields = dict(part.split("=", 1) for part in header.replace(";", "").split() if "=" in part)
-            if header.startswith("method call") and fields.get("sender") == app and fields.get("member") == "List":
-                calls.add(fields.get("serial"))
-            elif (header.startswith("method return") and fields.get("destination") == app
-                  and fields.get("reply_serial") in calls and any("phish.example" in line for line in args)):
-                return True
-        return False
+        return listed_to_the_app(self.session, self.monitor)
 
     def test_the_name_shows_as_written_in_the_apps_notice_and_the_agents_notifications(self):
         timer_id, reply = self.platform.start_sleep()

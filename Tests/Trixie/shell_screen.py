@@ -1,7 +1,9 @@
 """What GNOME Shell 48 has on its screen, read through org.gnome.Shell.Eval
-(gnome_shell.GnomeShell.ask): the banner a notification pops up as, the
-windows and which one has the focus, the overview, and screenshots through
-org.gnome.Shell.Screenshot (which --unsafe-mode opens to any caller).
+(gnome_shell.GnomeShell.ask): the banner a notification pops up as (with
+the text its body draws), the windows and which one has the focus (the
+app's closed as a person closes them), the overview, and screenshots
+through org.gnome.Shell.Screenshot (which --unsafe-mode opens to any
+caller).
 
 The banner is MessageTray's own (`Main.messageTray._banner`, a
 NotificationMessage, in `_bannerBin`); every banner the tray puts up is
@@ -38,8 +40,11 @@ RECORD_BANNERS = """
 })()
 """
 
-# The banner's state, whether it is expanded and done moving, and the place
-# of its title on the stage (x, y, width, height).
+# The banner's state, whether it is expanded and done moving, the place of
+# its title on the stage (x, y, width, height), the text its body label
+# draws (Pango's text, with what the Shell took as markup taken out), and
+# the addresses the Shell found in that text, each of which a click on it
+# opens (messageList.js, URLHighlighter).
 BANNER = """
 (() => {
     const tray = Main.messageTray, b = tray._banner;
@@ -52,7 +57,9 @@ BANNER = """
             expanded: b.expanded, hover: tray._bannerBin.hover,
             settled: tray._notificationState === 2 && !tray._bannerBin.get_transition('y') &&
                      !b._actionBin.get_transition('scale-y') && tray._notificationFocusGrabber._focused === b.expanded,
-            titleBox: [x, y, width, height], box: [bx, by, bw, bh]};
+            titleBox: [x, y, width, height], box: [bx, by, bw, bh],
+            drawnBody: b._bodyLabel ? b._bodyLabel.clutter_text.text : null,
+            bodyUrls: b._bodyLabel ? b._bodyLabel._urls.map(u => u.url) : null};
 })()
 """
 
@@ -149,6 +156,13 @@ class Screen:
                        ".filter(w => w.get_gtk_application_id() === %s).forEach(w => w.minimize())" % json.dumps(APP_ID))
         self.wait(lambda: all(w["minimized"] for w in self.app_windows()) and self.focus() is None,
                   lambda: "the app's window to be minimized, the focus on nothing; windows: %r" % self.windows())
+
+    def close_app_windows(self):
+        """The app's windows closed as their close button does: Mutter asks
+        the app to close them."""
+        self.shell.ask("global.get_window_actors().map(a => a.meta_window)"
+                       ".filter(w => w.get_gtk_application_id() === %s)"
+                       ".forEach(w => w.delete(global.get_current_time())) ?? true" % json.dumps(APP_ID))
 
     def screenshot(self, name, box=None):
         """Saves the screen (or the stage's `box`, x y width height) as

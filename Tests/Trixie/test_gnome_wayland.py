@@ -3,10 +3,13 @@ root, 50 in the Debian testing one (DFL_RELEASE names which):
 the agent's notification with Open and Complete (GNOME draws no button for
 the body's own Open, so the agent sends Open as a button too), Complete pressed through the Shell making one
 activity and then "Sleep saved", a real click on the banner raising the
-app's window on the Sleep route with the Shell's own activation token, text
-that never shows an elapsed time left to go stale, no second banner for a
-change a parent need not see again, and, with the AppIndicator extension,
-the panel item in the top bar whose menu completes once.
+app's window on the Sleep route with the Shell's own activation token, the
+app's notice that it keeps running, for a baby named
+`<a href="https://phish.example/login">Maya</a>`, sent and drawn as
+written, text that never shows an elapsed time left to go stale, no second
+banner for a change a parent need not see again, and, with the
+AppIndicator extension, the panel item in the top bar whose menu completes
+once.
 
 Everything is read from the Shell (org.gnome.Shell.Eval, its screenshots),
 never from the agent's or the app's own account; clicks are a pointer's,
@@ -27,10 +30,13 @@ from harness import (DEMO_FAMILY, MAYA, PATIENCE, Platform, PlatformTestCase, Se
                      next_minute_ms, now_ms, sleep_until_ms)
 from mutter_input import BUTTON_RIGHT, KEY_F5, Keyboard, Pointer
 from shell_screen import HIDDEN, Screen, centre, grow, union
+from test_markup_names import NAME, NOTICE, added_bodies, listed_to_the_app
 
 SOURCE = "Dreams for Littles Sleep Timers"
 ASLEEP = "Maya is asleep"
 SAVED_TITLE = "Maya's sleep"
+# The title of the app's own notices.
+APP_NAME = "Dreams for Littles"
 AGENT_ENTRY = "/usr/share/applications/com.dreamsforlittles.DreamsForLittles.SleepAgent.desktop"
 APP_ENTRY = "/usr/share/applications/com.dreamsforlittles.DreamsForLittles.desktop"
 INDICATOR_ID = "com.dreamsforlittles.DreamsForLittles.SleepAgent"
@@ -83,11 +89,11 @@ class GnomeShellTestCase(PlatformTestCase):
     def configure(self):
         self.platform.configure()
 
-    def mirrored_timer(self, started_ago_s=83 * 60):
+    def mirrored_timer(self, started_ago_s=83 * 60, baby_name="Maya"):
         if self.agent is None:
             self.start_agent()
         timer_id, reply = self.platform.start_sleep(started_ago_s=started_ago_s)
-        self.platform.mirror(self.client, timer_id, reply)
+        self.platform.mirror(self.client, timer_id, reply, baby_name=baby_name)
         return timer_id, reply
 
     def shown(self, title=ASLEEP):
@@ -286,6 +292,57 @@ class AppWindowTests(GnomeShellTestCase):
         app.js("document.getElementById('sign-in-parent').click()")
         self.assertEqual(app.shown_sleep_route(), [timer_id, "running", "Maya"])
 
+    def test_a_name_written_as_markup_reads_as_written_in_the_apps_notice(self):
+        """The app's notice that it keeps running, sent when its window is
+        closed while the Sleep of a baby named
+        `<a href="https://phish.example/login">Maya</a>` runs. Outside a
+        sandbox GIO hands it to the Shell's org.gtk.Notifications, whose body
+        the Shell reads as plain text, so the app sends the name as written
+        (test_markup_names has every path) and the banner draws it so: its
+        body label's text, which is what Pango draws once the Shell has taken
+        out what it read as markup, is the notice as written, where a body
+        taken as markup would read "while Maya's sleep".
+
+        What the Shell does with the address in it, as with any address in
+        a body: it lists https://phish.example/login among the addresses of
+        the drawn text, those a click on their letters opens
+        (URLHighlighter), yet draws it plain, not as a link, since it looks
+        for addresses to colour in the escaped text, where `&quot;` hides
+        where this one starts. Both come with the name's letters, whatever
+        the app sends."""
+        self.start_app_on_wayland()
+        self.screen.leave_overview()
+        self.mirrored_timer(baby_name=NAME)
+        self.wait_shown(NAME + " is asleep")
+        # The agent's banner stays up while nobody moves (the Shell keeps a
+        # banner for a person who is away): a person moves the mouse and it
+        # goes. That is done before the notice comes: on GNOME Shell 48 a
+        # banner queued behind another stayed in the queue, never shown,
+        # when that one went while the pointer's remote-desktop session ran.
+        self.screen.wait_for_banner(NAME + " is asleep", settled=False)
+        pointer = self.pointer()
+        pointer.move_to(640, 600)
+        self.screen.wait(lambda: self.screen.banner()["state"] == HIDDEN, "the agent's banner to go")
+        pointer.close()
+
+        # Closed before the app knows of the Sleep, the app would just quit.
+        self.until(lambda: listed_to_the_app(self.session, self.bus), "the app to list the timer")
+        self.screen.close_app_windows()
+        self.screen.wait(lambda: not self.screen.app_windows(),
+                         lambda: "the app's window to close; windows: %r" % self.screen.windows())
+        notices = lambda: [b for b in added_bodies(self.bus, "org.gtk.Notifications") if "keeps running" in b]
+        self.until(notices, "the app's notice on org.gtk.Notifications")
+        self.assertEqual(notices(), [NOTICE])
+        # The pointer on the banner expands it, with the whole body.
+        banner = self.screen.wait_for_banner(APP_NAME, settled=False)
+        self.pointer().move_to(*centre(banner["titleBox"]))
+        banner = self.screen.wait_for_banner(APP_NAME)
+        self.assertTrue(banner["expanded"], banner)
+        path = self.screen.screenshot("gnome%d-markup-name.png" % self.shell.major, box=grow(banner["box"], 24))
+        print("\n  the notice: %s" % path)
+        self.assertEqual([n["body"] for n in self.shell.notifications() if n["title"] == APP_NAME], [NOTICE])
+        self.assertEqual(banner["drawnBody"], NOTICE)
+        self.assertEqual(banner["bodyUrls"], ["https://phish.example/login"])
 
     def test_f5_reloads_on_its_first_press(self):
         keyboard = Keyboard(self.shell)

@@ -36,13 +36,13 @@ build: deps toolchain locale
 # Every stage in turn, each timed; the first that fails stops the run. The
 # package and the Flatpak are built once (the Flatpak on the stand-in
 # runtime: Debian testing's GLib 2.90 and GTK 4.24, so every program is
-# built against them there: forky-glib need not run too); the package is
-# then tested on this Debian 12 and, with the desktop tests of GNOME 48,
-# Plasma 6 and XFCE 4.20, in the Debian 13 root, beside those of GNOME 50
-# and Plasma 6.7 in the Debian testing root; the Flatpak last, in the
-# Debian 13 root.
+# built against them there: forky-glib need not run too); the package's
+# desktop tests of GNOME 48, Plasma 6 and XFCE 4.20 in the Debian 13 root
+# then run beside those of GNOME 50 and Plasma 6.7 in the Debian testing
+# root followed by the package test on this Debian 12 and in the Debian
+# 13 root (desktop-tests); the Flatpak's tests last, in the Debian 13 root.
 CHECK_STAGES := translation-tests unit-tests contract-tests integration-tests js-tests bench-quick sanitizers \
-	fuzz-short package flatpak package-test desktop-tests flatpak-test
+	fuzz-short package flatpak desktop-tests flatpak-test
 
 # What later stages need is made ahead, in the background at the lowest
 # priority (scripts/ahead.sh, its logs build/ahead-*.log), and ended with
@@ -196,19 +196,23 @@ forky-glib: deps toolchain
 forky-build: deps toolchain
 	Tests/Forky/build.sh all
 
-# make check's stage of the package's desktop tests: those of Debian 13
-# (trixie-tests) beside those of Debian testing (forky-tests). Each root
-# runs in namespaces of its own, and the desktop tests mostly wait on the
-# desktops, so the halves run side by side (scripts/side-by-side.sh, each
-# half's output in build/side-by-side/). The host-side check that a root's
-# run leaves nothing behind comes first, alone. As root.
+# make check's stage of the package's tests in the roots: the desktop
+# tests of Debian 13 (trixie-tests) beside those of Debian testing
+# (forky-tests) and then the package test (package-test, on this machine
+# and in a Debian 13 root of its own). Each root runs in namespaces of its
+# own, and these tests mostly wait on desktops, dpkg and services, so the
+# halves run side by side (scripts/side-by-side.sh, each half's output in
+# build/side-by-side/); the second half runs both its parts whatever the
+# first one's outcome. The host-side check that a root's run leaves
+# nothing behind comes first, alone. As root.
 desktop-tests: deps
 	@test -f $(DEB) || $(MAKE) --no-print-directory package
 	Tests/Trixie/root.sh path >/dev/null
 	DFL_ROOT_SUITE=forky Tests/Trixie/root.sh path >/dev/null
 	$(SYSTEM_PYTHON) Tests/Trixie/root_harness_test.py
 	scripts/side-by-side.sh trixie-tests "Tests/Trixie/run.sh --deb $(DEB) --harness-checked" \
-		forky-tests "$(MAKE) --no-print-directory forky-tests"
+		forky-and-package-tests "status=0; $(MAKE) --no-print-directory forky-tests || status=1; \
+			$(MAKE) --no-print-directory package-test || status=1; exit \$$status"
 
 # Drops the cached Debian 13 root; the next trixie-tests makes it again.
 trixie-root-drop:

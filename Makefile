@@ -38,11 +38,11 @@ build: deps toolchain locale
 # runtime: Debian testing's GLib 2.90 and GTK 4.24, so every program is
 # built against them there: forky-glib need not run too); the package's
 # desktop tests of GNOME 48, Plasma 6 and XFCE 4.20 in the Debian 13 root
-# then run beside those of GNOME 50 and Plasma 6.7 in the Debian testing
-# root followed by the package test on this Debian 12 and in the Debian
-# 13 root (desktop-tests); the Flatpak's tests last, in the Debian 13 root.
+# run beside those of GNOME 50 and Plasma 6.7 in the Debian testing root
+# followed by the package test on this Debian 12 and in the Debian 13 root
+# (desktop-tests); the Flatpak's tests last, in the Debian 13 root.
 CHECK_STAGES := translation-tests unit-tests contract-tests integration-tests js-tests bench-quick sanitizers \
-	fuzz-short package flatpak desktop-tests flatpak-test
+	fuzz-short package desktop-tests flatpak flatpak-test
 
 # What later stages need is made ahead, in the background at the lowest
 # priority (scripts/ahead.sh, its logs build/ahead-*.log), and ended with
@@ -50,8 +50,10 @@ CHECK_STAGES := translation-tests unit-tests contract-tests integration-tests js
 # runtime, after the first build the sanitizers' builds, the fuzz targets,
 # the package and the Flatpak. The stages that need them wait for them; the
 # package and flatpak stages take what was made ahead (scripts/ahead.sh
-# take) and make it themselves only where that failed. The Flatpak's stage
-# comes before the desktop tests, so that none runs beside its build.
+# take) and make it themselves only where that failed. The desktop tests
+# come before the Flatpak's stage: on a fresh machine the stand-in runtime
+# the Flatpak's build needs is made last, and that build, at the lowest
+# priority, may still run beside them.
 #
 # At the end, pass or fail, each stage's time again and the slowest ten
 # tests of the integration runs this check made (the plain one and the

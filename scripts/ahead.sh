@@ -9,10 +9,10 @@
 # says why. Made already, each part is a quick no-op.
 #
 #   ahead.sh roots    the Debian 13 root (Tests/Trixie/root.sh), then the
-#                     Flatpak stand-in runtime (Tests/Flatpak/standin.sh),
-#                     then the Debian testing root: GNOME 50 and Plasma
-#                     6.7 for the desktop tests, and the build against
-#                     GLib 2.90 (Tests/Forky/build.sh)
+#                     Debian testing root (GNOME 50 and Plasma 6.7 for the
+#                     desktop tests, and the build against GLib 2.90:
+#                     Tests/Forky/build.sh), then the Flatpak stand-in
+#                     runtime (Tests/Flatpak/standin.sh)
 #   ahead.sh builds   the AddressSanitizer and ThreadSanitizer builds
 #                     (Tests/Sanitizers/run.sh), the fuzz targets
 #                     (scripts/fuzz.sh), then the Debian package (make
@@ -43,12 +43,15 @@ made() {
 }
 case ${1:-} in
     roots)
+        # The desktop tests need both roots before the Flatpak's build
+        # needs the stand-in (make check's order of stages); that build,
+        # if it comes first, makes the stand-in itself.
         Tests/Trixie/root.sh path >/dev/null
         done_after "the Debian 13 root is ready"
-        Tests/Flatpak/standin.sh path >/dev/null
-        done_after "the Flatpak stand-in runtime is ready"
         DFL_ROOT_SUITE=forky Tests/Trixie/root.sh path >/dev/null
         done_after "the Debian testing root is ready"
+        Tests/Flatpak/standin.sh path >/dev/null
+        done_after "the Flatpak stand-in runtime is ready"
         ;;
     builds)
         # The locks first, before anything else: a stage that reaches

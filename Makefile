@@ -46,8 +46,8 @@ CHECK_STAGES := translation-tests unit-tests contract-tests integration-tests js
 
 # What later stages need is made ahead, in the background at the lowest
 # priority (scripts/ahead.sh, its logs build/ahead-*.log), and ended with
-# the run: from the start the Debian 13 root and the Flatpak stand-in
-# runtime, after the first build the sanitizers' builds, the fuzz targets,
+# the run: from the start the Debian 13 root, the Debian testing root and
+# the Flatpak stand-in runtime, after the first build the sanitizers' builds, the fuzz targets,
 # the package and the Flatpak. The stages that need them wait for them; the
 # package and flatpak stages take what was made ahead (scripts/ahead.sh
 # take) and make it themselves only where that failed. The desktop tests

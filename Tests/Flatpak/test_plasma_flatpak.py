@@ -169,15 +169,7 @@ class PlasmaFlatpakTests(unittest.TestCase):
         """Closes each notification the test's capture saw on Plasma and
         waits until no popup is left: the next test starts on a clear
         screen."""
-        for call in self.monitor.notify_calls():
-            if "id" in call:
-                try:
-                    self.plasma.bus.call_blocking("org.freedesktop.Notifications", "/org/freedesktop/Notifications",
-                                                  "org.freedesktop.Notifications", "CloseNotification", "u",
-                                                  (call["id"],))
-                except dbus.exceptions.DBusException:
-                    pass  # gone already
-        self.wait(lambda: not self.plasma.popups(), "the popups to go")
+        self.wait(lambda: self.plasma.closed_all(self.monitor.notify_calls()), "the popups to go")
         # Plasma refuses a notification identical to the last one it took
         # within a second, and the next test's agent shows the same text.
         time.sleep(1.1)

@@ -255,6 +255,21 @@ class Plasma:
         """The notification popups on screen."""
         return [w for w in self.windows() if w["notification"]]
 
+    def closed_all(self, notify_calls):
+        """Closes each notification of `notify_calls` (a BusMonitor's) that
+        has its id and says whether no popup is left. Tests call it again
+        until none is: the monitor may print a Notify's reply, with its id,
+        only after a first round, and Plasma 6.7 keeps a persistent popup
+        until it is closed."""
+        for call in notify_calls:
+            if "id" in call:
+                try:
+                    self.bus.call_blocking(NOTIFICATIONS, "/org/freedesktop/Notifications",
+                                           "org.freedesktop.Notifications", "CloseNotification", "u", (call["id"],))
+                except dbus.exceptions.DBusException:
+                    pass  # gone already
+        return not self.popups()
+
     def active_window(self):
         return next((w for w in self.windows() if w["active"]), None)
 

@@ -25,8 +25,6 @@ import time
 import unittest
 import uuid
 
-import dbus
-
 from app_harness import require_tool
 from dbus_client import Client
 from desktop import BusMonitor, xdotool
@@ -118,20 +116,8 @@ class PlasmaTestCase(unittest.TestCase):
         """Until the test's popups are gone, so the next test starts on a
         clear screen: a stopped agent's notifications are closed for it."""
         # Every notification the class saw: one a test's app sent as it
-        # quit may outlive that test's monitor. Again until none is on
-        # screen: the monitor may print a Notify's reply, with its id, only
-        # after the first round, and Plasma 6.7 keeps a persistent popup
-        # until it is closed.
-        def closed_all():
-            for call in self.class_monitor.notify_calls():
-                if "id" in call:
-                    try:
-                        self.plasma.bus.call_blocking("org.freedesktop.Notifications", "/org/freedesktop/Notifications",
-                                                      "org.freedesktop.Notifications", "CloseNotification", "u",
-                                                      (call["id"],))
-                    except dbus.exceptions.DBusException:
-                        pass  # gone already
-            return not self.plasma.popups()
+        # quit may outlive that test's monitor.
+        closed_all = lambda: self.plasma.closed_all(self.class_monitor.notify_calls())
         try:
             eventually(closed_all, what="the popups to go")
         except AssertionError:

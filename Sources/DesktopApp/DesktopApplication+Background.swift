@@ -104,23 +104,67 @@ extension DesktopApplication {
     /// no longer happens.
     private func quitNow(sayWhatStops: Bool) {
         let app = dfl_g_application(application)
-        if sayWhatStops { sendNotification(id: "quit", body: AppText.quitStops) }
         g_application_withdraw_notification(app, "background")
         if let window, window.isVisible { window.saveState() }
         window?.destroy()
-        g_application_quit(app)
+        if sayWhatStops {
+            sendNotification(id: "quit", body: AppText.quitStops) { g_application_quit(app) }
+        } else {
+            g_application_quit(app)
+        }
     }
 
     /// A desktop notification of the app's own (GIO picks the desktop's
-    /// service); GApplication sends what is queued before it exits.
-    /// The body goes through the one escape of notification bodies where
-    /// GIO's backend hands it to a server that reads markup (a baby's name
-    /// is in it); the title is plain text everywhere.
-    func sendNotification(id: String, body: String) {
+    /// service); `then` runs once it is handed over, and the app may quit
+    /// there. The body goes through the one escape of notification bodies
+    /// where GIO's backend hands it to a server that reads markup (a baby's
+    /// name is in it); the title is plain text everywhere.
+    func sendNotification(id: String, body: String, then handedOver: (() -> Void)? = nil) {
+        let text = noticeBody(body)
+        if noticeSurface == .portal, let connection = g_application_get_dbus_connection(dfl_g_application(application)) {
+            sendPortalNotice(id: id, body: text, on: connection, then: handedOver)
+            return
+        }
+        // GApplication sends what is queued before it exits.
         let notification = g_notification_new(AppText.applicationName)!
-        g_notification_set_body(notification, noticeBody(body))
+        g_notification_set_body(notification, text)
         g_application_send_notification(dfl_g_application(application), id, notification)
         g_object_unref(raw(notification))
+        handedOver?()
+    }
+
+    /// The notice as GIO's portal backend sends it (title, body, normal
+    /// priority; the same id, so GIO's withdraw takes it away), but with a
+    /// reply, and the app held until it comes. GIO sends AddNotification
+    /// expecting no reply, and xdg-desktop-portal asks the bus who sent a
+    /// call only once it arrives: from an app that has quit in between (a
+    /// Complete pressed on a Sleep that had ended, Quit while a Sleep
+    /// runs), the notice is refused as from nobody and never shown.
+    private func sendPortalNotice(id: String, body: String, on connection: OpaquePointer, then handedOver: (() -> Void)?) {
+        let dictionary = g_variant_type_new("a{sv}")
+        let properties = g_variant_builder_new(dictionary)
+        g_variant_type_free(dictionary)
+        g_variant_builder_add_value(properties, optionEntry("title", g_variant_new_string(AppText.applicationName)))
+        g_variant_builder_add_value(properties, optionEntry("body", g_variant_new_string(body)))
+        g_variant_builder_add_value(properties, optionEntry("priority", g_variant_new_string("normal")))
+        var arguments: [OpaquePointer?] = [g_variant_new_string(id), g_variant_builder_end(properties)]
+        g_variant_builder_unref(properties)
+        g_application_hold(dfl_g_application(application))
+        g_dbus_connection_call(
+            connection, ExternalInterface.Portal.name, ExternalInterface.Portal.path,
+            ExternalInterface.Portal.notificationInterface, ExternalInterface.Portal.addNotification,
+            g_variant_new_tuple(&arguments, gsize(arguments.count)), nil, DFL_G_DBUS_CALL_FLAGS_NONE,
+            BusCall.timeoutMilliseconds, nil, { source, result, data in
+                let notice = taken(data, as: PendingNotice.self)
+                var error: UnsafeMutablePointer<GError>?
+                if let reply = g_dbus_connection_call_finish(OpaquePointer(source), result, &error) {
+                    g_variant_unref(reply)
+                } else {
+                    AppLog.log(.warning, AppLogText.noticeRefused(takeGError(error)))
+                }
+                notice.handedOver?()
+                g_application_release(dfl_g_application(notice.application.application))
+            }, retained(PendingNotice(application: self, handedOver: handedOver)))
     }
 
     /// The notice's body as GIO's backend will show it: the backend read as
@@ -179,5 +223,15 @@ extension DesktopApplication {
         addAction(name, to: application, scope: "app", application: application, accelerators: accelerators) {
             [weak self] in if let self { action(self) }
         }
+    }
+}
+
+/// An app notice on its way to the portal: what runs once it is there.
+private final class PendingNotice {
+    let application: DesktopApplication
+    let handedOver: (() -> Void)?
+    init(application: DesktopApplication, handedOver: (() -> Void)?) {
+        self.application = application
+        self.handedOver = handedOver
     }
 }

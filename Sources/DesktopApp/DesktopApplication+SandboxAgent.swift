@@ -115,14 +115,14 @@ extension DesktopApplication {
         let dictionary = g_variant_type_new("a{sv}")
         let options = g_variant_builder_new(dictionary)
         g_variant_type_free(dictionary)
-        g_variant_builder_add_value(options, entry("handle_token", g_variant_new_string(token)))
-        g_variant_builder_add_value(options, entry("autostart", g_variant_new_boolean(autostart ? 1 : 0)))
+        g_variant_builder_add_value(options, optionEntry("handle_token", g_variant_new_string(token)))
+        g_variant_builder_add_value(options, optionEntry("autostart", g_variant_new_boolean(autostart ? 1 : 0)))
         // An array of strings; its type comes from its children (there is
         // at least one).
         var children = commandLine.map { g_variant_new_string($0) }
-        g_variant_builder_add_value(options, entry("commandline", g_variant_new_array(
+        g_variant_builder_add_value(options, optionEntry("commandline", g_variant_new_array(
             nil, &children, gsize(children.count))))
-        g_variant_builder_add_value(options, entry("dbus-activatable", g_variant_new_boolean(0)))
+        g_variant_builder_add_value(options, optionEntry("dbus-activatable", g_variant_new_boolean(0)))
         var arguments: [OpaquePointer?] = [g_variant_new_string(""), g_variant_builder_end(options)]
         g_variant_builder_unref(options)
         g_dbus_connection_call(
@@ -141,7 +141,7 @@ extension DesktopApplication {
 }
 
 /// One `{sv}` of an options dictionary.
-private func entry(_ key: String, _ value: OpaquePointer?) -> OpaquePointer? {
+func optionEntry(_ key: String, _ value: OpaquePointer?) -> OpaquePointer? {
     g_variant_new_dict_entry(g_variant_new_string(key), g_variant_new_variant(value))
 }
 

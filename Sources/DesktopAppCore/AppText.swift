@@ -202,6 +202,7 @@ public enum AppLogText {
         "Refused and cancelled a download from \(source): the app saves no files. Further downloads from it are "
             + "not logged for a minute."
     }
+    public static func noticeRefused(_ error: String) -> String { "The notification portal did not take the app's notice: \(error)" }
     public static func openerFailed(_ program: String, _ error: String) -> String { "Could not open a link with \(program): \(error)" }
     public static func pageFailed(_ url: String, _ error: String) -> String { "The web app could not be loaded from \(url): \(error)" }
     public static func retryIn(_ seconds: Int) -> String { "Loading the web app again in \(seconds) s." }

@@ -21,6 +21,7 @@ from dbus_client import Client
 from desktop import BusMonitor, SpecPanel, xdotool
 from harness import PATIENCE, AgentProcess, eventually, now_ms
 from test_desktop_app import DeepLinkTests, ProcessHandle, dbus_application, sleep_link
+from test_portal_notifications import calls, install_portal
 from window_close import request_close
 
 NOTICE = "Dreams for Littles keeps running while Maya's sleep is on the desktop; quit from the panel or with Ctrl+Q"
@@ -231,6 +232,47 @@ class WindowClosedWithASleepTests(BackgroundTestCase):
         eventually(lambda: app.windows() == [], what="the window to hide")
         application_actions(self.session).ActivateAction("quit", dbus.Array([], signature="v"), {})
         eventually(lambda: not alive(app.pid), what="the app to quit")
+
+
+class QuitThroughThePortalTests(BackgroundTestCase):
+    """As in a sandbox, the app's notices go through the notification
+    portal (the real xdg-desktop-portal and its GTK backend). The portal
+    asks the bus who sent a call only when it takes the call up, and
+    refuses one from a sender that has gone: the line the app sends as it
+    quits must be in the portal's hands before the app goes. With the
+    portal stopped, the app waits for its answer; let go, the portal shows
+    the line and the app quits."""
+
+    def setUp(self):
+        super().setUp()
+        install_portal(self.session)
+        self.session.env["GTK_USE_PORTAL"] = "1"
+
+    def portal_pid(self):
+        bus = self.client.bus
+        bus.start_service_by_name("org.freedesktop.portal.Desktop")
+        owner = bus.get_name_owner("org.freedesktop.portal.Desktop")
+        daemon = bus.get_object("org.freedesktop.DBus", "/org/freedesktop/DBus")
+        return int(daemon.GetConnectionUnixProcessID(owner, dbus_interface="org.freedesktop.DBus"))
+
+    def test_the_line_that_says_what_stops_waits_for_the_portal_and_is_shown(self):
+        app, _ = self.app_with_a_sleep()
+        [window] = app.windows()
+        portal = self.portal_pid()
+        os.kill(portal, signal.SIGSTOP)
+        self.addCleanup(lambda: alive(portal) and os.kill(portal, signal.SIGCONT))
+        xdotool(self.session, "windowfocus", "--sync", window)
+        xdotool(self.session, "key", "--window", window, "ctrl+q")
+        sent = lambda: [args for header, args in calls(self.monitor, "AddNotification")
+                        if "interface=org.freedesktop.portal.Notification;" in header
+                        and any("no longer renewed" in line for line in args)]
+        eventually(sent, what="the line that says what stops, on its way to the portal")
+        self.assertTrue(alive(app.pid), "the app waits for the portal's answer")
+        os.kill(portal, signal.SIGCONT)
+        eventually(lambda: any("no longer renewed" in c["body"] for c in self.monitor.notify_calls()),
+                   what="the portal to show the line")
+        eventually(lambda: not alive(app.pid), what="the app to quit")
+        self.assertEqual(len(sent()), 1)
 
 
 class WindowClosedWithoutASleepTests(BackgroundTestCase):

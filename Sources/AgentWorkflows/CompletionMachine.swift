@@ -105,6 +105,10 @@ public struct CompletionMachine: Sendable {
     /// fall due.
     public var readLimit: Int { settings.maximumInFlight + state.inFlight.count + state.heldUntil.count + 1 }
 
+    /// When the next held completion falls due, nil when none waits: the
+    /// shell sets its wake-up for the outbox there.
+    public var wakeAt: Instant? { state.wakeAt }
+
     // MARK: A click
 
     public enum ClickedAction: Sendable, Equatable {

@@ -148,6 +148,10 @@ public struct NotificationMachine: Sendable {
         state = State(records: records)
     }
 
+    /// The notification server on the bus, nil while none has the name: the
+    /// shell names it in the agent's NotificationServer property.
+    public var server: NotificationServer? { state.server }
+
     /// The key of what a timer's notification shows; a dismissal holds
     /// until it changes. Stored: its form never changes.
     public static func stateKey(_ timer: StoredTimer, now: Instant) -> String {

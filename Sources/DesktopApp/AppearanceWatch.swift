@@ -194,7 +194,7 @@ final class AppearanceWatch {
                     let watch = from(data, as: AppearanceWatch.self)
                     watch.flushSource = 0
                     guard case .log(let count)? = watch.styleLog.periodEnded(for: AppearanceWatch.styleCaller, now: SystemClock().now()),
-                          let applied = watch.burst.state.applied
+                          let applied = watch.burst.lastApplied
                     else { return gboolean(0) }
                     AppLog.log(.info, AppLogText.appearance(applied) + AppLogText.appearanceCount(count))
                     return gboolean(0) // G_SOURCE_REMOVE

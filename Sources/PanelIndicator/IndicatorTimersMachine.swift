@@ -42,6 +42,10 @@ public struct IndicatorTimersMachine: Sendable {
         self.settings = settings
     }
 
+    /// The timers shown, in the list order: the shell hands the first list
+    /// to the item before any event has returned one.
+    public var timers: [IndicatorTimer] { state.all }
+
     /// When the next saved moment ends; nil when none is shown.
     public var nextMomentEnd: Instant? { state.savedUntil.values.min() }
 

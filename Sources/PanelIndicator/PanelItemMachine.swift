@@ -259,6 +259,10 @@ public struct PanelItemMachine: Sendable {
 
     public var status: Status { state.timers.isEmpty ? .passive : .active }
 
+    /// The menu as the item shows it now: the shell answers the menu's
+    /// GetLayout revision and GetProperty from it.
+    public var menu: Menu { state.menu }
+
     /// The item's title: what is going on, without the minutes.
     public var title: String {
         state.timers.isEmpty

@@ -92,7 +92,7 @@ public struct CompletionMachine: Sendable {
     }
 
     public let settings: Settings
-    public private(set) var state = State()
+    private(set) var state = State()
     private var random: RandomSource
 
     public init(settings: Settings = Settings(), random: RandomSource = .system) {

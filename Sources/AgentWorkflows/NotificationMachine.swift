@@ -138,7 +138,7 @@ public struct NotificationMachine: Sendable {
     public static let repeatInterval: Duration = .seconds(2)
 
     public private(set) var settings: Settings
-    public private(set) var state: State
+    private(set) var state: State
     private let timeZones: any TimeZoneResolving
 
     /// `records` are what the store keeps of earlier notifications.

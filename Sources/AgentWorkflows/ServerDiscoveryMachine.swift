@@ -63,7 +63,7 @@ public struct ServerDiscoveryMachine: Sendable {
     }
 
     public let settings: Settings
-    public private(set) var state = State()
+    private(set) var state = State()
 
     /// When the owner is asked again after an error, nil when no retry
     /// waits: the shell sets its wake-up there after every event.

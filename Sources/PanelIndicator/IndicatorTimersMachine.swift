@@ -36,7 +36,7 @@ public struct IndicatorTimersMachine: Sendable {
     }
 
     public let settings: Settings
-    public private(set) var state = State()
+    private(set) var state = State()
 
     public init(settings: Settings = Settings()) {
         self.settings = settings

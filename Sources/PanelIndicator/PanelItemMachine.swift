@@ -101,7 +101,7 @@ public struct PanelItemMachine: Sendable {
     }
 
     public let settings: Settings
-    public private(set) var state = State()
+    private(set) var state = State()
 
     public init(settings: Settings) {
         self.settings = settings

@@ -84,7 +84,7 @@ final class AppearanceWatch {
         // systemd, and answers within the timeout or not at all.
         g_dbus_connection_call(
             connection, Portal.name, Portal.path, Portal.settingsInterface, Self.name(of: method), arguments, nil,
-            DFL_G_DBUS_CALL_FLAGS_NONE, 10_000, nil, { source, result, data in
+            DFL_G_DBUS_CALL_FLAGS_NONE, BusCall.milliseconds(BusCall.waitedOn), nil, { source, result, data in
                 let request = taken(data, as: ReadRequest.self)
                 var error: UnsafeMutablePointer<GError>?
                 let reply = g_dbus_connection_call_finish(OpaquePointer(source), result, &error)

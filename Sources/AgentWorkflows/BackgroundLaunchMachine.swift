@@ -67,7 +67,7 @@ public struct BackgroundLaunchMachine: Sendable {
     }
 
     public var settings: Settings
-    public private(set) var state = State()
+    private(set) var state = State()
 
     public init(settings: Settings = Settings()) {
         self.settings = settings

@@ -16,7 +16,7 @@ public struct BackgroundStatusMachine: Sendable {
         case sent(String)
     }
 
-    public private(set) var state: State = .nothingSent
+    private(set) var state: State = .nothingSent
 
     public init() {}
 

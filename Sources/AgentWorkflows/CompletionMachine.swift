@@ -92,7 +92,7 @@ public struct CompletionMachine: Sendable {
     }
 
     public let settings: Settings
-    public private(set) var state = State()
+    private(set) var state = State()
     private var random: RandomSource
 
     public init(settings: Settings = Settings(), random: RandomSource = .system) {
@@ -104,6 +104,10 @@ public struct CompletionMachine: Sendable {
     /// those it must skip (in flight or held), and one more, the next to
     /// fall due.
     public var readLimit: Int { settings.maximumInFlight + state.inFlight.count + state.heldUntil.count + 1 }
+
+    /// When the next held completion falls due, nil when none waits: the
+    /// shell sets its wake-up for the outbox there.
+    public var wakeAt: Instant? { state.wakeAt }
 
     // MARK: A click
 

@@ -138,7 +138,7 @@ public struct NotificationMachine: Sendable {
     public static let repeatInterval: Duration = .seconds(2)
 
     public private(set) var settings: Settings
-    public private(set) var state: State
+    private(set) var state: State
     private let timeZones: any TimeZoneResolving
 
     /// `records` are what the store keeps of earlier notifications.
@@ -147,6 +147,10 @@ public struct NotificationMachine: Sendable {
         self.timeZones = timeZones
         state = State(records: records)
     }
+
+    /// The notification server on the bus, nil while none has the name: the
+    /// shell names it in the agent's NotificationServer property.
+    public var server: NotificationServer? { state.server }
 
     /// The key of what a timer's notification shows; a dismissal holds
     /// until it changes. Stored: its form never changes.

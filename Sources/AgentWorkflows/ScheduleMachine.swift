@@ -22,7 +22,7 @@ public struct ScheduleMachine<Reason: Hashable & Sendable>: Sendable {
         public var next: Instant? { deadlines.values.min() }
     }
 
-    public private(set) var state = State()
+    private(set) var state = State()
 
     public init() {}
 

@@ -63,7 +63,11 @@ public struct ServerDiscoveryMachine: Sendable {
     }
 
     public let settings: Settings
-    public private(set) var state = State()
+    private(set) var state = State()
+
+    /// When the owner is asked again after an error, nil when no retry
+    /// waits: the shell sets its wake-up there after every event.
+    public var wakeAt: Instant? { state.wakeAt }
 
     /// The name xfce4-notifyd gives in GetServerInformation.
     public static let xfceServerName = "Xfce Notify Daemon"

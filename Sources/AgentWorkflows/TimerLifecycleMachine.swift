@@ -55,7 +55,7 @@ public struct TimerLifecycleMachine: Sendable {
     }
 
     public var settings: Settings
-    public private(set) var state = State()
+    private(set) var state = State()
 
     public init(settings: Settings = Settings()) {
         self.settings = settings

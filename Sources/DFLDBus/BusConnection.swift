@@ -139,12 +139,12 @@ public final class BusConnection {
     public func flush() { dbus_connection_flush(raw) }
 
     /// Calls a method; `completion` runs on the loop with the reply or the
-    /// error (including NoReply after `timeoutMilliseconds`).
-    public func call(_ message: Message, timeoutMilliseconds: Int32 = BusCall.timeoutMilliseconds,
+    /// error (including NoReply after `timeout`, one of BusCall's).
+    public func call(_ message: Message, timeout: Duration = BusCall.timeout,
                      completion: @escaping (Result<Message, BusError>) -> Void)
     {
         var pending: OpaquePointer?
-        guard dbus_connection_send_with_reply(raw, message.raw, &pending, timeoutMilliseconds) != 0 else {
+        guard dbus_connection_send_with_reply(raw, message.raw, &pending, BusCall.milliseconds(timeout)) != 0 else {
             Message.outOfMemory()
         }
         guard let pending else {
@@ -168,10 +168,10 @@ public final class BusConnection {
 
     /// Calls a method and waits for the reply outside the loop; for
     /// command-line clients.
-    public func callAndWait(_ message: Message, timeoutMilliseconds: Int32 = BusCall.timeoutMilliseconds) throws(BusError) -> Message {
+    public func callAndWait(_ message: Message, timeout: Duration = BusCall.timeout) throws(BusError) -> Message {
         var error = DBusError()
         dbus_error_init(&error)
-        guard let reply = dbus_connection_send_with_reply_and_block(raw, message.raw, timeoutMilliseconds, &error) else {
+        guard let reply = dbus_connection_send_with_reply_and_block(raw, message.raw, BusCall.milliseconds(timeout), &error) else {
             throw BusError.take(&error)
         }
         return Message(taking: reply)

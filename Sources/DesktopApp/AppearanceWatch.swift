@@ -84,7 +84,7 @@ final class AppearanceWatch {
         // systemd, and answers within the timeout or not at all.
         g_dbus_connection_call(
             connection, Portal.name, Portal.path, Portal.settingsInterface, Self.name(of: method), arguments, nil,
-            DFL_G_DBUS_CALL_FLAGS_NONE, 10_000, nil, { source, result, data in
+            DFL_G_DBUS_CALL_FLAGS_NONE, BusCall.milliseconds(BusCall.waitedOn), nil, { source, result, data in
                 let request = taken(data, as: ReadRequest.self)
                 var error: UnsafeMutablePointer<GError>?
                 let reply = g_dbus_connection_call_finish(OpaquePointer(source), result, &error)
@@ -194,7 +194,7 @@ final class AppearanceWatch {
                     let watch = from(data, as: AppearanceWatch.self)
                     watch.flushSource = 0
                     guard case .log(let count)? = watch.styleLog.periodEnded(for: AppearanceWatch.styleCaller, now: SystemClock().now()),
-                          let applied = watch.burst.state.applied
+                          let applied = watch.burst.lastApplied
                     else { return gboolean(0) }
                     AppLog.log(.info, AppLogText.appearance(applied) + AppLogText.appearanceCount(count))
                     return gboolean(0) // G_SOURCE_REMOVE

@@ -182,16 +182,12 @@ extension DesktopApplication {
         return AppNoticeSurfaceRule.body(text, on: surface, capabilities: capabilities)
     }
 
-    /// How long the app waits for the bus daemon or the notification server
-    /// before it sends the notice as if the server read markup.
-    private static let noticeQueryTimeout: Int32 = 2000
-
     private static func nameHasOwner(_ name: String, on connection: OpaquePointer) -> Bool {
         var arguments: [OpaquePointer?] = [g_variant_new_string(name)]
         let reply = g_dbus_connection_call_sync(
             connection, StandardInterface.Bus.name, StandardInterface.Bus.path, StandardInterface.Bus.name,
             StandardInterface.Bus.getNameOwner, g_variant_new_tuple(&arguments, 1), nil, DFL_G_DBUS_CALL_FLAGS_NONE,
-            noticeQueryTimeout, nil, nil)
+            BusCall.milliseconds(BusCall.quick), nil, nil)
         guard let reply else { return false }
         g_variant_unref(reply)
         return true
@@ -203,7 +199,7 @@ extension DesktopApplication {
         let server = ExternalInterface.Notifications.self
         guard let reply = g_dbus_connection_call_sync(
             connection, server.name, server.path, server.interface, server.getCapabilities, nil, nil,
-            DFL_G_DBUS_CALL_FLAGS_NONE, noticeQueryTimeout, nil, nil) else { return nil }
+            DFL_G_DBUS_CALL_FLAGS_NONE, BusCall.milliseconds(BusCall.quick), nil, nil) else { return nil }
         defer { g_variant_unref(reply) }
         guard String(cString: g_variant_get_type_string(reply)) == "(as)",
               let list = g_variant_get_child_value(reply, 0) else { return nil }

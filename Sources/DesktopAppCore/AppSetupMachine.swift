@@ -26,7 +26,7 @@ public struct AppSetupMachine: Sendable {
         public var windowMade = false
     }
 
-    public private(set) var state = State()
+    private(set) var state = State()
 
     public init() {}
 

@@ -47,7 +47,11 @@ public struct AppearanceBurstMachine: Sendable, Equatable {
     }
 
     public let settings: Settings
-    public private(set) var state = State()
+    private(set) var state = State()
+
+    /// The style last applied, nil before the first: the shell names it in
+    /// the log line that ends a period of held-back lines.
+    public var lastApplied: DesktopAppearance? { state.applied }
 
     public init(settings: Settings = .standard) {
         self.settings = settings

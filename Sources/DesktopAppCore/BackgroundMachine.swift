@@ -39,7 +39,7 @@ public struct BackgroundMachine: Sendable, Equatable {
         var keepingTheAppRunning: [ListedTimer] { timers.filter(\.needsTheApp) }
     }
 
-    public private(set) var state: State
+    private(set) var state: State
 
     public init(visible: Bool = true, noticeGiven: Bool = false) {
         state = State(visible: visible, noticeGiven: noticeGiven)

@@ -18,7 +18,7 @@ public struct BridgeRestartMachine: Sendable, Equatable {
         public init() {}
     }
 
-    public private(set) var state = State()
+    private(set) var state = State()
 
     public init() {}
 

@@ -11,7 +11,7 @@ public struct CertificateAcceptanceMachine: Sendable, Equatable {
         public var acceptedHosts: Set<String> = []
     }
 
-    public private(set) var state = State()
+    private(set) var state = State()
 
     public init() {}
 

@@ -44,7 +44,7 @@ public struct DialogMachine: Sendable {
         public var logged = RefusalLogMachine()
     }
 
-    public private(set) var state = State()
+    private(set) var state = State()
 
     public init(rule: NavigationRule?) {
         self.rule = rule

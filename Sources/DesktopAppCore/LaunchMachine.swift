@@ -30,7 +30,7 @@ public struct LaunchMachine: Sendable {
         public var logged = RefusalLogMachine()
     }
 
-    public private(set) var state = State()
+    private(set) var state = State()
 
     public init(rule: NavigationRule) {
         self.rule = rule

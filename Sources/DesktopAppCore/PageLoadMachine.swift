@@ -26,7 +26,7 @@ public struct PageLoadMachine: Sendable {
         public var certificates = CertificateAcceptanceMachine()
     }
 
-    public private(set) var state = State()
+    private(set) var state = State()
     public let setup: AppSetup
     private let rule: NavigationRule?
 

@@ -14,7 +14,7 @@ public struct PageRetryMachine: Sendable, Equatable {
         public var failures = 0
     }
 
-    public private(set) var state = State()
+    private(set) var state = State()
 
     public init() {}
 

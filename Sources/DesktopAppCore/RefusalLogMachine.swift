@@ -15,7 +15,7 @@ public struct RefusalLogMachine: Sendable, Equatable {
         public var lastLogged: [String: MonotonicInstant] = [:]
     }
 
-    public private(set) var state = State()
+    private(set) var state = State()
 
     public init() {}
 

@@ -49,7 +49,7 @@ public struct SandboxAgentMachine: Sendable, Equatable {
         public init() {}
     }
 
-    public private(set) var state = State()
+    private(set) var state = State()
 
     public init() {}
 

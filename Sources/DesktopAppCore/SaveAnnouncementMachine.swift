@@ -48,7 +48,7 @@ public struct SaveAnnouncementMachine: Sendable, Equatable {
         public var handled: [String] = []
     }
 
-    public private(set) var state = State()
+    private(set) var state = State()
 
     public init() {}
 

@@ -15,7 +15,7 @@ public struct TabFocusMachine: Sendable, Equatable {
         public var givenToPage: UInt32?
     }
 
-    public private(set) var state = State()
+    private(set) var state = State()
 
     public init() {}
 

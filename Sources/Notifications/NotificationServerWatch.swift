@@ -111,7 +111,7 @@ final class NotificationServerWatch {
     static func steps(
         in discovery: inout ServerDiscoveryMachine, after event: (inout ServerDiscoveryMachine) -> [Step]
     ) -> [Step] {
-        event(&discovery) + [.wakeAt(discovery.state.wakeAt)]
+        event(&discovery) + [.wakeAt(discovery.wakeAt)]
     }
 
     private func run(_ event: (inout ServerDiscoveryMachine) -> [Step]) {

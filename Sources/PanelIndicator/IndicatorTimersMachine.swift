@@ -36,11 +36,15 @@ public struct IndicatorTimersMachine: Sendable {
     }
 
     public let settings: Settings
-    public private(set) var state = State()
+    private(set) var state = State()
 
     public init(settings: Settings = Settings()) {
         self.settings = settings
     }
+
+    /// The timers shown, in the list order: the shell hands the first list
+    /// to the item before any event has returned one.
+    public var timers: [IndicatorTimer] { state.all }
 
     /// When the next saved moment ends; nil when none is shown.
     public var nextMomentEnd: Instant? { state.savedUntil.values.min() }

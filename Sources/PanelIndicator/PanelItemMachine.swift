@@ -101,7 +101,7 @@ public struct PanelItemMachine: Sendable {
     }
 
     public let settings: Settings
-    public private(set) var state = State()
+    private(set) var state = State()
 
     public init(settings: Settings) {
         self.settings = settings
@@ -258,6 +258,10 @@ public struct PanelItemMachine: Sendable {
     }
 
     public var status: Status { state.timers.isEmpty ? .passive : .active }
+
+    /// The menu as the item shows it now: the shell answers the menu's
+    /// GetLayout revision and GetProperty from it.
+    public var menu: Menu { state.menu }
 
     /// The item's title: what is going on, without the minutes.
     public var title: String {

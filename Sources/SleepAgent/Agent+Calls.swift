@@ -95,7 +95,7 @@ extension Agent {
             case .readOutbox:
                 lookAtOutbox()
             }
-            setWake(.completions, at: completions.state.wakeAt)
+            setWake(.completions, at: completions.wakeAt)
         }
     }
 

@@ -171,7 +171,7 @@ public final class Agent {
         AgentProperties(
             runningCount: UInt32(clamping: timers.count),
             pendingCompletions: UInt32(clamping: pendingCompletionCount ?? 0),
-            notificationServer: notifications.state.server?.displayName ?? "",
+            notificationServer: notifications.server?.displayName ?? "",
             allowedOrigins: mirrorRule.allowedOrigins.origins.map(\.description))
     }
 

@@ -53,7 +53,7 @@ public final class IndicatorAgentObserver: PanelSurface {
         indicator.onScheduleChanged = { [weak self] in self?.wakeAtChanged?() }
         for view in (try? agent.list()) ?? [] { _ = shown.timerChanged(Self.value(of: view)) }
         indicator.start()
-        indicator.timersChanged(shown.state.all)
+        indicator.timersChanged(shown.timers)
         appWatch.onOwnerChanged = { [weak self] owner in self?.indicator.appRunningChanged(owner != nil) }
         do {
             try appWatch.start()

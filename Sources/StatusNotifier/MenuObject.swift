@@ -33,13 +33,13 @@ extension StatusNotifierIndicator {
                 parent: BusEncoding.int32(arguments[0]) ?? -1, depth: BusEncoding.int32(arguments[1]) ?? -1,
                 propertyNames: names)
             else { return menu.fail(message, BusError.Names.invalidArgs, Self.unknownItem) }
-            menu.reply(to: message, .uint32(model.state.menu.revision), BusEncoding.layout(node))
+            menu.reply(to: message, .uint32(model.menu.revision), BusEncoding.layout(node))
         case "GetGroupProperties":
             let ids = arguments[0].arrayElements?.compactMap(BusEncoding.int32) ?? []
             let names = arguments[1].arrayElements?.compactMap(\.stringValue) ?? []
             menu.reply(to: message, BusEncoding.groupProperties(model.groupProperties(ids: ids, propertyNames: names)))
         case "GetProperty":
-            guard let item = model.state.menu.item(BusEncoding.int32(arguments[0]) ?? -1) else {
+            guard let item = model.menu.item(BusEncoding.int32(arguments[0]) ?? -1) else {
                 return menu.fail(message, BusError.Names.invalidArgs, Self.unknownItem)
             }
             guard let value = item.properties[arguments[1].stringValue ?? ""] else {

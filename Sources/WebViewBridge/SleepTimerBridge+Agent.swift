@@ -162,7 +162,7 @@ extension SleepTimerBridge {
                 destination: agent, path: SleepTimers1.objectPath,
                 interface: StandardInterface.Properties.name, member: StandardInterface.Properties.get
             ).append(.string(SleepTimers1.interface), .string(SleepTimers1.Property.version.name))
-            connection.call(call, timeoutMilliseconds: 5000) { result in
+            connection.call(call, timeout: BusCall.agentQuestion) { result in
                 done((try? result.get().arguments())?.first?.unwrapped.stringValue)
             }
         }
@@ -187,7 +187,7 @@ extension SleepTimerBridge {
                 let call = Message.methodCall(destination: agent, path: SleepTimers1.objectPath,
                                               interface: SleepTimers1.interface, member: method.name)
                     .append(contentsOf: arguments)
-                connection.call(call, timeoutMilliseconds: 10_000) { result in
+                connection.call(call, timeout: BusCall.waitedOn) { result in
                     switch result {
                     case .success(let reply):
                         done(Result { () throws(BusError) -> [BusValue] in try reply.arguments() })
@@ -210,7 +210,7 @@ extension SleepTimerBridge {
         withBusID { [weak self] _ in
             let ping = Message.methodCall(destination: SleepTimers1.busName, path: SleepTimers1.objectPath,
                                           interface: StandardInterface.Peer.name, member: StandardInterface.Peer.ping)
-            connection.call(ping, timeoutMilliseconds: 10_000) { [weak self] result in
+            connection.call(ping, timeout: BusCall.waitedOn) { [weak self] result in
                 guard let self else { return }
                 switch result {
                 case .failure(let error):

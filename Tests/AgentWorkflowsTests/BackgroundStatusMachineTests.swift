@@ -1,4 +1,4 @@
-import AgentWorkflows
+@testable import AgentWorkflows
 import DFLTestSupport
 import SleepTimerCore
 import Testing

@@ -1,4 +1,4 @@
-import DesktopAppCore
+@testable import DesktopAppCore
 import Testing
 
 @Suite struct BackgroundMachineTests {

@@ -1,4 +1,4 @@
-import DesktopAppCore
+@testable import DesktopAppCore
 import SleepTimerCore
 import Testing
 

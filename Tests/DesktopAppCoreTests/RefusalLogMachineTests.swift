@@ -1,4 +1,4 @@
-import DesktopAppCore
+@testable import DesktopAppCore
 import Testing
 
 /// The memory of logged refusals, at its bounds.

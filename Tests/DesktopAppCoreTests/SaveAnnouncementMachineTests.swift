@@ -1,5 +1,5 @@
 import DFLTestSupport
-import DesktopAppCore
+@testable import DesktopAppCore
 import SleepTimerCore
 import Testing
 

@@ -1,5 +1,5 @@
 import Testing
-import PanelIndicator
+@testable import PanelIndicator
 import SleepTimerCore
 
 /// What a click asks the agent to do, and what it must never do.

@@ -1,5 +1,5 @@
 import Testing
-import PanelIndicator
+@testable import PanelIndicator
 import SleepTimerCore
 
 /// The clicks of one dbusmenu EventGroup do each thing once for the call.

@@ -1,4 +1,4 @@
-import PanelIndicator
+@testable import PanelIndicator
 import SleepTimerCore
 
 /// Timers and moments for the indicator's tests.

@@ -1,5 +1,5 @@
 import Testing
-import PanelIndicator
+@testable import PanelIndicator
 import SleepTimerCore
 
 /// What the menu holds, and how a change reaches the host.

@@ -1,5 +1,5 @@
 import Testing
-import PanelIndicator
+@testable import PanelIndicator
 import SleepTimerCore
 
 /// When the item exists, and what tells the panel.

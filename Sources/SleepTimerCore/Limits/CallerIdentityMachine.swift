@@ -57,7 +57,7 @@ public struct CallerIdentityMachine: Equatable, Sendable {
     public static func caller(processID: UInt32) -> String { "process \(processID)" }
 
     public let settings: Settings
-    public private(set) var state = State()
+    private(set) var state = State()
 
     public init(settings: Settings) {
         self.settings = settings

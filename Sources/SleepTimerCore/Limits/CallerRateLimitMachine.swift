@@ -39,7 +39,7 @@ public struct CallerRateLimitMachine: Equatable, Sendable {
     }
 
     public let settings: Settings
-    public private(set) var state: State
+    private(set) var state: State
 
     public init(settings: Settings) {
         self.settings = settings

@@ -55,7 +55,7 @@ public struct LogBudgetMachine: Equatable, Sendable {
     public static let otherCallers = "other callers"
 
     public let settings: Settings
-    public private(set) var state = State()
+    private(set) var state = State()
 
     public init(settings: Settings) {
         self.settings = settings

@@ -28,7 +28,7 @@ public struct TokenBucketMachine: Equatable, Sendable {
     }
 
     public let settings: Settings
-    public private(set) var state: State
+    private(set) var state: State
 
     /// A full bucket.
     public init(settings: Settings) {

@@ -1,5 +1,5 @@
 import Testing
-import SleepTimerCore
+@testable import SleepTimerCore
 
 @Suite struct LogBudgetMachineTests {
     let start = Instant(millisecondsSince1970: 1_000_000)

@@ -170,7 +170,7 @@ class PlasmaFlatpakTests(unittest.TestCase):
         waits until no popup is left: the next test starts on a clear
         screen. The pointer goes first: Plasma 6.7 keeps a popup under the
         pointer on screen after its notification is removed."""
-        xdotool(self.session, "mousemove", "--sync", "5", "5")
+        xdotool(self.session, "mousemove", "--sync", "200", "200")
         self.wait(lambda: self.removed_at_the_backend() and self.plasma.closed_all(self.monitor.notify_calls()),
                   "the popups to go")
 

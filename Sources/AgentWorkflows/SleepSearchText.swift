@@ -16,6 +16,12 @@ public enum SleepSearchText {
         DisplayText.elapsed(from: startedAt, to: now)
     }
 
+    /// KRunner's button on a result that can be completed: the
+    /// notification's Complete.
+    public static var completeAction: String {
+        trc("notification action", "Complete")
+    }
+
     /// The English words, always understood, and those of the reader's
     /// language.
     public static var searchWords: [String] {

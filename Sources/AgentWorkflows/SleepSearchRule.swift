@@ -65,7 +65,8 @@ public struct SleepSearchRule: Sendable {
 
     /// The results the search asks to show (GNOME's GetResultMetas), in
     /// the order asked: an id of a Sleep that ended meanwhile, or of none,
-    /// has nothing to show and is left out.
+    /// has nothing to show and is left out. An id names its Sleep whole, so
+    /// each is exact.
     public static func results(for ids: [String], among timers: some Sequence<StoredTimer>, now: Instant) -> [Result] {
         let held = Dictionary(running(timers).map { ($0.timer.id, $0) }, uniquingKeysWith: { first, _ in first })
         return ids.compactMap { TimerID($0) }.compactMap { id in held[id].map { result($0, exact: true, now: now) } }

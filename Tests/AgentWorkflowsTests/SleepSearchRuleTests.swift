@@ -154,6 +154,8 @@ import Testing
         let results = SleepSearchRule.results(for: [F.id(2).string, F.id(1).string], among: timers, now: now)
         #expect(ids(results) == [F.id(2), F.id(1)])
         #expect(results.map(\.name) == ["Leo asleep", "Maya asleep"])
+        // An id names its Sleep whole.
+        #expect(results.allSatisfy { $0.exact })
     }
 
     /// A Sleep that ended meanwhile, an id never held and no id at all

@@ -126,6 +126,25 @@ class SearchProviderTests(test_notifications.RecordedTestCase):
         self.assertEqual(self.client.list(), before)
         self.assert_no_token(token)
 
+    def test_activations_share_the_callers_allowance_of_opens(self):
+        """ActivateResult and KRunner's Run open as the bus's Open does: a
+        burst of three for a caller, then one a second."""
+        timer_id, _, _ = self.start_timer()
+        started = time.monotonic()
+        for _ in range(20):
+            self.gnome.ActivateResult(timer_id, ["maya"], dbus.UInt32(0))
+            self.runner.Run(timer_id, "")
+        # Answered in order on one connection: every call before has been handled.
+        self.gnome.GetInitialResultSet(["maya"])
+        elapsed = time.monotonic() - started
+        self.opened()
+        time.sleep(1)
+        count = len(self.session.opened_urls())
+        # One more for each second the calls took, and one for the caller's
+        # identification answered after the last of them.
+        self.assertLessEqual(count, 3 + int(elapsed) + 1, "%d opens for 40 calls in %.1f s" % (count, elapsed))
+        self.assertIn("Refused Open from", self.agent.log())
+
     # KRunner
 
     def test_krunner_matches_the_sleep_with_its_complete_action(self):

@@ -14,6 +14,11 @@ public struct SleepSearchRule: Sendable {
     /// find every baby.
     public static let fewestCharacters = 2
 
+    /// Terms longer than this in all (in Unicode scalars) find nothing: a
+    /// name has at most 64 characters, and a longer query from any process
+    /// on the bus is not worth folding.
+    public static let longestQuery = 256
+
     public init(searchWords: [String]) {
         self.searchWords = searchWords.flatMap(Self.words(of:))
     }
@@ -45,6 +50,7 @@ public struct SleepSearchRule: Sendable {
     /// `terms` are what the search hands over (GNOME's terms, or KRunner's
     /// query as one term); each is read as the words in it.
     public func results(for terms: [String], among timers: some Sequence<StoredTimer>, now: Instant) -> [Result] {
+        guard terms.reduce(0, { $0 + $1.unicodeScalars.count }) <= Self.longestQuery else { return [] }
         let typed = terms.flatMap(Self.words(of:))
         guard typed.reduce(0, { $0 + $1.count }) >= Self.fewestCharacters else { return [] }
         return Self.running(timers).compactMap { stored in

@@ -79,6 +79,17 @@ import Testing
         #expect(ids(rule.results(for: ["m", "s"], among: [F.timer(1)], now: now)) == [F.id(1)])
     }
 
+    /// A query longer than any name is not folded at all; its length is
+    /// counted in Unicode scalars (a combining accent is one more).
+    @Test func moreThanTheLongestQueryInAllFindsNothing() {
+        func spaces(_ count: Int) -> String { String(repeating: " ", count: count) }
+        let longest = SleepSearchRule.longestQuery
+        #expect(ids(rule.results(for: ["maya" + spaces(longest - 4)], among: [F.timer(1)], now: now)) == [F.id(1)])
+        #expect(rule.results(for: ["maya" + spaces(longest - 3)], among: [F.timer(1)], now: now).isEmpty)
+        #expect(ids(rule.results(for: ["maya" + spaces(longest - 6), "a\u{301}"], among: [F.timer(1)], now: now)) == [F.id(1)])
+        #expect(rule.results(for: ["maya" + spaces(longest - 5), "a\u{301}"], among: [F.timer(1)], now: now).isEmpty)
+    }
+
     // MARK: Which Sleeps
 
     /// A Sleep completed on the desktop has ended, whatever became of its

@@ -119,11 +119,15 @@ let package = Package(
         ),
 
         /// The agent on the bus: the com.dreamsforlittles.SleepTimers1
-        /// object, its arguments read, the agent's changes as signals.
+        /// object, its arguments read, the agent's changes as signals; and
+        /// the desktops' searches (GNOME Shell's provider, KRunner's runner).
         .target(
             name: "SleepTimersService",
-            dependencies: ["SleepAgent", "SleepTimersAPI", "SleepTimerCore", "DFLDBus"],
-            resources: [.embedInCode("com.dreamsforlittles.SleepTimers1.xml")]
+            dependencies: ["SleepAgent", "AgentWorkflows", "SleepTimersAPI", "SleepTimerCore", "DFLDBus"],
+            resources: [
+                .embedInCode("com.dreamsforlittles.SleepTimers1.xml"), .embedInCode("org.gnome.Shell.SearchProvider2.xml"),
+                .embedInCode("org.kde.krunner1.xml"),
+            ]
         ),
 
         /// The agent's link opener: the app, the desktop portal or xdg-open.

@@ -7,8 +7,9 @@
 The translatable text of the sources is every string literal given to
 tr("…"), trn("…", "…", count:) and trc("context", "…") (SleepTimerCore's
 Localization.swift), and the Name, GenericName, Comment and Keywords of the
-desktop entries in packaging/desktop and packaging/autostart (which the
-package build merges back with msgfmt --desktop), and the texts of the
+desktop entries in packaging/desktop, packaging/autostart and
+packaging/search (which the package build merges back with msgfmt
+--desktop), and the texts of the
 AppStream metainfo in packaging/metainfo (merged back with msgfmt --xml).
 xgettext has no Swift parser; its C parser reads
 these calls correctly as long as each literal sits on one line, outside any
@@ -61,8 +62,8 @@ COMMON = ["--from-code=UTF-8", "--add-comments=TRANSLATORS:", "--add-location=fi
 
 
 # Where the desktop entries the package installs are: the applications'
-# entries, and the autostart entry.
-DESKTOP_DIRECTORIES = ("packaging/desktop", "packaging/autostart")
+# entries, the autostart entry, and KRunner's runner (packaging/search).
+DESKTOP_DIRECTORIES = ("packaging/desktop", "packaging/autostart", "packaging/search")
 
 
 def desktop_files():

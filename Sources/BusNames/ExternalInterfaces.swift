@@ -88,3 +88,52 @@ public enum ExternalInterface {
         public static let name = "org.gtk.Notifications"
     }
 }
+
+/// The desktops' searches that the agent answers on its own connection:
+/// GNOME Shell's search provider (version 2) and KRunner's D-Bus runner.
+/// Each calls the objects it was told of (by the files in packaging/search)
+/// and never starts the agent.
+public enum SearchInterface {
+    /// GNOME Shell's overview: `org.gnome.Shell.SearchProvider2`.
+    public enum GnomeShell {
+        public static let interface = "org.gnome.Shell.SearchProvider2"
+        public static let getInitialResultSet = "GetInitialResultSet"
+        public static let getSubsearchResultSet = "GetSubsearchResultSet"
+        public static let getResultMetas = "GetResultMetas"
+        public static let activateResult = "ActivateResult"
+        public static let launchSearch = "LaunchSearch"
+        /// Each method's input signature.
+        public static let methods: [String: String] = [
+            getInitialResultSet: "as", getSubsearchResultSet: "asas", getResultMetas: "as",
+            activateResult: "sasu", launchSearch: "asu",
+        ]
+        /// The keys of a result's meta (GetResultMetas).
+        public enum MetaKey {
+            public static let id = "id"
+            public static let name = "name"
+            public static let description = "description"
+            /// A serialized icon (g_icon_to_string): a themed icon's name.
+            public static let gicon = "gicon"
+        }
+    }
+
+    /// KDE's KRunner: `org.kde.krunner1`.
+    public enum KRunner {
+        public static let interface = "org.kde.krunner1"
+        public static let actions = "Actions"
+        public static let match = "Match"
+        public static let run = "Run"
+        public static let teardown = "Teardown"
+        /// Each method's input signature.
+        public static let methods: [String: String] = [actions: "", match: "s", run: "ss", teardown: ""]
+        /// A match's category relevance (KRunner 6's QueryMatch::CategoryRelevance).
+        public static let highest: Int32 = 100
+        public static let high: Int32 = 70
+        /// The keys of a match's properties.
+        public enum PropertyKey {
+            public static let subtext = "subtext"
+            /// The ids of the actions offered on this match (all when absent).
+            public static let actions = "actions"
+        }
+    }
+}

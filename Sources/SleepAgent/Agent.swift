@@ -93,6 +93,9 @@ public final class Agent {
     var openLimit = CallerRateLimitMachine(settings: .opens)
     /// When a caller's refused call is logged (see Agent+Opens).
     var refusalLog = LogBudgetMachine(settings: .refusals)
+    /// What the desktops' searches find (see Agent+Search); its words are
+    /// the language's the agent started in.
+    let search = SleepSearchRule(searchWords: SleepSearchText.searchWords)
     /// Starts the desktop app in the background (its `background` action);
     /// nil: nothing can (the tests of the agent alone).
     public var launchAppInBackground: (() -> Void)?

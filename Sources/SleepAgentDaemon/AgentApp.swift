@@ -322,6 +322,8 @@ public final class AgentApp {
     struct Parts {
         let agent: Agent
         let service: TimerService
+        /// GNOME Shell's search provider and KRunner's runner.
+        let search: SearchService
         let notifications: any NotificationSurface
         let transport: PlatformCompletionTransport
         /// The panel indicator (a StatusNotifierItem while a panel shows one).
@@ -409,13 +411,15 @@ public final class AgentApp {
         let service = TimerService(connection: connection, agent: agent, log: log, callers: callers)
         agent.addObserver(service)
         service.register()
+        let search = SearchService(connection: connection, agent: agent, log: log, callers: callers)
+        search.register()
         if let backgroundStatus { agent.addObserver(backgroundStatus) }
         let httpSettings = HTTPSettings(platform: configuration, userAgent: "dfl-sleep-agent/\(AgentProperties.version)")
         if !HTTPClient.resolvesAsynchronously {
             log.log(.warning, "This libcurl resolves names synchronously; a hung DNS server can delay completions.")
         }
         return Parts(
-            agent: agent, service: service,
+            agent: agent, service: service, search: search,
             notifications: notificationSurface(surfaces.notifications, connection: connection, loop: loop, clock: clock),
             transport: PlatformCompletionTransport(http: HTTPClient(loop: loop, settings: httpSettings), clock: clock),
             indicator: panel(agent: agent, connection: connection, registration: surfaces.panel, clock: clock, callers: callers),

@@ -23,3 +23,18 @@ public enum AppIdentity {
     /// them apart (WebKit's application info).
     public static var versionNumbers: [UInt64] { version.split(separator: ".").compactMap { UInt64($0) } }
 }
+
+/// Where the agent answers the desktops' searches: at its own bus name
+/// (SleepTimers1's), at one object per search, under the app's path.
+public enum SearchObjects {
+    /// GNOME Shell's search provider.
+    public static var gnomeShellPath: String { AppIdentity.appObjectPath + "/SearchProvider" }
+    /// KRunner's D-Bus runner.
+    public static var kRunnerPath: String { AppIdentity.appObjectPath + "/KRunner" }
+    /// A result's icon: the app's.
+    public static let icon = AppIdentity.appID
+    /// KRunner's actions on a result, besides the default (open).
+    public enum KRunnerAction: String, Sendable, CaseIterable {
+        case complete
+    }
+}

@@ -53,20 +53,23 @@ public final class TimerService: AgentObserver {
     /// The interface file shipped in /usr/share/dbus-1/interfaces.
     static let introspectionFile = PackageResources.com_dreamsforlittles_SleepTimers1_xml
 
-    /// Introspection of "/", "/com" and "/com/dreamsforlittles", so that
-    /// tools can walk down to the object.
+    /// Introspection of "/", "/com", "/com/dreamsforlittles" and
+    /// "/com/dreamsforlittles/DreamsForLittles", so that tools can walk down
+    /// to the objects (this one and the searches').
     private func handleParent(_ message: Message) -> Bool {
         guard message.kind == .methodCall, message.interface == StandardInterface.Introspectable.name || message.interface == nil,
             message.member == StandardInterface.Introspectable.introspect, let path = message.path
         else { return false }
-        let parents = ["/": "com", "/com": "dreamsforlittles", "/com/dreamsforlittles": "SleepTimers1"]
-        guard let child = parents[path] else { return false }
+        let parents = [
+            "/": ["com"], "/com": ["dreamsforlittles"], "/com/dreamsforlittles": ["DreamsForLittles", "SleepTimers1"],
+            "/com/dreamsforlittles/DreamsForLittles": ["KRunner", "SearchProvider"],
+        ]
+        guard let children = parents[path] else { return false }
         object.reply(to: message, .string("""
             <!DOCTYPE node PUBLIC "-//freedesktop//DTD D-BUS Object Introspection 1.0//EN"
              "http://www.freedesktop.org/standards/dbus/1.0/introspect.dtd">
             <node>
-              <node name="\(child)"/>
-            </node>
+            \(children.map { "  <node name=\"\($0)\"/>\n" }.joined())</node>
 
             """))
         return true

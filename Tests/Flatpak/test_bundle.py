@@ -74,7 +74,8 @@ class BundleTest(unittest.TestCase):
                      "icons/hicolor/scalable/apps/com.dreamsforlittles.DreamsForLittles.SleepAgent.svg",
                      "icons/hicolor/symbolic/apps/com.dreamsforlittles.DreamsForLittles-symbolic.svg",
                      "dbus-1/services/com.dreamsforlittles.DreamsForLittles.service",
-                     "dbus-1/services/com.dreamsforlittles.DreamsForLittles.SleepTimers1.service"):
+                     "dbus-1/services/com.dreamsforlittles.DreamsForLittles.SleepTimers1.service",
+                     "gnome-shell/search-providers/com.dreamsforlittles.DreamsForLittles.search-provider.ini"):
             with self.subTest(path=path):
                 self.assertTrue(os.path.exists(os.path.join(exports, path)), path)
 

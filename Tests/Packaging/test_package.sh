@@ -293,6 +293,8 @@ paths=(
     /usr/share/applications/com.dreamsforlittles.DreamsForLittles.desktop
     /usr/share/dbus-1/services/com.dreamsforlittles.DreamsForLittles.service
     /usr/share/metainfo/com.dreamsforlittles.DreamsForLittles.metainfo.xml
+    /usr/share/gnome-shell/search-providers/com.dreamsforlittles.DreamsForLittles.search-provider.ini
+    /usr/share/krunner/dbusplugins/com.dreamsforlittles.DreamsForLittles.krunner.desktop
     /usr/share/dreamsforlittles/javascript/dfl-webview-bridge-client.mjs
     /usr/share/dreamsforlittles/javascript/dfl-webview-bridge-client.d.ts
     /usr/share/dreamsforlittles/javascript/dfl-webview-bridge-client.d.mts

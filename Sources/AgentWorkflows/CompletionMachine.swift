@@ -2,7 +2,7 @@ import SleepTimerCore
 import SleepTimersAPI
 
 /// Why a click's completion time is refused; nothing is recorded then.
-public enum CompletionRefusal: Sendable, Equatable {
+public enum CompletionRefusal: Error, Sendable, Equatable {
     /// No timer with this id is mirrored.
     case unknownTimer
     /// Neither 0 (now) nor a time since 1970.
@@ -120,17 +120,24 @@ public struct CompletionMachine: Sendable {
         case refuse(CompletionRefusal)
     }
 
+    /// The time a bus call's `completed_at_ms` asks for: nil for 0 (now),
+    /// the instant for a time since 1970, refused when negative. The bus
+    /// edge reads it once; every layer below takes the `Instant?`.
+    public static func completedAt(busMilliseconds: Int64) throws(CompletionRefusal) -> Instant? {
+        guard busMilliseconds >= 0 else { throw .invalidTime }
+        return busMilliseconds == 0 ? nil : Instant(millisecondsSince1970: busMilliseconds)
+    }
+
     /// Complete was asked of `timer` (nil: none with that id is mirrored)
-    /// at `completedAtMilliseconds` (0: now), with the platform's clock
-    /// offset last measured for its origin, if any. The time a click
-    /// records: now by default, never in the future, and in the platform's
-    /// clock, in which the start is, never before it.
+    /// at `asked` (nil: now), with the platform's clock offset last
+    /// measured for its origin, if any. The time a click records: now by
+    /// default, never in the future, and in the platform's clock, in which
+    /// the start is, never before it.
     public func clicked(
-        _ stored: StoredTimer?, completedAtMilliseconds: Int64, now: Instant, platformClockOffset: Duration?
+        _ stored: StoredTimer?, completedAt asked: Instant?, now: Instant, platformClockOffset: Duration?
     ) -> ClickedAction {
         guard let stored else { return .refuse(.unknownTimer) }
-        guard completedAtMilliseconds >= 0 else { return .refuse(.invalidTime) }
-        let completedAt = completedAtMilliseconds == 0 ? now : Instant(millisecondsSince1970: completedAtMilliseconds)
+        let completedAt = asked ?? now
         guard completedAt.duration(since: now) <= settings.clockSkew else {
             return .refuse(.inFuture)
         }
@@ -138,7 +145,7 @@ public struct CompletionMachine: Sendable {
         if sentAs < stored.timer.startedAt {
             // "Now" on a desktop whose clock is behind the app's: the sleep
             // ends as it starts rather than before.
-            guard completedAtMilliseconds == 0 else { return .refuse(.beforeStart) }
+            guard asked == nil else { return .refuse(.beforeStart) }
             sentAs = stored.timer.startedAt
         }
         return .record(stored, completedAt: completedAt, sentAs: sentAs)

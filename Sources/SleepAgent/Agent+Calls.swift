@@ -67,9 +67,9 @@ extension Agent {
     }
 
     /// Complete from the bus: the id read, then as the notification's and
-    /// the panel's Complete.
-    public func complete(_ idText: String, completedAtMilliseconds: Int64) throws(ServiceError) -> String {
-        try complete(try Self.timerID(idText, field: "timer_id"), completedAtMilliseconds: completedAtMilliseconds)
+    /// the panel's Complete; `completedAt` nil for now.
+    public func complete(_ idText: String, completedAt: Instant?) throws(ServiceError) -> String {
+        try complete(try Self.timerID(idText, field: "timer_id"), completedAt: completedAt)
         return "queued"
     }
 
@@ -77,11 +77,11 @@ extension Agent {
     /// answers: the completion machine decides the time recorded, and the
     /// record the store returns goes to it as it is, to be sent at once
     /// when a place is free.
-    public func complete(_ id: TimerID, completedAtMilliseconds: Int64) throws(ServiceError) {
+    public func complete(_ id: TimerID, completedAt asked: Instant?) throws(ServiceError) {
         let now = clock.now()
         let held = timers[id]
         let offset = held.flatMap { platformClockOffsets[$0.timer.scope.apiOrigin] }
-        switch completions.clicked(held, completedAtMilliseconds: completedAtMilliseconds, now: now, platformClockOffset: offset) {
+        switch completions.clicked(held, completedAt: asked, now: now, platformClockOffset: offset) {
         case .refuse(let refusal):
             throw ServiceError(refusal)
         case .record(let stored, let completedAt, let sentAs):

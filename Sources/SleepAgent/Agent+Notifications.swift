@@ -197,7 +197,7 @@ extension Agent {
 
     private func completeFromNotification(_ id: TimerID) {
         do {
-            try complete(id, completedAtMilliseconds: 0)
+            try complete(id, completedAt: nil)
         } catch {
             log.log(.warning, "Complete from the notification of timer \(id) was refused: \(error.message)")
         }

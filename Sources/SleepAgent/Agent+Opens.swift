@@ -53,7 +53,7 @@ extension Agent {
         switch decision {
         case .complete(let id):
             log.log(.info, "CompleteRunning completes timer \(id), the one running Sleep.")
-            try complete(id, completedAtMilliseconds: 0)
+            try complete(id, completedAt: nil)
         case .tellNoneRunning:
             log.log(.info, "CompleteRunning found no running Sleep to complete.")
         case .openAppHome:

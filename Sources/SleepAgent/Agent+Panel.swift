@@ -23,8 +23,8 @@ public protocol PanelHost: AnyObject {
     var configuration: Configuration { get }
     func list() throws(ServiceError) -> [TimerView]
     /// Recorded in the outbox and sent by the completion machine, exactly
-    /// once; 0 for now.
-    func complete(_ id: TimerID, completedAtMilliseconds: Int64) throws(ServiceError)
+    /// once; nil for now.
+    func complete(_ id: TimerID, completedAt: Instant?) throws(ServiceError)
     /// Opens the app at a timer, or at its start, within `caller`'s
     /// allowance of opens.
     func open(_ id: TimerID, activationToken: String?, caller: String)

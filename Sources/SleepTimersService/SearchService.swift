@@ -107,7 +107,7 @@ public final class SearchService {
         case nil where action.isEmpty:
             try open(idText, message, object)
         case .complete?:
-            try agent.complete(try agent.openable(idText), completedAtMilliseconds: 0)
+            try agent.complete(try agent.openable(idText), completedAt: nil)
             object.reply(to: message)
         case nil:
             throw ServiceError(.invalidArgument, "actionId must be empty (open) or \(SearchObjects.KRunnerAction.complete.rawValue).")

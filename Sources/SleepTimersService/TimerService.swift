@@ -1,3 +1,4 @@
+import AgentWorkflows
 import DFLDBus
 import SleepAgent
 import SleepTimerCore
@@ -46,6 +47,16 @@ public final class TimerService: AgentObserver {
     public func register() {
         object.register()
         connection.register(path: "/", fallback: true) { [unowned self] message in self.handleParent(message) }
+    }
+
+    /// Complete's `completed_at_ms` as the layers below take it: 0 (now)
+    /// is nil; a negative time is refused here.
+    static func completedAt(busMilliseconds: Int64) throws(ServiceError) -> Instant? {
+        do throws(CompletionRefusal) {
+            return try CompletionMachine.completedAt(busMilliseconds: busMilliseconds)
+        } catch {
+            throw ServiceError(error)
+        }
     }
 
     // MARK: Introspection
@@ -105,8 +116,8 @@ public final class TimerService: AgentObserver {
                 }
                 if message.expectsReply { connection.send(message.methodReturn(copying: listReply!.template)) }
             case SleepTimers1.Complete.name:
-                reply(to: message, .string(try agent.complete(
-                    arguments[0].stringValue!, completedAtMilliseconds: arguments[1].int64Value!)))
+                let completedAt = try Self.completedAt(busMilliseconds: arguments[1].int64Value!)
+                reply(to: message, .string(try agent.complete(arguments[0].stringValue!, completedAt: completedAt)))
             case SleepTimers1.Open.name:
                 let id = try agent.openable(arguments[0].stringValue!)
                 reply(to: message)

@@ -72,7 +72,7 @@ public final class IndicatorAgentObserver: PanelSurface {
     /// by the completion machine, exactly once.
     private func complete(_ id: TimerID) {
         do {
-            try agent.complete(id, completedAtMilliseconds: 0)
+            try agent.complete(id, completedAt: nil)
         } catch {
             log.log(.notice, "Complete from the panel indicator of timer \(id) was refused: \(error.message)")
         }

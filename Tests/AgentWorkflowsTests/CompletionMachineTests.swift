@@ -286,7 +286,13 @@ import Testing
     func click(
         _ timer: StoredTimer? = F.timer(1), at milliseconds: Int64 = 0, offset: Duration? = nil
     ) -> M.ClickedAction {
-        machine().clicked(timer, completedAtMilliseconds: milliseconds, now: now, platformClockOffset: offset)
+        // The time as the bus call gives it, read as the bus edge reads it.
+        do throws(CompletionRefusal) {
+            let completedAt = try M.completedAt(busMilliseconds: milliseconds)
+            return machine().clicked(timer, completedAt: completedAt, now: now, platformClockOffset: offset)
+        } catch {
+            return .refuse(error)
+        }
     }
 
     @Test func aClickWithoutATimeIsRecordedNow() {

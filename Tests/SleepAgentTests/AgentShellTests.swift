@@ -181,7 +181,7 @@ final class RecordingOpener: LinkOpener {
     @Test func completeByIdSendsTheRecordTheStoreReturnedAtOnce() throws {
         let agent = try agent()
         try agent.mirror(Fixtures.request())
-        try agent.complete(Self.timer, completedAtMilliseconds: 0)
+        try agent.complete(Self.timer, completedAt: nil)
         #expect(transport.sent.map(\.timerID) == [Self.timer])
         #expect(transport.sent.first?.requestBody == NativeCompletion.requestBody(
             token: ActionToken(unvalidated: Fixtures.canary), completedAt: Fixtures.now))
@@ -190,14 +190,14 @@ final class RecordingOpener: LinkOpener {
         #expect(surface.bodies.last == "Saving…")
         #expect(agent.properties.pendingCompletions == 1)
         // A second click finds it being saved.
-        #expect(throws: ServiceError.self) { try agent.complete(Self.timer, completedAtMilliseconds: 0) }
+        #expect(throws: ServiceError.self) { try agent.complete(Self.timer, completedAt: nil) }
         #expect(transport.sent.count == 1)
     }
 
     @Test func completeOfATimerNotMirroredIsRefusedAndNothingIsSent() throws {
         let agent = try agent()
         do {
-            try agent.complete(Self.timer, completedAtMilliseconds: 0)
+            try agent.complete(Self.timer, completedAt: nil)
             Issue.record("an unknown timer was completed")
         } catch {
             #expect(error.code == .unknownTimer)
@@ -210,13 +210,13 @@ final class RecordingOpener: LinkOpener {
         let observer = RecordingObserver()
         agent.addObserver(observer)
         try agent.mirror(Fixtures.request())
-        try agent.complete(Self.timer, completedAtMilliseconds: 0)
+        try agent.complete(Self.timer, completedAt: nil)
         transport.answer(.alreadyCompleted)
         #expect(observer.removed.map(\.1) == [.completedElsewhere])
         #expect(observer.finished.map(\.outcome) == [.alreadyCompleted])
         #expect(try agent.list().isEmpty)
         try agent.mirror(Fixtures.request { $0.revision = 4 })
-        try agent.complete(Self.timer, completedAtMilliseconds: 0)
+        try agent.complete(Self.timer, completedAt: nil)
         transport.answer(.created(activityID: "act-2"))
         #expect(observer.removed.map(\.1) == [.completedElsewhere, .completed])
         #expect(observer.finished.map(\.outcome) == [.alreadyCompleted, .created])
@@ -227,7 +227,7 @@ final class RecordingOpener: LinkOpener {
     @Test func aRetryWaitsForTheAlarmAndSendsTheSameRecordAgain() throws {
         let agent = try agent()
         try agent.mirror(Fixtures.request())
-        _ = try agent.complete(Fixtures.timerID, completedAtMilliseconds: 0)
+        _ = try agent.complete(Fixtures.timerID, completedAt: nil)
         transport.answer(.retry(retryAfter: .milliseconds(20_000), reason: "the platform is busy (503)"))
         #expect(surface.bodies.last == "Saving… It will save when you are back online.")
         #expect(alarm.moment == clock.now().adding(milliseconds: 20_000))
@@ -318,7 +318,7 @@ final class RecordingOpener: LinkOpener {
     @Test func aTimeThePlatformRefusesIsCorrectedOnceByItsClock() throws {
         let agent = try agent()
         try agent.mirror(Fixtures.request())
-        _ = try agent.complete(Fixtures.timerID, completedAtMilliseconds: 0)
+        _ = try agent.complete(Fixtures.timerID, completedAt: nil)
         #expect(transport.completedAt(transport.sent[0]) == "2026-11-29T21:41:00.000Z")
         // The platform's clock is 90 s behind: the time is in its future.
         transport.answer(.clockRejected(reason: "400 invalid_request"), platformClockOffset: .milliseconds(-90_000))
@@ -334,7 +334,7 @@ final class RecordingOpener: LinkOpener {
     @Test func theAppsMeasureOfThePlatformsClockShiftsTheTimeSent() throws {
         let agent = try agent()
         try agent.mirror(Fixtures.request { $0.platformClockOffset = .milliseconds(90_000) })
-        _ = try agent.complete(Fixtures.timerID, completedAtMilliseconds: 0)
+        _ = try agent.complete(Fixtures.timerID, completedAt: nil)
         #expect(transport.completedAt(transport.sent[0]) == "2026-11-29T21:42:30.000Z")
         transport.answer(.created(activityID: "a"))
         // The sleep lasted from its start to the click, by either clock.
@@ -382,7 +382,7 @@ final class RecordingOpener: LinkOpener {
     @Test func aRenewalThatWonTheRaceLetsTheNewerTokenSendTheSameCompletion() throws {
         let agent = try agent()
         try agent.mirror(Fixtures.request())
-        _ = try agent.complete(Fixtures.timerID, completedAtMilliseconds: 0)
+        _ = try agent.complete(Fixtures.timerID, completedAt: nil)
         // The app renewed the token just before the click reached the platform.
         let newer = "dflnat_NEWER_q8Zr2mXv0Lw9sT4kP1nB7cY3uH6eJ5dA"
         try agent.mirror(Fixtures.request { $0.actionToken = ActionToken(unvalidated: newer); $0.revision = 4 })
@@ -397,7 +397,7 @@ final class RecordingOpener: LinkOpener {
     @Test func aRevokedTokenWithNoNewerOneNeedsTheApp() throws {
         let agent = try agent()
         try agent.mirror(Fixtures.request())
-        _ = try agent.complete(Fixtures.timerID, completedAtMilliseconds: 0)
+        _ = try agent.complete(Fixtures.timerID, completedAt: nil)
         transport.answer(.tokenRevoked(reason: "a newer action token replaced this one (401 token_revoked)"))
         #expect(transport.sent.count == 1)
         #expect(try agent.list().first?.state == .needsApp)
@@ -408,7 +408,7 @@ final class RecordingOpener: LinkOpener {
         let observer = RecordingObserver()
         agent.addObserver(observer)
         try agent.mirror(Fixtures.request())
-        try agent.complete(Self.timer, completedAtMilliseconds: 0)
+        try agent.complete(Self.timer, completedAt: nil)
         #expect(agent.properties.pendingCompletions == 1)
         transport.answer(.failed(reason: "the platform refused the completion (422)"))
         let announced = try #require(observer.changed.last)
@@ -425,7 +425,7 @@ final class RecordingOpener: LinkOpener {
         let observer = RecordingObserver()
         agent.addObserver(observer)
         try agent.mirror(Fixtures.request())
-        try agent.complete(Self.timer, completedAtMilliseconds: 0)
+        try agent.complete(Self.timer, completedAt: nil)
         transport.answer(.retry(retryAfter: .seconds(20), reason: "the platform is busy (503)"))
         #expect(observer.changed.last?.stored.completionAttempts == 1)
         #expect(observer.changed.last?.state == .saving)
@@ -444,7 +444,7 @@ final class RecordingOpener: LinkOpener {
         let observer = RecordingObserver()
         agent.addObserver(observer)
         try agent.mirror(Fixtures.request())
-        try agent.complete(Self.timer, completedAtMilliseconds: 0)
+        try agent.complete(Self.timer, completedAt: nil)
         #expect(try agent.remove(Fixtures.timerID))
         // The click is still sent.
         #expect(agent.properties.pendingCompletions == 1)
@@ -457,7 +457,7 @@ final class RecordingOpener: LinkOpener {
     @Test func pendingCompletionsAreCountedAtStartAndThenFromTheAgentsOwnWrites() throws {
         var agent: Agent? = try self.agent()
         try agent!.mirror(Fixtures.request())
-        try agent!.complete(Self.timer, completedAtMilliseconds: 0)
+        try agent!.complete(Self.timer, completedAt: nil)
         #expect(agent!.properties.pendingCompletions == 1)
         // A click written behind the agent's back is not read while it
         // runs: publishing reads nothing.
@@ -503,7 +503,7 @@ final class RecordingOpener: LinkOpener {
     @Test func noLogLineCarriesTheToken() throws {
         let agent = try agent()
         try agent.mirror(Fixtures.request())
-        _ = try agent.complete(Fixtures.timerID, completedAtMilliseconds: 0)
+        _ = try agent.complete(Fixtures.timerID, completedAt: nil)
         transport.answer(.created(activityID: "act-1"))
         #expect(!log.all.isEmpty)
         #expect(!log.all.contains { $0.contains(Fixtures.canary) })

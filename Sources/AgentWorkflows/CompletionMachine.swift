@@ -46,8 +46,9 @@ public struct CompletionAnnouncement: Sendable, Equatable {
 /// recorded completions to send now, what each answer means (how the
 /// completion ends, what its callers are told and why its timer leaves the
 /// list, or a resend with a new body), when to look again. The records
-/// themselves live in the store; the machine keeps only what is in flight
-/// and what is held back after the store failed to take an outcome.
+/// themselves live in the store; the machine keeps only what is in flight,
+/// what is held back after the store failed to take an outcome, each
+/// platform's clock as last measured, and its generator of jitter.
 ///
 /// Every completion was written to the outbox with its request body before
 /// anything was sent; that body goes out as it is on every attempt, so the
@@ -87,17 +88,24 @@ public struct CompletionMachine: Sendable {
         /// When the machine next needs to look at the outbox; nil when only
         /// an answer can change anything.
         public var wakeAt: Instant?
+        /// Each platform's clock minus this desktop's, as last measured (by
+        /// the app at its upsert, or from the Date of the platform's own
+        /// answer): a click's time is sent in the platform's clock.
+        public var platformClockOffsets: [APIOrigin: Duration] = [:]
+        /// The jitter of the retries' back-off.
+        public var random: RandomSource
 
-        public init() {}
+        public init(random: RandomSource = .system) {
+            self.random = random
+        }
     }
 
     public let settings: Settings
-    private(set) var state = State()
-    private var random: RandomSource
+    private(set) var state: State
 
     public init(settings: Settings = Settings(), random: RandomSource = .system) {
         self.settings = settings
-        self.random = random
+        self.state = State(random: random)
     }
 
     /// How many entries `outbox` needs to decide: those that may go now,
@@ -129,19 +137,18 @@ public struct CompletionMachine: Sendable {
     }
 
     /// Complete was asked of `timer` (nil: none with that id is mirrored)
-    /// at `asked` (nil: now), with the platform's clock offset last
-    /// measured for its origin, if any. The time a click records: now by
-    /// default, never in the future, and in the platform's clock, in which
-    /// the start is, never before it.
-    public func clicked(
-        _ stored: StoredTimer?, completedAt asked: Instant?, now: Instant, platformClockOffset: Duration?
-    ) -> ClickedAction {
+    /// at `asked` (nil: now). The time a click records: now by default,
+    /// never in the future, and in the platform's clock (the offset last
+    /// measured for its origin, if any), in which the start is, never
+    /// before it.
+    public func clicked(_ stored: StoredTimer?, completedAt asked: Instant?, now: Instant) -> ClickedAction {
         guard let stored else { return .refuse(.unknownTimer) }
         let completedAt = asked ?? now
         guard completedAt.duration(since: now) <= settings.clockSkew else {
             return .refuse(.inFuture)
         }
-        var sentAs = completedAt.adding(platformClockOffset ?? .zero)
+        let offset = state.platformClockOffsets[stored.timer.scope.apiOrigin] ?? .zero
+        var sentAs = completedAt.adding(offset)
         if sentAs < stored.timer.startedAt {
             // "Now" on a desktop whose clock is behind the app's: the sleep
             // ends as it starts rather than before.
@@ -149,6 +156,12 @@ public struct CompletionMachine: Sendable {
             sentAs = stored.timer.startedAt
         }
         return .record(stored, completedAt: completedAt, sentAs: sentAs)
+    }
+
+    /// The app measured `origin`'s platform clock at its upsert (a Mirror
+    /// brought the offset): later clicks on its timers are sent in it.
+    public mutating func platformClockMeasured(_ offset: Duration, for origin: APIOrigin) {
+        state.platformClockOffsets[origin] = offset
     }
 
     public enum RecordedAction: Sendable, Equatable {
@@ -242,15 +255,16 @@ public struct CompletionMachine: Sendable {
     }
 
     /// The platform's answer (or the transport's failure) to an entry in
-    /// flight, with the platform's clock offset its Date gave, if any, and
-    /// the timer as the agent holds it now (nil: no longer mirrored): its
-    /// token may be newer than the one sent, and its start gives the
-    /// saved sleep's length.
+    /// flight, with the platform's clock offset its Date gave, if any (kept
+    /// for the origin's later clicks), and the timer as the agent holds it
+    /// now (nil: no longer mirrored): its token may be newer than the one
+    /// sent, and its start gives the saved sleep's length.
     public mutating func answered(
         _ record: CompletionRecord, _ verdict: CompletionVerdict, now: Instant, platformClockOffset: Duration? = nil,
         timer: StoredTimer? = nil
     ) -> [AnsweredAction] {
         state.inFlight.remove(record.timerID)
+        if let platformClockOffset { state.platformClockOffsets[record.scope.apiOrigin] = platformClockOffset }
         switch verdict {
         case .created(let activityID):
             let minutes = timer.map { max(0, record.completedAt.milliseconds(since: $0.timer.startedAt)) / Milliseconds.minute }
@@ -291,7 +305,7 @@ public struct CompletionMachine: Sendable {
             let attempt = record.attempts + 1
             switch settings.retry.nextAttempt(
                 afterAttempt: attempt, now: now, retryAfter: retryAfter, tokenExpiresAt: record.tokenExpiresAt,
-                random: &random)
+                random: &state.random)
             {
             case .retry(let next):
                 return [.retry(record, attempts: attempt, at: next, reason: reason, showsWaiting: attempt == 1), .readOutbox]

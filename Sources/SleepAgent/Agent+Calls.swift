@@ -15,7 +15,7 @@ extension Agent {
             throw ServiceError(.tooManyTimers, refusal)
         }
         let outcome = try storing { () throws(StoreError) in try store.upsert(timer) }
-        if let offset = request.platformClockOffset { platformClockOffsets[timer.scope.apiOrigin] = offset }
+        if let offset = request.platformClockOffset { completions.platformClockMeasured(offset, for: timer.scope.apiOrigin) }
         switch outcome {
         case .ignoredStale(let stored):
             log.log(.info, "Ignored a Mirror of timer \(timer.id) with revision \(timer.revision); revision \(stored) is stored.")
@@ -79,9 +79,7 @@ extension Agent {
     /// when a place is free.
     public func complete(_ id: TimerID, completedAt asked: Instant?) throws(ServiceError) {
         let now = clock.now()
-        let held = timers[id]
-        let offset = held.flatMap { platformClockOffsets[$0.timer.scope.apiOrigin] }
-        switch completions.clicked(held, completedAt: asked, now: now, platformClockOffset: offset) {
+        switch completions.clicked(timers[id], completedAt: asked, now: now) {
         case .refuse(let refusal):
             throw ServiceError(refusal)
         case .record(let stored, let completedAt, let sentAs):

@@ -64,7 +64,6 @@ extension Agent {
         transport.send(record) { [weak self] verdict, offset in
             guard let self else { return }
             self.crashPoints.reach(.afterReply, log: self.log)
-            if let offset { self.platformClockOffsets[record.scope.apiOrigin] = offset }
             self.answered(record, verdict, platformClockOffset: offset)
         }
     }

@@ -81,10 +81,6 @@ public final class Agent {
     var completions: CompletionMachine
     var transport: CompletionTransport?
     weak var panel: PanelSurface?
-    /// Each platform's clock minus this desktop's, as last measured (by the
-    /// app at its upsert, or from the Date of the platform's own answer):
-    /// completion times are sent in the platform's clock.
-    var platformClockOffsets: [APIOrigin: Duration] = [:]
     var schedule = ScheduleMachine<AgentWake>()
     var lifecycle: TimerLifecycleMachine
     let limits: TimerLimitRule

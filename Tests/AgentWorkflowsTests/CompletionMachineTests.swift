@@ -287,9 +287,11 @@ import Testing
         _ timer: StoredTimer? = F.timer(1), at milliseconds: Int64 = 0, offset: Duration? = nil
     ) -> M.ClickedAction {
         // The time as the bus call gives it, read as the bus edge reads it.
+        var machine = machine()
+        if let offset, let timer { machine.platformClockMeasured(offset, for: timer.timer.scope.apiOrigin) }
         do throws(CompletionRefusal) {
             let completedAt = try M.completedAt(busMilliseconds: milliseconds)
-            return machine().clicked(timer, completedAt: completedAt, now: now, platformClockOffset: offset)
+            return machine.clicked(timer, completedAt: completedAt, now: now)
         } catch {
             return .refuse(error)
         }
@@ -334,6 +336,58 @@ import Testing
         let start = now.plus(seconds: -10)
         let timer = F.timer(1, startedAt: start)
         #expect(click(timer, at: start.millisecondsSince1970) == .record(timer, completedAt: start, sentAs: start))
+    }
+
+    // MARK: The platform's clock
+
+    static let otherOrigin = try! APIOrigin(parsing: "http://127.0.0.1:8443")
+
+    @Test func theOffsetTheAppMeasuredIsKeptForItsOriginsClicks() {
+        var machine = machine()
+        #expect(machine.state.platformClockOffsets.isEmpty)
+        machine.platformClockMeasured(.seconds(5), for: F.scope.apiOrigin)
+        #expect(machine.state.platformClockOffsets == [F.scope.apiOrigin: .seconds(5)])
+        #expect(machine.clicked(F.timer(1), completedAt: nil, now: now) == .record(F.timer(1), completedAt: now, sentAs: now.plus(seconds: 5)))
+    }
+
+    @Test func aLaterMeasurementReplacesTheEarlier() {
+        var machine = machine()
+        machine.platformClockMeasured(.seconds(5), for: F.scope.apiOrigin)
+        machine.platformClockMeasured(.seconds(-3), for: F.scope.apiOrigin)
+        #expect(machine.clicked(F.timer(1), completedAt: nil, now: now) == .record(F.timer(1), completedAt: now, sentAs: now.plus(seconds: -3)))
+    }
+
+    @Test func anotherOriginsOffsetLeavesAClickInThisDesktopsClock() {
+        var machine = machine()
+        machine.platformClockMeasured(.seconds(5), for: Self.otherOrigin)
+        #expect(machine.state.platformClockOffsets == [Self.otherOrigin: .seconds(5)])
+        #expect(machine.clicked(F.timer(1), completedAt: nil, now: now) == .record(F.timer(1), completedAt: now, sentAs: now))
+    }
+
+    @Test func theOffsetAnAnswersDateGaveIsKeptForTheOriginsNextClicks() {
+        var machine = machine()
+        machine.platformClockMeasured(.seconds(5), for: F.scope.apiOrigin)
+        _ = machine.outbox([F.record(2)], now: now)
+        _ = machine.answered(F.record(2), .retry(retryAfter: nil, reason: "503"), now: now, platformClockOffset: .seconds(7))
+        #expect(machine.state.platformClockOffsets == [F.scope.apiOrigin: .seconds(7)])
+        #expect(machine.clicked(F.timer(1), completedAt: nil, now: now) == .record(F.timer(1), completedAt: now, sentAs: now.plus(seconds: 7)))
+    }
+
+    @Test func anAnswerWithoutADateKeepsTheOffsetLastMeasured() {
+        var machine = machine()
+        machine.platformClockMeasured(.seconds(5), for: F.scope.apiOrigin)
+        _ = machine.outbox([F.record(2)], now: now)
+        _ = machine.answered(F.record(2), .alreadyCompleted, now: now)
+        #expect(machine.state.platformClockOffsets == [F.scope.apiOrigin: .seconds(5)])
+    }
+
+    @Test func aRetrysJitterDrawsOnTheMachinesOwnGenerator() {
+        var machine = machine()
+        _ = machine.outbox([F.record(1)], now: now)
+        let before = machine.state.random
+        #expect(before == RandomSource.seeded(7))
+        _ = machine.answered(F.record(1), .retry(retryAfter: nil, reason: "503"), now: now)
+        #expect(machine.state.random != before)
     }
 
     @Test func aRecordedClickWhoseTimerIsInFlightIsLeftToTheOutbox() {

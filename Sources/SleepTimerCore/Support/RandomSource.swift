@@ -1,7 +1,7 @@
 /// SplitMix64: a small seeded generator, the project's one, so that a run
 /// that drew random numbers (a backoff's jitter, a test's or a fuzzer's
 /// inputs) can be repeated from its seed.
-public struct SplitMix64: RandomNumberGenerator, Sendable {
+public struct SplitMix64: RandomNumberGenerator, Sendable, Equatable {
     public var state: UInt64
 
     public init(seed: UInt64) {
@@ -18,8 +18,10 @@ public struct SplitMix64: RandomNumberGenerator, Sendable {
 }
 
 /// Random numbers for a backoff's jitter: the system's in the programs, a
-/// repeatable sequence in tests.
-public struct RandomSource: RandomNumberGenerator, Sendable {
+/// repeatable sequence in tests. Equal when both are the system's, or
+/// seeded ones at the same point of their sequence, so that a machine can
+/// keep one in its `State`.
+public struct RandomSource: RandomNumberGenerator, Sendable, Equatable {
     /// nil: the system's generator.
     private var seeded: SplitMix64?
 

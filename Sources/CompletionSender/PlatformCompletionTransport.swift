@@ -17,17 +17,23 @@ public final class PlatformCompletionTransport: CompletionTransport {
 
     public func send(_ record: CompletionRecord, answered: @escaping (CompletionVerdict, Duration?) -> Void) {
         guard let body = record.requestBody else { return }
+        let sentAt = clock.now()
         body.withRevealedBytes { bytes in
             http.post(origin: record.scope.apiOrigin, path: NativeCompletion.path(for: record.timerID), body: bytes) {
                 [clock] result in
                 let now = clock.now()
                 switch result {
                 case .success(let response):
+                    // The least the platform's clock can be ahead: a time
+                    // corrected by it is never in the platform's future.
+                    let offset = response.header("date").flatMap {
+                        ClockOffsetEstimate(dateHeader: $0, sentAt: sentAt, receivedAt: now)?.earliest
+                    }
                     answered(
                         CompletionReplyRule.verdict(
                             status: response.status, body: response.body, retryAfter: response.header("retry-after"),
                             now: now),
-                        CompletionReplyRule.platformClockOffset(date: response.header("date"), receivedAt: now))
+                        offset)
                 case .failure(let error):
                     answered(CompletionReplyRule.transportFailure(error.description), nil)
                 }

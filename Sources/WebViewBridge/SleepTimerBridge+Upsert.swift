@@ -197,7 +197,7 @@ extension SleepTimerBridge {
     static func clockOffset(_ response: HTTPResponse, sentAt: Instant, receivedAt: Instant) -> Int64? {
         guard let date = response.header("Date"),
             let estimate = ClockOffsetEstimate(dateHeader: date, sentAt: sentAt, receivedAt: receivedAt),
-            estimate.milliseconds.magnitude <= MirrorRule.largestClockOffset.wholeMilliseconds.magnitude
+            MirrorRule.takesClockOffset(.milliseconds(estimate.milliseconds))
         else { return nil }
         return estimate.milliseconds
     }

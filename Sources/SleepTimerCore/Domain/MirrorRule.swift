@@ -88,6 +88,14 @@ public struct MirrorRule: Sendable {
     public static let longestSleep: Duration = .seconds(48 * 3600)
     /// The largest platform clock offset taken into account.
     public static let largestClockOffset: Duration = .seconds(24 * 3600)
+
+    /// Whether a platform clock offset is one the agent takes into account
+    /// (at most `largestClockOffset` either way): a Mirror with another is
+    /// refused, and the bridge measures none other. The one check of the
+    /// bound.
+    public static func takesClockOffset(_ offset: Duration) -> Bool {
+        offset <= largestClockOffset && offset >= .zero - largestClockOffset
+    }
     /// How old a running Sleep timer may be before it is taken for a
     /// forgotten one.
     public var maximumStartAge: Duration = MirrorRule.longestSleep
@@ -125,7 +133,7 @@ public struct MirrorRule: Sendable {
                 .invalidArgument, field: .timeZone,
                 "\(Key.timeZone.name) must be an IANA time zone name known to this system, such as Europe/Berlin.")
         }
-        if let offset = request.platformClockOffset, offset > Self.largestClockOffset || offset < .zero - Self.largestClockOffset {
+        if let offset = request.platformClockOffset, !Self.takesClockOffset(offset) {
             throw MirrorRejection(
                 .invalidArgument, field: .platformClockOffset,
                 "\(Key.platformClockOffset.name) is more than a day; a clock that far off cannot be corrected for.")

@@ -27,4 +27,10 @@ public struct ClockOffsetEstimate: Sendable, Equatable {
         milliseconds = platformMiddle.milliseconds(since: desktopMiddle)
         uncertainty = Milliseconds.second / 2 + (roundTrip + 1) / 2
     }
+
+    /// The least the offset can be: the header's second's start minus the
+    /// answer's arrival, whatever the round trip. A time shifted by it is
+    /// never in the platform's future; a completion's time is corrected by
+    /// it.
+    public var earliest: Duration { .milliseconds(milliseconds - uncertainty) }
 }

@@ -84,16 +84,6 @@ public enum CompletionReplyRule {
         return message.contains("completedAt")
     }
 
-    /// The platform's clock minus ours, from the Date of an answer: the
-    /// platform wrote it before `receivedAt`, in whole seconds rounded down,
-    /// so its clock read at least that then. The estimate leans early by up
-    /// to a second and the round trip, so that a time shifted by it is never
-    /// in the platform's future.
-    public static func platformClockOffset(date: String?, receivedAt: Instant) -> Duration? {
-        guard let date, let platformTime = HTTPDate.parse(date, now: receivedAt) else { return nil }
-        return platformTime.duration(since: receivedAt)
-    }
-
     private static func errorCode(_ body: [UInt8]) -> String? {
         guard body.count <= 65536, let code = value(body, at: "error", "code")?.stringValue else { return nil }
         let plain = code.utf8.count <= 64 && code.utf8.allSatisfy {

@@ -147,6 +147,13 @@ import SleepTimersAPI
         #expect(rejection { $0.platformClockOffset = .milliseconds(Int64.min) }?.field == .platformClockOffset)
     }
 
+    @Test func theOneClockOffsetBoundIsADayEitherWay() {
+        #expect(MirrorRule.takesClockOffset(.milliseconds(Milliseconds.day)))
+        #expect(MirrorRule.takesClockOffset(.milliseconds(-Milliseconds.day)))
+        #expect(!MirrorRule.takesClockOffset(.milliseconds(Milliseconds.day + 1)))
+        #expect(!MirrorRule.takesClockOffset(.milliseconds(-Milliseconds.day - 1)))
+    }
+
     @Test func aTokenLongerThanTheLimitIsRefusedInHours() {
         let refusal = rejection { $0.tokenExpiresAtMilliseconds = Fixtures.now.millisecondsSince1970 + 25 * Milliseconds.hour }
         #expect(refusal?.field == .tokenExpiresAt)

@@ -57,6 +57,28 @@ import SleepTimerCore
         #expect(ClockOffsetEstimate(dateHeader: header, sentAt: Self.second, receivedAt: Self.second) == nil)
     }
 
+    /// The completion's reading of an answer's Date, as its transport
+    /// makes it: the least the offset can be.
+    private func earliest(_ date: String?, receivedAt: Instant, roundTrip: Int64 = 0) -> Duration? {
+        date.flatMap {
+            ClockOffsetEstimate(dateHeader: $0, sentAt: receivedAt.adding(milliseconds: -roundTrip), receivedAt: receivedAt)?.earliest
+        }
+    }
+
+    @Test func theDateOfAnAnswerGivesTheLeastThePlatformsClockCanBeAhead() {
+        let now = Self.second
+        // The platform wrote 21:39:30 before the answer arrived at 21:41:00.
+        #expect(earliest("Sun, 29 Nov 2026 21:39:30 GMT", receivedAt: now) == .milliseconds(-90_000))
+        #expect(earliest("Sun, 29 Nov 2026 21:42:30 GMT", receivedAt: now) == .milliseconds(90_000))
+        #expect(earliest("yesterday", receivedAt: now) == nil)
+        #expect(earliest(nil, receivedAt: now) == nil)
+    }
+
+    @Test(arguments: [0, 1, 2, 3, 999, 2_000] as [Int64])
+    func theLeastOffsetIsTheSecondsStartMinusTheArrivalWhateverTheRoundTrip(_ roundTrip: Int64) {
+        #expect(earliest(Self.header, receivedAt: Self.second.adding(milliseconds: 700), roundTrip: roundTrip) == .milliseconds(-700))
+    }
+
     @Test func givesNoEstimateWhenTheAnswerArrivedBeforeTheRequestLeft() {
         #expect(ClockOffsetEstimate(dateHeader: Self.header, sentAt: Self.second,
                                     receivedAt: Self.second.adding(milliseconds: -1)) == nil)

@@ -56,10 +56,26 @@ public struct NotificationMachine: Sendable {
     public struct Settings: Sendable, Equatable {
         public var liveElapsed: LiveElapsedMode
         public var timeFormat: TimeFormat
+        /// How long after a server failed to take a notification it is
+        /// offered again: a passing stall must not hide a sleep until it
+        /// next changes.
+        public var retryAfterFailure: Duration
+        /// How long the same summary and body are not sent again for a
+        /// timer: Plasma refuses a notification identical to one it took
+        /// less than a second before (ExcessNotificationGeneration), by the
+        /// moments the two reached it; the second more is for the way there
+        /// (the notifications' thread, the bus), which can be longer for the
+        /// first than the second.
+        public var repeatInterval: Duration
 
-        public init(liveElapsed: LiveElapsedMode, timeFormat: TimeFormat) {
+        public init(
+            liveElapsed: LiveElapsedMode, timeFormat: TimeFormat, retryAfterFailure: Duration = .seconds(30),
+            repeatInterval: Duration = .seconds(2)
+        ) {
             self.liveElapsed = liveElapsed
             self.timeFormat = timeFormat
+            self.retryAfterFailure = retryAfterFailure
+            self.repeatInterval = repeatInterval
         }
     }
 
@@ -125,17 +141,6 @@ public struct NotificationMachine: Sendable {
             self.records = records
         }
     }
-
-    /// How long after a server failed to take a notification it is offered
-    /// again: a passing stall must not hide a sleep until it next changes.
-    public static let retryAfterFailure: Duration = .seconds(30)
-
-    /// How long the same summary and body are not sent again for a timer:
-    /// Plasma refuses a notification identical to one it took less than a
-    /// second before (ExcessNotificationGeneration), by the moments the two
-    /// reached it; the second more is for the way there (the notifications'
-    /// thread, the bus), which can be longer for the first than the second.
-    public static let repeatInterval: Duration = .seconds(2)
 
     public private(set) var settings: Settings
     private(set) var state: State
@@ -373,7 +378,7 @@ public struct NotificationMachine: Sendable {
     public mutating func showFailed(_ id: TimerID, reason: String, now: Instant) -> [ShowFailedAction] {
         state.held[id] = nil
         if let entry = state.entries.removeValue(forKey: id) {
-            state.retries[id] = Retry(timer: entry.timer, at: now + Self.retryAfterFailure)
+            state.retries[id] = Retry(timer: entry.timer, at: now + settings.retryAfterFailure)
             return [
                 .drop(id), .log(.warning, "Could not show the notification of timer \(id): \(reason)"), .statusChanged(id),
             ]
@@ -629,7 +634,7 @@ public struct NotificationMachine: Sendable {
         _ id: TimerID, _ content: NotificationContent, replacing: UInt32, now: Instant, into actions: inout [Action]
     ) {
         if let last = state.lastSent[id], last.summary == content.summary, last.body == content.body {
-            let free = last.at + Self.repeatInterval
+            let free = last.at + settings.repeatInterval
             if now < free {
                 state.held[id] = Held(content: content, replacing: replacing, at: free)
                 return

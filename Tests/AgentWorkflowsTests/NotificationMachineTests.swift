@@ -257,7 +257,7 @@ import Testing
         var machine = machine()
         _ = machine.serverChanged(F.xfce, timers: [F.timer()], now: now)
         _ = machine.showFailed(F.id(1), reason: "no reply", now: now)
-        let again = now + NotificationMachine.retryAfterFailure
+        let again = now + settings.retryAfterFailure
         #expect(machine.wakeAt == again)
         let actions = machine.woke(now: again)
         #expect(shows(actions).map(\.summary) == ["Maya is asleep"])
@@ -268,7 +268,7 @@ import Testing
         var machine = machine()
         _ = machine.serverChanged(F.xfce, timers: [F.timer()], now: now)
         _ = machine.showFailed(F.id(1), reason: "no reply", now: now)
-        let actions = machine.woke(now: now + NotificationMachine.retryAfterFailure)
+        let actions = machine.woke(now: now + settings.retryAfterFailure)
         #expect(actions.last == .statusChanged(F.id(1)))
         #expect(actions.filter { $0 == .statusChanged(F.id(1)) }.count == 1)
     }
@@ -541,14 +541,14 @@ import Testing
         // A click, then the server closes it (xfce4-notifyd ignores resident):
         // shown again, with the text it had a moment before.
         _ = machine.clicked(F.id(1), .open, activationToken: nil)
-        #expect(NotificationMachine.repeatInterval > .milliseconds(1000))
+        #expect(settings.repeatInterval > .milliseconds(1000))
         let soon = now.adding(milliseconds: 300)
         let actions = machine.closed(F.id(1), reason: NotificationCloseReason.dismissedByUser, now: soon)
         #expect(shows(actions).isEmpty)
         #expect(actions.last == .statusChanged(F.id(1)))
-        let free = now + NotificationMachine.repeatInterval
+        let free = now + settings.repeatInterval
         #expect(machine.wakeAt == free)
-        #expect(machine.woke(now: now + (NotificationMachine.repeatInterval - .milliseconds(1))).isEmpty)
+        #expect(machine.woke(now: now + (settings.repeatInterval - .milliseconds(1))).isEmpty)
         #expect(shows(machine.woke(now: free)).map(\.summary) == ["Maya is asleep"])
         #expect(machine.wakeAt == now.plus(seconds: 40))
     }
@@ -584,7 +584,7 @@ import Testing
         let actions = machine.serverChanged(replacement, timers: [F.timer()], now: now.adding(milliseconds: 200))
         #expect(shows(actions).isEmpty)
         #expect(machine.status(of: F.id(1)) == .shown)
-        #expect(shows(machine.woke(now: (now + NotificationMachine.repeatInterval))).count == 1)
+        #expect(shows(machine.woke(now: (now + settings.repeatInterval))).count == 1)
     }
 
     // MARK: Do Not Disturb
@@ -678,7 +678,7 @@ import Testing
         _ = machine.serverChanged(F.xfce, timers: [F.timer()], now: now)
         _ = machine.showFailed(F.id(1), reason: "no reply", now: now)
         #expect(machine.woke(now: now.plus(seconds: 1)).isEmpty)
-        #expect(machine.wakeAt == now + NotificationMachine.retryAfterFailure)
+        #expect(machine.wakeAt == now + settings.retryAfterFailure)
     }
 }
 

@@ -12,8 +12,14 @@
 /// The shell (Sources/DesktopApp) tells it the window's and the agent's
 /// news, one method per event, and carries out what each returns.
 public struct BackgroundMachine: Sendable, Equatable {
-    /// How long a hidden app with no timer left waits before it quits.
-    public static let grace: Duration = .seconds(10)
+    public struct Settings: Sendable, Equatable {
+        /// How long a hidden app with no timer left waits before it quits.
+        public var grace: Duration
+
+        public init(grace: Duration = .seconds(10)) {
+            self.grace = grace
+        }
+    }
 
     public struct State: Sendable, Equatable {
         /// The window is shown. A shown window has no hold and no grace:
@@ -39,9 +45,11 @@ public struct BackgroundMachine: Sendable, Equatable {
         var keepingTheAppRunning: [ListedTimer] { timers.filter(\.needsTheApp) }
     }
 
+    public let settings: Settings
     private(set) var state: State
 
-    public init(visible: Bool = true, noticeGiven: Bool = false) {
+    public init(settings: Settings = Settings(), visible: Bool = true, noticeGiven: Bool = false) {
+        self.settings = settings
         state = State(visible: visible, noticeGiven: noticeGiven)
     }
 
@@ -143,7 +151,7 @@ public struct BackgroundMachine: Sendable, Equatable {
         if state.keepingTheAppRunning.isEmpty {
             if !state.graceRunning {
                 state.graceRunning = true
-                actions.append(.startGrace(Self.grace))
+                actions.append(.startGrace(settings.grace))
             }
         } else {
             if cancelGrace() { actions.append(.cancelGrace) }

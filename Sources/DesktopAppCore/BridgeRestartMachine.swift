@@ -5,8 +5,15 @@ import SleepTimerCore
 /// longer each time (doubling up to half a minute), so a bridge that cannot
 /// run does not spin.
 public struct BridgeRestartMachine: Sendable, Equatable {
-    /// A run at least this long counts as healthy.
-    public static let healthyRun: Duration = .seconds(30)
+    public struct Settings: Sendable, Equatable {
+        /// A run at least this long counts as healthy.
+        public var healthyRun: Duration
+
+        public init(healthyRun: Duration = .seconds(30)) {
+            self.healthyRun = healthyRun
+        }
+    }
+
     /// The waits after the second ending in a row, and on.
     public static let backoff = Backoff(first: .milliseconds(250), longest: .seconds(30))
 
@@ -18,14 +25,17 @@ public struct BridgeRestartMachine: Sendable, Equatable {
         public init() {}
     }
 
+    public let settings: Settings
     private(set) var state = State()
 
-    public init() {}
+    public init(settings: Settings = Settings()) {
+        self.settings = settings
+    }
 
     /// The bridge ended after a run that lasted `run`: start it again once
     /// the returned delay has passed (zero: at once).
     public mutating func bridgeEnded(lasting run: Duration) -> Duration {
-        if run >= Self.healthyRun {
+        if run >= settings.healthyRun {
             state.endings = 0
         }
         state.endings += 1

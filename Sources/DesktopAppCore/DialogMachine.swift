@@ -30,11 +30,19 @@ public enum PageDialog: String, Sendable, CaseIterable {
 /// - A script dialog in the shown window is WebKit's own, drawn over the page.
 /// - Without a web app (the app's own pages), every dialog is refused.
 public struct DialogMachine: Sendable {
+    public struct Settings: Sendable, Equatable {
+        /// How long a person's click in the top frame vouches for a dialog:
+        /// WebKit asks at once, so this only bounds a click whose page
+        /// asked for nothing.
+        public var personLifetime: Duration
+
+        public init(personLifetime: Duration = .seconds(2)) {
+            self.personLifetime = personLifetime
+        }
+    }
+
     public let rule: NavigationRule?
-    /// How long a person's click in the top frame vouches for a dialog:
-    /// WebKit asks at once, so this only bounds a click whose page asked
-    /// for nothing.
-    public static let personLifetime: Duration = .seconds(2)
+    public let settings: Settings
 
     public struct State: Sendable, Equatable {
         /// When a person last clicked in the web app's top frame, until a
@@ -46,8 +54,9 @@ public struct DialogMachine: Sendable {
 
     private(set) var state = State()
 
-    public init(rule: NavigationRule?) {
+    public init(rule: NavigationRule?, settings: Settings = Settings()) {
         self.rule = rule
+        self.settings = settings
     }
 
     public enum Refusal: Sendable, Equatable {
@@ -83,7 +92,7 @@ public struct DialogMachine: Sendable {
             } else if origin != nil && !rule.isWebApp(origin) {
                 refusal = .otherOrigin
             } else if dialog == .print || dialog == .fileChooser {
-                if let acted = state.personActed, now >= acted, now.duration(since: acted) <= Self.personLifetime {
+                if let acted = state.personActed, now >= acted, now.duration(since: acted) <= settings.personLifetime {
                     state.personActed = nil
                     refusal = nil
                 } else {

@@ -6,15 +6,21 @@ import SleepTimerCore
 /// navigating the top every 250 ms) makes one log line per origin and
 /// minute, not thousands. Times are moments of the app's monotonic clock.
 public struct LaunchMachine: Sendable {
+    public struct Settings: Sendable, Equatable {
+        /// How long a reported click waits for its navigation: WebKit asks
+        /// about it at once, so this only bounds a click whose navigation
+        /// the page cancelled.
+        public var clickLifetime: Duration
+
+        public init(clickLifetime: Duration = .seconds(2)) {
+            self.clickLifetime = clickLifetime
+        }
+    }
+
     public let rule: NavigationRule
-    /// How long a reported click waits for its navigation: WebKit asks about
-    /// it at once, so this only bounds a click whose navigation the page
-    /// cancelled.
-    public static let clickLifetime: Duration = .seconds(2)
+    public let settings: Settings
     /// Clicks kept at most: a person does not click faster.
     static let maximumClicks = 8
-    /// How long a refusal of one origin (or scheme) is not logged again.
-    public static let quiet = RefusalLogMachine.quiet
 
     /// A person's click on a link in the top frame, not used yet.
     public struct Click: Sendable, Equatable {
@@ -32,13 +38,14 @@ public struct LaunchMachine: Sendable {
 
     private(set) var state = State()
 
-    public init(rule: NavigationRule) {
+    public init(rule: NavigationRule, settings: Settings = Settings()) {
         self.rule = rule
+        self.settings = settings
     }
 
     /// The app's script in the top frame saw a person click a link to `url`.
     public mutating func clickedInTopFrame(_ url: String, at now: MonotonicInstant) {
-        state.clicks.removeAll { now.duration(since: $0.at) > Self.clickLifetime }
+        state.clicks.removeAll { now.duration(since: $0.at) > settings.clickLifetime }
         if state.clicks.count >= Self.maximumClicks { state.clicks.removeFirst() }
         state.clicks.append(Click(link: Self.withoutFragment(url), at: now))
     }
@@ -62,7 +69,7 @@ public struct LaunchMachine: Sendable {
     /// the click that led to it: one click, one launch.
     public mutating func navigationAsked(_ url: String, at moment: NavigationMoment, now: MonotonicInstant) -> NavigationAskedAction {
         let link = Self.withoutFragment(url)
-        let click = state.clicks.firstIndex { $0.link == link && now.duration(since: $0.at) <= Self.clickLifetime }
+        let click = state.clicks.firstIndex { $0.link == link && now.duration(since: $0.at) <= settings.clickLifetime }
         switch rule.decision(for: url, at: moment, clickedInTopFrame: click != nil) {
         case .load:
             return .load

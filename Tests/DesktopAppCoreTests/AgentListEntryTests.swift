@@ -38,7 +38,7 @@ import Testing
 
     @Test func aHiddenAppListedOnlyRefusedTimersGoesOnItsWay() {
         var machine = BackgroundMachine()
-        #expect(machine.startedHidden() == [.startGrace(BackgroundMachine.grace)])
+        #expect(machine.startedHidden() == [.startGrace(BackgroundMachine.Settings().grace)])
         let accepted = AgentListEntry.accepted([(timerID: id, babyName: String(repeating: "\u{1}", count: 4096), state: "running")])
         #expect(machine.timersListed(accepted.map(\.timer)) == [])
         #expect(machine.graceElapsed() == [.quit(sayWhatStops: false)])

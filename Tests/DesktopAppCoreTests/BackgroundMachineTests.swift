@@ -56,7 +56,7 @@ import Testing
     @Test func theLastTimerEndingStartsTheGraceAndItsEndQuits() {
         var machine = hidden(with: [maya, leo])
         #expect(machine.timersListed([leo]) == [])
-        #expect(machine.timersListed([]) == [.startGrace(BackgroundMachine.grace)])
+        #expect(machine.timersListed([]) == [.startGrace(BackgroundMachine.Settings().grace)])
         #expect(machine.timersListed([]) == [])
         #expect(machine.graceElapsed() == [.release, .quit(sayWhatStops: false)])
         #expect(machine.shown() == [])
@@ -97,14 +97,14 @@ import Testing
     /// Tests/Integration/test_background.py waits these ten seconds for a
     /// hidden app with no timer to quit.
     @Test func theGraceIsTenSeconds() {
-        #expect(BackgroundMachine.grace == .seconds(10))
+        #expect(BackgroundMachine.Settings().grace == .seconds(10))
     }
 
     @Test func startedInTheBackgroundItWaitsForTimersThenHolds() {
         var machine = BackgroundMachine(visible: false)
-        #expect(machine.startedHidden() == [.startGrace(BackgroundMachine.grace)])
+        #expect(machine.startedHidden() == [.startGrace(BackgroundMachine.Settings().grace)])
         #expect(machine.timersListed([maya]) == [.cancelGrace, .hold])
-        #expect(machine.timersListed([]) == [.startGrace(BackgroundMachine.grace)])
+        #expect(machine.timersListed([]) == [.startGrace(BackgroundMachine.Settings().grace)])
         #expect(machine.graceElapsed() == [.release, .quit(sayWhatStops: false)])
     }
 

@@ -18,7 +18,7 @@ import Testing
 
     @Test func aRunOfExactlyTheHealthyTimeCountsAsHealthy() {
         var machine = BridgeRestartMachine()
-        #expect(BridgeRestartMachine.healthyRun == .seconds(30))
+        #expect(BridgeRestartMachine.Settings().healthyRun == .seconds(30))
         _ = machine.bridgeEnded(lasting: .milliseconds(100))
         #expect(machine.bridgeEnded(lasting: .milliseconds(100)) == .milliseconds(250))
         #expect(machine.bridgeEnded(lasting: .seconds(30)) == .zero)

@@ -39,7 +39,7 @@ import Testing
         #expect(dialogs.dialogAsked(.print, origin: nil, windowShown: true, at: moment(10_500)).allowed)
         #expect(dialogs.dialogAsked(.print, origin: nil, windowShown: true, at: moment(10_600)).refusal == .noPerson, "one click, one dialog")
         dialogs.personClickedInTopFrame(at: moment(20_000))
-        let late = 20_000 + DialogMachine.personLifetime.wholeMilliseconds + 1
+        let late = 20_000 + DialogMachine.Settings().personLifetime.wholeMilliseconds + 1
         #expect(dialogs.dialogAsked(.fileChooser, origin: nil, windowShown: true, at: moment(late)).refusal == .noPerson)
         dialogs.personClickedInTopFrame(at: moment(30_000))
         #expect(dialogs.dialogAsked(.fileChooser, origin: nil, windowShown: true, at: moment(30_001)).allowed)
@@ -51,7 +51,7 @@ import Testing
         dialogs.personClickedInTopFrame(at: moment(10_000))
         #expect(dialogs.dialogAsked(.print, origin: nil, windowShown: true, at: moment(10_000)).allowed)
         dialogs.personClickedInTopFrame(at: moment(20_000))
-        let edge = 20_000 + DialogMachine.personLifetime.wholeMilliseconds
+        let edge = 20_000 + DialogMachine.Settings().personLifetime.wholeMilliseconds
         #expect(dialogs.dialogAsked(.fileChooser, origin: nil, windowShown: true, at: moment(edge)).allowed)
     }
 

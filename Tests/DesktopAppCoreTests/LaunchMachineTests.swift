@@ -36,13 +36,13 @@ import Testing
         launches.clickedInTopFrame("https://elsewhere.example/other", at: moment(1_000))
         #expect(launches.navigationAsked(Self.elsewhere, at: Self.gesture, now: moment(1_010)) == .load)
         launches.clickedInTopFrame(Self.elsewhere, at: moment(2_000))
-        let late = 2_000 + LaunchMachine.clickLifetime.wholeMilliseconds + 1
+        let late = 2_000 + LaunchMachine.Settings().clickLifetime.wholeMilliseconds + 1
         #expect(launches.navigationAsked(Self.elsewhere, at: Self.gesture, now: moment(late)) == .load)
     }
 
     @Test mutating func aClickExactlyItsLifetimeOldStillLaunches() {
         launches.clickedInTopFrame(Self.elsewhere, at: moment(1_000))
-        let edge = 1_000 + LaunchMachine.clickLifetime.wholeMilliseconds
+        let edge = 1_000 + LaunchMachine.Settings().clickLifetime.wholeMilliseconds
         // A later click, at that edge, keeps the first.
         launches.clickedInTopFrame("https://elsewhere.example/other", at: moment(edge))
         #expect(launches.navigationAsked(Self.elsewhere, at: Self.gesture, now: moment(edge)) == .openOutside(Self.elsewhere))

@@ -21,7 +21,7 @@ import Testing
 
     @Test func keysExactlyTheQuietTimeOldAreForgottenForANewOne() {
         var log = full(at: moment(0))
-        let logged = log.refused("new", at: moment(RefusalLogMachine.quiet.wholeMilliseconds))
+        let logged = log.refused("new", at: moment(RefusalLogMachine.Settings().quiet.wholeMilliseconds))
         #expect(logged == .log)
         #expect(log.state.lastLogged.count == 1)
     }
@@ -29,9 +29,9 @@ import Testing
     @Test func oneKeyIsQuietWithinTheQuietTimeAndLoggedAgainAtItsEnd() {
         var log = RefusalLogMachine()
         #expect(log.refused("https://evil.example", at: moment(1_000)) == .log)
-        #expect(log.refused("https://evil.example", at: moment(1_000 + RefusalLogMachine.quiet.wholeMilliseconds - 1)) == .stayQuiet)
+        #expect(log.refused("https://evil.example", at: moment(1_000 + RefusalLogMachine.Settings().quiet.wholeMilliseconds - 1)) == .stayQuiet)
         #expect(log.refused("https://other.example", at: moment(1_001)) == .log)
-        #expect(log.refused("https://evil.example", at: moment(1_000 + RefusalLogMachine.quiet.wholeMilliseconds)) == .log)
-        #expect(log.state.lastLogged["https://evil.example"] == moment(1_000 + RefusalLogMachine.quiet.wholeMilliseconds))
+        #expect(log.refused("https://evil.example", at: moment(1_000 + RefusalLogMachine.Settings().quiet.wholeMilliseconds)) == .log)
+        #expect(log.state.lastLogged["https://evil.example"] == moment(1_000 + RefusalLogMachine.Settings().quiet.wholeMilliseconds))
     }
 }

@@ -25,7 +25,7 @@ from test_portal_notifications import calls, install_portal
 from window_close import request_close
 
 NOTICE = "Dreams for Littles keeps running while Maya's sleep is on the desktop; quit from the panel or with Ctrl+Q"
-# BackgroundMachine.grace: a hidden app with no timer left quits after it.
+# BackgroundMachine.Settings.grace: a hidden app with no timer left quits after it.
 GRACE_SECONDS = 10
 
 

@@ -34,6 +34,8 @@ final class RecordingSurface: NotificationSurface {
     }
     var woken: [Instant] = []
     func wake(now: Instant) { woken.append(now) }
+    var notices: [NotificationContent] = []
+    func notice(_ content: NotificationContent) { notices.append(content) }
 
     var bodies: [String] { shown.map(\.1.body) }
 }

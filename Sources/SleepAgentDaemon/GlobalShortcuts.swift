@@ -175,8 +175,9 @@ final class GlobalShortcuts {
             if let filter { connection.removeSignalFilter(filter) }
             answered(answer)
         }
-        filter = connection.addSignalFilter { message in
+        filter = connection.addSignalFilter { [weak self] message in
             guard message.interface == Portal.requestInterface, message.member == Portal.response, message.path == path,
+                message.sender != nil, message.sender == self?.portalOwner,
                 let values = try? message.arguments(), values.count == 2, let code = values[0].uint32Value
             else { return false }
             if code == 0 {

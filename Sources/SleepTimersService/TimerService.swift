@@ -15,10 +15,9 @@ public final class TimerService: AgentObserver {
 
     let connection: BusConnection
     let agent: Agent
-    let log: any LogSink
     /// Each call's caller as a person counts callers (its process): the
     /// agent's limits hold per caller, not per connection.
-    let callers: CallerProcesses?
+    let callers: ServiceCallers
     /// The object itself: dispatch, Introspect, Properties and signals.
     private lazy var object = BusObject(
         connection: connection, path: Self.objectPath, interface: Self.interface,
@@ -33,14 +32,7 @@ public final class TimerService: AgentObserver {
     public init(connection: BusConnection, agent: Agent, log: any LogSink, callers: CallerProcesses? = nil) {
         self.connection = connection
         self.agent = agent
-        self.log = log
-        self.callers = callers
-    }
-
-    /// Runs `body` with the caller of `message`.
-    private func identify(_ message: Message, _ body: @escaping (String) -> Void) {
-        guard let callers else { return body(message.sender ?? "?") }
-        callers.identify(message.sender, body)
+        self.callers = ServiceCallers(agent: agent, log: log, callers: callers)
     }
 
     /// Serves the object and the introspection of its parents.
@@ -121,7 +113,7 @@ public final class TimerService: AgentObserver {
             case SleepTimers1.Open.name:
                 let id = try agent.openable(arguments[0].stringValue!)
                 reply(to: message)
-                identify(message) { [agent] caller in agent.open(id, activationToken: nil, caller: caller) }
+                callers.identify(message) { [agent] caller in agent.open(id, activationToken: nil, caller: caller) }
             case SleepTimers1.CompleteRunning.name:
                 switch try agent.completeRunning() {
                 case .complete:
@@ -130,21 +122,16 @@ public final class TimerService: AgentObserver {
                     reply(to: message, .string(SleepTimers1.RunningOutcome.noneRunning.rawValue))
                 case .openAppHome:
                     reply(to: message, .string(SleepTimers1.RunningOutcome.several.rawValue))
-                    identify(message) { [agent] caller in agent.openApp(activationToken: nil, caller: caller) }
+                    callers.identify(message) { [agent] caller in agent.openApp(activationToken: nil, caller: caller) }
                 }
             case SleepTimers1.OpenRunning.name:
                 reply(to: message, .string(SleepTimers1.RunningOutcome.opened.rawValue))
-                identify(message) { [agent] caller in agent.openRunning(caller: caller) }
+                callers.identify(message) { [agent] caller in agent.openRunning(caller: caller) }
             default:
                 break // the method table holds the contract's methods only
             }
         } catch {
-            if error.code == .storageFailed {
-                log.log(.error, "Refused \(member) from \(message.sender ?? "?"): \(error.message)")
-            } else {
-                identify(message) { [agent] caller in agent.noteRefusal(of: member, by: caller, error.message) }
-            }
-            object.fail(message, error.name, error.message)
+            callers.refuse(message, member, error, on: object)
         }
     }
 

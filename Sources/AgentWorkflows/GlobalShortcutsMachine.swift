@@ -1,10 +1,14 @@
 import SleepTimerCore
 
 /// The agent's two keyboard shortcuts through the desktop's GlobalShortcuts
-/// portal: when it asks for them (at every start: Plasma 6.7 activates a
+/// portal: when it asks for them (whenever a portal is on the bus: at the
+/// agent's start if one is there, else once one comes, and anew from a
+/// portal started again, which holds no session; Plasma 6.7 activates a
 /// shortcut only after BindShortcuts in each session), what each answer of
 /// the portal leads to, and which activation does what. The shell makes the
-/// calls and hands the answers back; it decides nothing.
+/// calls and hands the answers back; it decides nothing. The agent never
+/// starts a portal for its shortcuts: that would start the portal and its
+/// backends with every agent, also where no desktop runs.
 ///
 /// The steps, in order: on the host, the app id is registered with the
 /// portal first (xdg-desktop-portal 1.21 and later want one of a program
@@ -31,7 +35,7 @@ public struct GlobalShortcutsMachine: Sendable {
     }
 
     public enum State: Sendable, Equatable {
-        /// Not started.
+        /// No portal on the bus (yet, or any more).
         case idle
         /// The app id's registration is asked for (on the host).
         case registering
@@ -98,15 +102,22 @@ public struct GlobalShortcutsMachine: Sendable {
         case log(LogPriority, String)
     }
 
-    /// The agent started: in a sandbox the portal knows the app by the
-    /// sandbox, on the host it is told the app's id first.
-    public mutating func started(sandboxed: Bool) -> Action {
+    /// A portal is on the bus: everything is asked for anew, whatever an
+    /// earlier one had answered. In a sandbox the portal knows the app by
+    /// the sandbox; on the host it is told the app's id first.
+    public mutating func portalAppeared(sandboxed: Bool) -> Action {
         if sandboxed {
             state = .askingVersion
             return .askVersion
         }
         state = .registering
         return .registerAppID
+    }
+
+    /// The portal left the bus, and its session with it: no activation
+    /// counts until a portal comes again and binds.
+    public mutating func portalLeft() {
+        state = .idle
     }
 
     /// The registry answered. A missing registry (a portal older than

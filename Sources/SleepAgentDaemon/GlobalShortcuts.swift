@@ -8,7 +8,9 @@ import SleepTimersAPI
 /// host registry's Register, the GlobalShortcuts portal's version,
 /// CreateSession and BindShortcuts (each answered by its Request's
 /// Response, subscribed to before the call), and the portal's Activated,
-/// which does what CompleteRunning and OpenRunning do.
+/// which does what CompleteRunning and OpenRunning do. It follows the
+/// portal's owner on the bus and calls it only while it is there, never
+/// asking the bus to start it.
 final class GlobalShortcuts {
     private typealias Portal = ExternalInterface.Portal
     private typealias Machine = GlobalShortcutsMachine
@@ -20,15 +22,20 @@ final class GlobalShortcuts {
     private let sandboxed: Bool
     private let log: any LogSink
     private var machine = GlobalShortcutsMachine()
-    /// The portal's unique name, from the version's answer: only its
-    /// signals are believed.
+    /// The portal's owner: only its answers and signals are believed, and
+    /// an answer that comes after it changed is dropped.
+    private let portal: NameOwnerWatch
     private var portalOwner: String?
+    /// The Responses awaited, by their handle token: a portal that leaves
+    /// sends none of them.
+    private var awaited: [String: BusConnection.Filter] = [:]
 
     init(agent: Agent, connection: BusConnection, sandboxed: Bool, log: any LogSink) {
         self.agent = agent
         self.connection = connection
         self.sandboxed = sandboxed
         self.log = log
+        portal = NameOwnerWatch(name: Portal.name, connection: connection)
     }
 
     func start() {
@@ -45,7 +52,36 @@ final class GlobalShortcuts {
             self.activated(message)
             return true
         }
-        carryOut([machine.started(sandboxed: sandboxed)])
+        portal.onOwnerChanged = { [weak self] owner in self?.portalChanged(to: owner) }
+        do {
+            try portal.start()
+        } catch {
+            log.log(.warning, "Cannot follow the desktop's portal for the global shortcuts: \(error.message)")
+        }
+    }
+
+    /// GetNameOwner's answer and each NameOwnerChanged; the same owner
+    /// said twice (the answer after a change) is one.
+    private func portalChanged(to owner: String?) {
+        guard owner != portalOwner else { return }
+        portalOwner = owner
+        for filter in awaited.values { connection.removeSignalFilter(filter) }
+        awaited = [:]
+        if owner == nil {
+            machine.portalLeft()
+        } else {
+            carryOut([machine.portalAppeared(sandboxed: sandboxed)])
+        }
+    }
+
+    /// A call of the portal that never starts one, answered only while the
+    /// portal that took it is still the one on the bus.
+    private func callPortal(_ call: Message, answered: @escaping (Result<Message, BusError>) -> Void) {
+        let owner = portalOwner
+        connection.call(call.withoutAutoStart(), timeout: BusCall.timeout) { [weak self] result in
+            guard let self, owner != nil, self.portalOwner == owner else { return }
+            answered(result)
+        }
     }
 
     private func carryOut(_ actions: [Machine.Action]) {
@@ -64,7 +100,7 @@ final class GlobalShortcuts {
         let call = Message.methodCall(
             destination: Portal.name, path: Portal.path, interface: Portal.hostRegistryInterface, member: Portal.register
         ).append(.string(AppIdentity.appID), .vardict([]))
-        connection.call(call, timeout: BusCall.timeout) { [weak self] result in
+        callPortal(call) { [weak self] result in
             guard let self else { return }
             switch result {
             case .success: self.carryOut(self.machine.registered(nil))
@@ -78,15 +114,14 @@ final class GlobalShortcuts {
             destination: Portal.name, path: Portal.path, interface: StandardInterface.Properties.name,
             member: StandardInterface.Properties.get
         ).append(.string(Portal.globalShortcutsInterface), .string(Portal.versionProperty))
-        connection.call(call, timeout: BusCall.timeout) { [weak self] result in
+        callPortal(call) { [weak self] result in
             guard let self else { return }
             switch result {
             case .success(let reply):
-                guard let version = (try? reply.arguments())?.first?.unwrapped.uint32Value, let owner = reply.sender else {
+                guard let version = (try? reply.arguments())?.first?.unwrapped.uint32Value else {
                     self.carryOut(self.machine.versionAnswered(.failure(.missing("its version could not be read"))))
                     return
                 }
-                self.portalOwner = owner
                 self.log.log(.info, "The desktop's portal offers global shortcuts, version \(version).")
                 self.carryOut(self.machine.versionAnswered(.success(version)))
             case .failure(let error):
@@ -167,15 +202,12 @@ final class GlobalShortcuts {
         let path = Portal.requestPathPrefix + sender + "/" + token
         let rule = "type='signal',sender='\(Portal.name)',interface='\(Portal.requestInterface)',member='\(Portal.response)',path='\(path)'"
         try? connection.addMatch(rule)
-        var done = false
-        var filter: BusConnection.Filter?
         func finish(_ answer: Machine.RequestAnswer<[String: BusValue]>) {
-            guard !done else { return }
-            done = true
-            if let filter { connection.removeSignalFilter(filter) }
+            guard let filter = awaited.removeValue(forKey: token) else { return }
+            connection.removeSignalFilter(filter)
             answered(answer)
         }
-        filter = connection.addSignalFilter { [weak self] message in
+        awaited[token] = connection.addSignalFilter { [weak self] message in
             guard message.interface == Portal.requestInterface, message.member == Portal.response, message.path == path,
                 message.sender != nil, message.sender == self?.portalOwner,
                 let values = try? message.arguments(), values.count == 2, let code = values[0].uint32Value
@@ -191,7 +223,7 @@ final class GlobalShortcuts {
         let call = Message.methodCall(
             destination: Portal.name, path: Portal.path, interface: Portal.globalShortcutsInterface, member: member
         ).append(contentsOf: arguments)
-        connection.call(call, timeout: BusCall.timeout) { result in
+        callPortal(call) { result in
             if case .failure(let error) = result { finish(.callFailed(Self.failure(error))) }
         }
     }

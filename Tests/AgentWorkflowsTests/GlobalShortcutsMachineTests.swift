@@ -9,7 +9,7 @@ import Testing
     /// A machine brought to the moment BindShortcuts is asked for.
     func binding() -> Machine {
         var machine = Machine()
-        _ = machine.started(sandboxed: true)
+        _ = machine.portalAppeared(sandboxed: true)
         _ = machine.versionAnswered(.success(1))
         _ = machine.sessionCreated(.answered(session))
         return machine
@@ -25,38 +25,63 @@ import Testing
         actions.compactMap { if case .log(let priority, _) = $0 { return priority } else { return nil } }
     }
 
-    // MARK: started
+    // MARK: the portal on the bus
 
     @Test func onTheHostTheAppIDIsRegisteredFirst() {
         var machine = Machine()
-        #expect(machine.started(sandboxed: false) == .registerAppID)
+        #expect(machine.portalAppeared(sandboxed: false) == .registerAppID)
         #expect(machine.state == .registering)
     }
 
     @Test func inASandboxTheVersionIsAskedAtOnce() {
         var machine = Machine()
-        #expect(machine.started(sandboxed: true) == .askVersion)
+        #expect(machine.portalAppeared(sandboxed: true) == .askVersion)
         #expect(machine.state == .askingVersion)
+    }
+
+    @Test func aPortalThatCameAgainIsAskedForEverythingAnew() {
+        var machine = bound()
+        #expect(machine.portalAppeared(sandboxed: false) == .registerAppID)
+        #expect(machine.state == .registering)
+        #expect(machine.activated(session: session, shortcutID: "complete-running-sleep") == nil)
+    }
+
+    @Test func aPortalThatLeftTakesItsSessionsActivationsWithIt() {
+        var machine = bound()
+        machine.portalLeft()
+        #expect(machine.state == .idle)
+        #expect(machine.activated(session: session, shortcutID: "complete-running-sleep") == nil)
+        #expect(machine.sessionCreated(.answered(session)).isEmpty)
+        #expect(machine.bindAnswered(.answered([])).isEmpty)
+    }
+
+    @Test func anAnswerOfAPortalThatLeftDoesNothing() {
+        var machine = Machine()
+        _ = machine.portalAppeared(sandboxed: false)
+        machine.portalLeft()
+        #expect(machine.registered(nil).isEmpty)
+        #expect(machine.versionAnswered(.success(1)).isEmpty)
+        #expect(machine.state == .idle)
     }
 
     // MARK: registered
 
     @Test func aRegisteredAppIDGoesOnToTheVersion() {
         var machine = Machine()
-        _ = machine.started(sandboxed: false)
+        _ = machine.portalAppeared(sandboxed: false)
         #expect(machine.registered(nil) == [.askVersion])
         #expect(machine.state == .askingVersion)
     }
 
     @Test func aPortalWithoutTheRegistryGoesOnSilently() {
         var machine = Machine()
-        _ = machine.started(sandboxed: false)
+        _ = machine.portalAppeared(sandboxed: false)
         #expect(machine.registered(.missing("No such interface")) == [.askVersion])
     }
 
     @Test func aRefusedRegistrationIsSaidAndTheBindingGoesOn() {
         var machine = Machine()
-        _ = machine.started(sandboxed: false)
+        _ = machine.portalAppeared(sandboxed: false)
         let actions = machine.registered(.failed("Connection already associated with an application ID"))
         #expect(actions.last == .askVersion)
         #expect(logsOnly(actions) == [.notice])
@@ -64,7 +89,7 @@ import Testing
 
     @Test func aLateRegistrationAnswerDoesNothing() {
         var machine = Machine()
-        _ = machine.started(sandboxed: true)
+        _ = machine.portalAppeared(sandboxed: true)
         #expect(machine.registered(nil).isEmpty)
         #expect(machine.state == .askingVersion)
     }
@@ -73,14 +98,14 @@ import Testing
 
     @Test func aVersionCreatesTheSession() {
         var machine = Machine()
-        _ = machine.started(sandboxed: true)
+        _ = machine.portalAppeared(sandboxed: true)
         #expect(machine.versionAnswered(.success(1)) == [.createSession])
         #expect(machine.state == .creatingSession)
     }
 
     @Test func noInterfaceIsOneLineNamingTheCommandForTheKeyboardSettings() throws {
         var machine = Machine()
-        _ = machine.started(sandboxed: true)
+        _ = machine.portalAppeared(sandboxed: true)
         let actions = machine.versionAnswered(.failure(.missing("No such interface “org.freedesktop.portal.GlobalShortcuts”")))
         #expect(actions.count == 1)
         guard case .log(let priority, let line)? = actions.first else { Issue.record("no log line"); return }
@@ -94,7 +119,7 @@ import Testing
 
     @Test func aSessionIsBoundIn() {
         var machine = Machine()
-        _ = machine.started(sandboxed: true)
+        _ = machine.portalAppeared(sandboxed: true)
         _ = machine.versionAnswered(.success(2))
         #expect(machine.sessionCreated(.answered(session)) == [.bind(session: session)])
         #expect(machine.state == .binding(session: session))
@@ -102,7 +127,7 @@ import Testing
 
     @Test func aRefusedSessionStopsWithOneLine() {
         var machine = Machine()
-        _ = machine.started(sandboxed: true)
+        _ = machine.portalAppeared(sandboxed: true)
         _ = machine.versionAnswered(.success(1))
         #expect(logsOnly(machine.sessionCreated(.refused(code: 2))) == [.notice])
         #expect(machine.state == .stopped)
@@ -110,7 +135,7 @@ import Testing
 
     @Test func aFailedCreateSessionStopsWithOneLine() {
         var machine = Machine()
-        _ = machine.started(sandboxed: true)
+        _ = machine.portalAppeared(sandboxed: true)
         _ = machine.versionAnswered(.success(1))
         let actions = machine.sessionCreated(.callFailed(.missing("Unknown method CreateSession")))
         #expect(logsOnly(actions) == [.notice])
@@ -154,7 +179,7 @@ import Testing
 
     @Test func aBindAnswerOutOfTurnDoesNothing() {
         var machine = Machine()
-        _ = machine.started(sandboxed: true)
+        _ = machine.portalAppeared(sandboxed: true)
         #expect(machine.bindAnswered(.answered([])).isEmpty)
         #expect(machine.state == .askingVersion)
     }

@@ -1,13 +1,14 @@
 """Plasma 6.3's global shortcuts as the agent asks for them: "Complete the
 running Sleep" and "Open the running Sleep" bound through the
 GlobalShortcuts portal (the real xdg-desktop-portal 1.20 with KDE's
-backend, D-Bus activated on the session's private bus), kept by
+backend, started on the session's private bus by the test, as a Plasma
+session has it running), kept by
 kglobalacceld as Plasma's X11 session starts it (on X11 it is a daemon of
 its own, which no D-Bus activation starts; on Wayland it lives in KWin),
 and the keys pressed through X (xdotool), as a keyboard's are.
 
-Each test has its own agent, which binds at its start, in a session of its
-own."""
+Each test has its own agent, which binds once the portal is on the bus, in
+a session of its own."""
 
 import glob
 import os
@@ -78,6 +79,15 @@ class ShortcutTests(PlasmaTestCase):
         except BaseException:
             cls.tearDownClass()
             raise
+
+    def setUp(self):
+        super().setUp()
+        # A Plasma session has its portal running; the agent never starts
+        # one. Started here after the agent, the first test's agent binds
+        # once the portal comes, the next tests' find it there.
+        if not self.plasma.bus.name_has_owner(PORTAL):
+            self.plasma.bus.call_blocking("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
+                                          "StartServiceByName", "su", (PORTAL, 0), timeout=PATIENCE)
 
     def bound_line(self):
         """The agent's line on what the portal bound, once it is there."""

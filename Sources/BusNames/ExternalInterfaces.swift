@@ -35,6 +35,17 @@ public enum ExternalInterface {
         public static let requestPathPrefix = path + "/request/"
         /// Every portal interface's version property.
         public static let versionProperty = "version"
+        /// The GlobalShortcuts portal: a session, the shortcuts bound in it
+        /// (each answered through a Request's Response), and Activated when
+        /// one is pressed.
+        public static let globalShortcutsInterface = "org.freedesktop.portal.GlobalShortcuts"
+        public static let createSession = "CreateSession"
+        public static let bindShortcuts = "BindShortcuts"
+        public static let activated = "Activated"
+        /// xdg-desktop-portal 1.21's registry, where a program outside a
+        /// sandbox says its app id before any other portal call.
+        public static let hostRegistryInterface = "org.freedesktop.host.portal.Registry"
+        public static let register = "Register"
     }
 
     /// systemd-logind's manager on the system bus: suspends and resumes.

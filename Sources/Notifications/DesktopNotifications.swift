@@ -100,9 +100,18 @@ public final class DesktopNotifications: NotificationSurface {
         thread?.submit(.dropAll)
     }
 
+    /// The notice goes through the thread as a timer's notification would,
+    /// under its own id, which the notification machine never sees: a
+    /// second notice updates the first in place, and what the server says
+    /// of it stays here.
+    public func notice(_ content: NotificationContent) {
+        show(noticeNotificationID, content, replacing: 0)
+    }
+
     /// Passes on what the thread reported about current objects only.
     private func takeReports() {
         for news in reports.with({ reports in defer { reports = [] }; return reports }) {
+            if takeNoticeReport(news) { continue }
             switch news {
             case .shown(let id, let epoch, let notificationID):
                 guard current[id] == epoch else { continue }
@@ -119,6 +128,26 @@ public final class DesktopNotifications: NotificationSurface {
                 guard current[id] == epoch else { continue }
                 report?(.actionInvoked(id, action, activationToken: activationToken))
             }
+        }
+    }
+}
+
+extension DesktopNotifications {
+    /// What the server said of the notice: a failure is logged, a close
+    /// forgets it; nothing reaches the agent.
+    private func takeNoticeReport(_ news: NotificationReport) -> Bool {
+        switch news {
+        case .shown(let id, _, _), .actionInvoked(let id, _, _, _):
+            return id == noticeNotificationID
+        case .showFailed(let id, let epoch, let reason):
+            guard id == noticeNotificationID else { return false }
+            if current[id] == epoch { current[id] = nil }
+            log.log(.warning, "The server did not show the notice that no Sleep is running: \(reason)")
+            return true
+        case .closed(let id, let epoch, _):
+            guard id == noticeNotificationID else { return false }
+            if current[id] == epoch { current[id] = nil }
+            return true
         }
     }
 }

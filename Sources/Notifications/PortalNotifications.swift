@@ -123,6 +123,21 @@ public final class PortalNotifications: NotificationSurface {
         current.removeAll()
     }
 
+    /// The notice under its own id, which a second notice replaces; the
+    /// portal gives no timeout, so it stays in the desktop's list until
+    /// the person dismisses it. A failure is logged, nothing reported.
+    public func notice(_ content: NotificationContent) {
+        let call = Message.methodCall(
+            destination: Portal.name, path: Portal.path, interface: Portal.notificationInterface,
+            member: Portal.addNotification
+        ).append(.string(PortalNotification.noticeID), PortalNotification.properties(of: noticeNotificationID, content))
+        connection.call(call) { [log] result in
+            if case .failure(let error) = result {
+                log.log(.warning, "The portal did not show the notice that no Sleep is running: \(error.message)")
+            }
+        }
+    }
+
     /// The portal is asked nothing again: it never asks for a wake.
     public func wake(now: Instant) {}
 
@@ -172,6 +187,9 @@ enum PortalNotification {
     /// The portal's id of a timer's notification: the timer's id, so that
     /// each update replaces the one shown.
     static func id(of timer: TimerID) -> String { timer.string }
+
+    /// The portal's id of the agent's notice (no Sleep running).
+    static let noticeID = "no-sleep-running"
 
     /// The `a{sv}` of version 1 of the interface: title, body, icon,
     /// priority, the body's default action and the buttons, each action the

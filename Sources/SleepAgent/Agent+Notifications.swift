@@ -22,7 +22,14 @@ public protocol NotificationSurface: AnyObject {
     /// The moment the surface last asked for (`.wakeAt`) has come, on the
     /// agent's one schedule.
     func wake(now: Instant)
+    /// Shows a short notice of no timer's (no Sleep to complete), which
+    /// replaces the notice shown before; nothing of it is reported.
+    func notice(_ content: NotificationContent)
 }
+
+/// The id the surfaces keep the agent's one notice under: the nil UUID,
+/// which no platform's timer has.
+public let noticeNotificationID = TimerID("00000000-0000-0000-0000-000000000000")!
 
 /// What the notification server did.
 public enum NotificationSurfaceEvent: Sendable, Equatable {

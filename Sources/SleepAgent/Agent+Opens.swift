@@ -46,8 +46,9 @@ extension Agent {
 extension Agent {
     /// CompleteRunning: the one Sleep the desktop can complete goes through
     /// the notification's Complete (the outbox, exactly once), whose saved
-    /// notification follows. Several are opened by the caller's shell once
-    /// the caller is known, within the opens' limit.
+    /// notification follows. None: a short notice says so, for a keystroke
+    /// has no other way to answer. Several are opened by the caller's shell
+    /// once the caller is known, within the opens' limit.
     public func completeRunning() throws(ServiceError) -> RunningSleepRule.CompleteDecision {
         let decision = RunningSleepRule.complete(among: timers.values, now: clock.now())
         switch decision {
@@ -56,6 +57,7 @@ extension Agent {
             try complete(id, completedAt: nil)
         case .tellNoneRunning:
             log.log(.info, "CompleteRunning found no running Sleep to complete.")
+            surface?.notice(.noSleepRunning)
         case .openAppHome:
             log.log(.info, "CompleteRunning found several running Sleeps; none is completed, the app opens at its start.")
         }
@@ -63,11 +65,12 @@ extension Agent {
     }
 
     /// OpenRunning: the one running Sleep's tracker, else the app's start
-    /// page, each within the caller's opens.
-    public func openRunning(caller: String) {
+    /// page, each within the caller's opens; `activationToken` comes from
+    /// the desktop when a key was pressed.
+    public func openRunning(caller: String, activationToken: String? = nil) {
         switch RunningSleepRule.open(among: timers.values) {
-        case .open(let id): open(id, activationToken: nil, caller: caller)
-        case .openAppHome: openApp(activationToken: nil, caller: caller)
+        case .open(let id): open(id, activationToken: activationToken, caller: caller)
+        case .openAppHome: openApp(activationToken: activationToken, caller: caller)
         }
     }
 }

@@ -302,6 +302,7 @@ public final class AgentApp {
             parts.agent.start(surface: parts.notifications, transport: parts.transport)
             parts.indicator.start()
             parts.backgroundStatus?.start()
+            parts.shortcuts.start()
             parts.network.start(
                 loop: loop, log: log, networkBack: { parts.agent.networkCameBack() },
                 resumed: { parts.agent.clockChanged(reason: "the machine woke from a suspend") })
@@ -333,6 +334,9 @@ public final class AgentApp {
         let desktopClock: DesktopClock
         /// GNOME's Background Apps line, inside a Flatpak only.
         let backgroundStatus: BackgroundStatus?
+        /// "Complete the running Sleep" and "Open the running Sleep" as the
+        /// desktop's global shortcuts, through the portal.
+        let shortcuts: GlobalShortcuts
     }
 
     /// What the desktop offers where the agent runs, decided once.
@@ -423,7 +427,8 @@ public final class AgentApp {
             notifications: notificationSurface(surfaces.notifications, connection: connection, loop: loop, clock: clock),
             transport: PlatformCompletionTransport(http: HTTPClient(loop: loop, settings: httpSettings), clock: clock),
             indicator: panel(agent: agent, connection: connection, registration: surfaces.panel, clock: clock, callers: callers),
-            network: SystemWatch(), desktopClock: desktopClock, backgroundStatus: backgroundStatus)
+            network: SystemWatch(), desktopClock: desktopClock, backgroundStatus: backgroundStatus,
+            shortcuts: GlobalShortcuts(agent: agent, connection: connection, sandboxed: surfaces.place.isSandboxed, log: log))
     }
 
     /// SIGHUP: the configuration is read again. What can change at run time

@@ -34,10 +34,16 @@ class RunningSleepTests(test_notifications.RecordedTestCase):
         self.assertEqual(len(self.platform.activities()), 1)
         self.assertNotIn(token, done.stdout + done.stderr + again.stderr + self.agent.log())
 
-    def test_with_no_running_sleep_nothing_is_sent(self):
+    def test_with_no_running_sleep_nothing_is_sent_and_a_notice_says_so(self):
         refused = sleepctl(self.session, "complete", "--running")
         self.assertEqual(refused.returncode, 1)
         self.assertIn("no Sleep is running", refused.stderr)
+        # A keystroke has no terminal: the desktop's notifications say it.
+        self.assertTrue(self.server.wait_for(
+            lambda calls: any(n["summary"] == "No Sleep is running" for n in self.server.notifies())),
+            self.server.notifies())
+        [notice] = self.server.notifies()
+        self.assertEqual((notice["body"], notice["actions"]), ("There is no running Sleep to complete.", []))
         self.assertEqual(self.platform.activities(), [])
         self.assertEqual(self.session.opened_urls(), [])
         self.assertIn("CompleteRunning found no running Sleep", self.agent.log())

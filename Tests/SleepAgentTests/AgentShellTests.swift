@@ -34,6 +34,8 @@ final class RecordingSurface: NotificationSurface {
     }
     var woken: [Instant] = []
     func wake(now: Instant) { woken.append(now) }
+    var notices: [NotificationContent] = []
+    func notice(_ content: NotificationContent) { notices.append(content) }
 
     var bodies: [String] { shown.map(\.1.body) }
 }
@@ -176,6 +178,27 @@ final class RecordingOpener: LinkOpener {
         #expect(try agent.list().isEmpty)
         #expect(agent.properties.pendingCompletions == 0)
         #expect(transport.sent.count == 1)
+    }
+
+    /// A keystroke has no terminal: with no Sleep to complete, a short
+    /// notice says so, and nothing is sent.
+    @Test func completeRunningWithNoSleepShowsTheNoticeAndSendsNothing() throws {
+        let agent = try agent()
+        #expect(try agent.completeRunning() == .tellNoneRunning)
+        #expect(surface.notices == [.noSleepRunning])
+        #expect(surface.notices.first?.persistent == false)
+        #expect(surface.shown.isEmpty)
+        #expect(transport.sent.isEmpty)
+    }
+
+    @Test func completeRunningWithOneSleepIsTheNotificationsCompleteWithoutANotice() throws {
+        let agent = try agent()
+        try agent.mirror(Fixtures.request())
+        #expect(try agent.completeRunning() == .complete(Self.timer))
+        #expect(transport.sent.count == 1)
+        transport.answer(.created(activityID: "act-1"))
+        #expect(surface.bodies.last == "Sleep saved · 1 h 23 min")
+        #expect(surface.notices.isEmpty)
     }
 
     @Test func completeByIdSendsTheRecordTheStoreReturnedAtOnce() throws {

@@ -192,6 +192,22 @@ public struct NotificationContent: Sendable, Equatable {
     }
 }
 
+extension NotificationContent {
+    /// The short notice of "Complete the running Sleep" (a shortcut, or
+    /// `dfl-sleepctl complete --running`) when no Sleep can be completed
+    /// here: no buttons, gone by itself.
+    public static var noSleepRunning: NotificationContent {
+        NotificationContent(
+            // TRANSLATORS: The title of a short notice shown when "Complete
+            // the running Sleep" (a keyboard shortcut) finds no sleep.
+            summary: tr("No Sleep is running"),
+            // TRANSLATORS: The body of that notice.
+            // (Read as markup or as plain text alike, whichever the server does.)
+            body: NotificationBody.text(tr("There is no running Sleep to complete."), readAs: .eitherWay),
+            actions: [], persistent: false)
+    }
+}
+
 /// The urgency hint of the specification; critical is never used.
 public enum NotificationUrgency: UInt8, Sendable, Equatable {
     case low = 0

@@ -19,15 +19,19 @@ import configparser
 import os
 import re
 import shutil
+import signal
 import subprocess
+import time
 
 import dbus
 
-from harness import PATIENCE, REPO
+from harness import PATIENCE, REPO, eventually
 from proc_accounting import command_line, environment, pids
 
 APP_ID = "com.dreamsforlittles.DreamsForLittles"
 AGENT_NAME = APP_ID + ".SleepTimers1"
+# The programs a sandbox of the app runs.
+PROGRAMS = ("dreamsforlittles", "dfl-webview-bridge", "dfl-sleep-agent", "WebKitWebProcess", "WebKitNetworkProcess")
 MANIFEST = os.path.join(REPO, "packaging", "flatpak", APP_ID + ".yml")
 OUT = os.path.join(REPO, "build", "flatpak")
 BUNDLE = os.path.join(OUT, APP_ID + ".flatpak")
@@ -162,6 +166,47 @@ class Installation:
             if argv and os.path.basename(argv[0]) == program.encode() and marker in environ:
                 found.append(pid)
         return found
+
+    def launches(self):
+        """The `flatpak run` processes of this installation's app, and the
+        bwrap each becomes, before the sandboxed program runs or after it
+        ended: a start under way, a D-Bus activation among them."""
+        marker = ("FLATPAK_USER_DIR=" + self.user_dir).encode()
+        found = []
+        for pid in pids():
+            argv, environ = command_line(pid), environment(pid)
+            if not argv or environ is None or marker not in environ:
+                continue
+            argv = argv.split(b"\0")
+            program = os.path.basename(argv[0])
+            if program == b"bwrap" or (program == b"flatpak" and b"run" in argv and APP_ID.encode() in argv):
+                found.append(pid)
+        return found
+
+    def end_sandboxes(self):
+        """Every sandbox of the app ended and none starting, for a next test
+        that starts its own agent. Whatever is left is killed and looked for
+        again until a second's looks find nothing: a program killed first
+        (the agent) is started again by D-Bus activation when one killed
+        after it (the app, whose bridge calls the agent) asks for it, and
+        that start is a `flatpak run` before it is a sandbox."""
+        clear_since = [None]
+
+        def ended():
+            left = self.launches() + [pid for program in PROGRAMS for pid in self.sandbox_pids(program)]
+            if not left:
+                clear_since[0] = clear_since[0] or time.monotonic()
+                return time.monotonic() - clear_since[0] >= 1
+            clear_since[0] = None
+            self.flatpak("kill", APP_ID, check=False)
+            for pid in left:
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+            return False
+
+        eventually(ended, what="the app's sandboxes to end, none starting")
 
 
 def manifest_finish_args(path=MANIFEST):

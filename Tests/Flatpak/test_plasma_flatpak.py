@@ -137,9 +137,14 @@ class PlasmaFlatpakTests(unittest.TestCase):
         self.agent = self.installation.start("dfl-sleep-agent", log=self.agent_log)
         self.client = Client(self.session)
         self.addCleanup(self.client.close)
-        self.wait(lambda: self.owner(BUS_NAME) and self.owner(AGENT_NAME) == self.owner(BUS_NAME),
-                  "the sandboxed agent on the bus")
+        # The names are this test's agent's, not an agent's of the test
+        # before (then this one would have exited, or answered "in use").
+        self.wait(lambda: " serves " in self.agent_says() or self.agent.poll() is not None,
+                  "the sandboxed agent to take its names")
+        if " serves " not in self.agent_says():
+            raise AssertionError(self.failure("the test's agent did not take its names"))
         self.agent_name = self.owner(BUS_NAME)
+        self.assertEqual(self.owner(AGENT_NAME), self.agent_name)
 
     # ---- the test's parts
 
@@ -161,9 +166,8 @@ class PlasmaFlatpakTests(unittest.TestCase):
         stop(self.agent)
         if self.agent in self.session.processes:
             self.session.processes.remove(self.agent)
-        self.installation.flatpak("kill", APP_ID, check=False)
-        eventually(lambda: not self.installation.sandbox_pids("dreamsforlittles")
-                   and not self.installation.sandbox_pids("dfl-sleep-agent"), what="the app's sandboxes to end")
+        self.installation.end_sandboxes()
+        eventually(lambda: not self.owner(BUS_NAME) and not self.owner(AGENT_NAME), what="the agent's names to go")
 
     def wait_for_no_popups(self):
         """Closes each notification the test's capture saw on Plasma and
@@ -226,7 +230,10 @@ class PlasmaFlatpakTests(unittest.TestCase):
 
     def new_sleep(self, baby_name="Maya"):
         timer_id, reply = self.platform.start_sleep()
-        self.token = self.platform.mirror(self.client, timer_id, reply, baby_name=baby_name)
+        try:
+            self.token = self.platform.mirror(self.client, timer_id, reply, baby_name=baby_name)
+        except dbus.exceptions.DBusException as error:
+            raise AssertionError(self.failure("the agent refused the Mirror: %s" % error)) from None
         return timer_id
 
     def wait_for_popup(self):

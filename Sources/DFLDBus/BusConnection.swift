@@ -129,6 +129,12 @@ public final class BusConnection {
         if dbus_error_is_set(&error) != 0 { throw BusError.take(&error) }
     }
 
+    /// Ends a subscription of `addMatch`, without waiting for the bus: its
+    /// answer would tell nothing to act on.
+    public func removeMatch(_ rule: String) {
+        dbus_bus_remove_match(raw, rule, nil)
+    }
+
     // MARK: Sending
 
     /// Queues a message; the loop writes it out.

@@ -26,9 +26,9 @@ final class GlobalShortcuts {
     /// an answer that comes after it changed is dropped.
     private let portal: NameOwnerWatch
     private var portalOwner: String?
-    /// The Responses awaited, by their handle token: a portal that leaves
-    /// sends none of them.
-    private var awaited: [String: BusConnection.Filter] = [:]
+    /// The Responses awaited, by their handle token, each with its match
+    /// rule and filter: a portal that leaves sends none of them.
+    private var awaited: [String: (rule: String, filter: BusConnection.Filter)] = [:]
 
     init(agent: Agent, connection: BusConnection, sandboxed: Bool, log: any LogSink) {
         self.agent = agent
@@ -47,7 +47,7 @@ final class GlobalShortcuts {
         }
         connection.addSignalFilter { [weak self] message in
             guard let self, message.interface == Portal.globalShortcutsInterface, message.member == Portal.activated,
-                message.sender != nil, message.sender == self.portalOwner
+                self.portal.sent(message)
             else { return false }
             self.activated(message)
             return true
@@ -65,8 +65,7 @@ final class GlobalShortcuts {
     private func portalChanged(to owner: String?) {
         guard owner != portalOwner else { return }
         portalOwner = owner
-        for filter in awaited.values { connection.removeSignalFilter(filter) }
-        awaited = [:]
+        for token in Array(awaited.keys) { stopAwaiting(token) }
         if owner == nil {
             machine.portalLeft()
         } else {
@@ -203,13 +202,12 @@ final class GlobalShortcuts {
         let rule = "type='signal',sender='\(Portal.name)',interface='\(Portal.requestInterface)',member='\(Portal.response)',path='\(path)'"
         try? connection.addMatch(rule)
         func finish(_ answer: Machine.RequestAnswer<[String: BusValue]>) {
-            guard let filter = awaited.removeValue(forKey: token) else { return }
-            connection.removeSignalFilter(filter)
+            guard stopAwaiting(token) else { return }
             answered(answer)
         }
-        awaited[token] = connection.addSignalFilter { [weak self] message in
+        let filter = connection.addSignalFilter { [weak self] message in
             guard message.interface == Portal.requestInterface, message.member == Portal.response, message.path == path,
-                message.sender != nil, message.sender == self?.portalOwner,
+                self?.portal.sent(message) == true,
                 let values = try? message.arguments(), values.count == 2, let code = values[0].uint32Value
             else { return false }
             if code == 0 {
@@ -220,12 +218,23 @@ final class GlobalShortcuts {
             }
             return true
         }
+        awaited[token] = (rule, filter)
         let call = Message.methodCall(
             destination: Portal.name, path: Portal.path, interface: Portal.globalShortcutsInterface, member: member
         ).append(contentsOf: arguments)
         callPortal(call) { result in
             if case .failure(let error) = result { finish(.callFailed(Self.failure(error))) }
         }
+    }
+
+    /// Stops following the Response of `token`; false when it was not
+    /// followed (any more).
+    @discardableResult
+    private func stopAwaiting(_ token: String) -> Bool {
+        guard let (rule, filter) = awaited.removeValue(forKey: token) else { return false }
+        connection.removeSignalFilter(filter)
+        connection.removeMatch(rule)
+        return true
     }
 
     private func activated(_ message: Message) {

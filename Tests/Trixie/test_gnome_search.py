@@ -17,26 +17,27 @@ from test_gnome_wayland import GnomeShellTestCase, sleep_link
 
 APP_ID = "com.dreamsforlittles.DreamsForLittles.desktop"
 KEY_RETURN = 0xff0d
+# The app's provider among the overview's search results.
+PROVIDER = """Main.overview.searchController._searchResults._providers
+    .find(p => p.appInfo?.get_id() === %s)""" % json.dumps(APP_ID)
 # The overview's results of the app's provider: each shown result's id,
 # title and description, or None before the provider has any.
 RESULTS = """(() => {
-    const view = Main.overview.searchController._searchResults;
-    const provider = view._providers.find(p => p.appInfo?.get_id() === %s);
+    const provider = %s;
     if (!provider?.display)
         return null;
     return Object.entries(provider.display._resultDisplays)
         .filter(([, actor]) => actor.mapped)
         .map(([id, actor]) => ({id, title: actor.label_actor?.text ?? null,
                                 description: actor.metaInfo.description ?? null}));
-})()""" % json.dumps(APP_ID)
+})()""" % PROVIDER
 # The box of the app's provider among the results, for the screenshot.
 PROVIDER_BOX = """(() => {
-    const view = Main.overview.searchController._searchResults;
-    const display = view._providers.find(p => p.appInfo?.get_id() === %s).display;
+    const display = %s.display;
     const [x, y] = display.get_transformed_position();
     const [width, height] = display.get_transformed_size();
     return [x, y, width, height];
-})()""" % json.dumps(APP_ID)
+})()""" % PROVIDER
 
 
 class OverviewSearchTests(GnomeShellTestCase):

@@ -71,8 +71,11 @@ public struct GlobalShortcutsMachine: Sendable {
         /// Response 0, with what it carried.
         case answered(Value)
         /// Response 1 (the person cancelled, as in GNOME's dialog) or 2
-        /// (the desktop ended it).
-        case refused(code: UInt32)
+        /// (the desktop ended it), with what the results carried all the
+        /// same (nil: nothing of the kind): xdg-desktop-portal-gnome 48
+        /// answers a binding it made with an unset code, in practice 2,
+        /// and the bound shortcuts (fixed in 49, its commit 2751190).
+        case refused(code: UInt32, results: Value? = nil)
         case callFailed(CallFailure)
     }
 
@@ -154,7 +157,7 @@ public struct GlobalShortcutsMachine: Sendable {
         case .answered(let session):
             state = .binding(session: session)
             return [.bind(session: session)]
-        case .refused(let code):
+        case .refused(let code, _):
             state = .stopped
             return [.log(.notice, Self.unavailable("the portal refused a session, response \(code)"))]
         case .callFailed(let failure):
@@ -167,19 +170,14 @@ public struct GlobalShortcutsMachine: Sendable {
     /// keys it put them on.
     public mutating func bindAnswered(_ answer: RequestAnswer<[BoundShortcut]>) -> [Action] {
         guard case .binding(let session) = state else { return [] }
+        let shortcuts: [BoundShortcut]
         switch answer {
-        case .answered(let shortcuts):
-            state = .bound(session: session)
-            let ours = Shortcut.allCases.map { shortcut in
-                guard let bound = shortcuts.first(where: { $0.id == shortcut.rawValue }) else {
-                    return "\(shortcut.rawValue) (not taken by the desktop)"
-                }
-                return bound.trigger.isEmpty
-                    ? "\(shortcut.rawValue) (no keys yet; the desktop's settings can set them)"
-                    : "\(shortcut.rawValue) on \(bound.trigger)"
-            }
-            return [.log(.info, "Global shortcuts bound through the portal: \(ours.joined(separator: ", ")).")]
-        case .refused(let code):
+        case .answered(let listed):
+            shortcuts = listed
+        // GNOME 48's answer to a binding it made: the binding it is.
+        case .refused(2, let listed?) where listed.contains(where: { Shortcut(rawValue: $0.id) != nil }):
+            shortcuts = listed
+        case .refused(let code, _):
             state = .stopped
             let why = code == 1 ? "the shortcuts were declined" : "the portal refused the shortcuts, response \(code)"
             return [.log(.notice, Self.unavailable(why))]
@@ -187,6 +185,16 @@ public struct GlobalShortcutsMachine: Sendable {
             state = .stopped
             return [.log(.notice, Self.unavailable(Self.reason(failure)))]
         }
+        state = .bound(session: session)
+        let ours = Shortcut.allCases.map { shortcut in
+            guard let bound = shortcuts.first(where: { $0.id == shortcut.rawValue }) else {
+                return "\(shortcut.rawValue) (not taken by the desktop)"
+            }
+            return bound.trigger.isEmpty
+                ? "\(shortcut.rawValue) (no keys yet; the desktop's settings can set them)"
+                : "\(shortcut.rawValue) on \(bound.trigger)"
+        }
+        return [.log(.info, "Global shortcuts bound through the portal: \(ours.joined(separator: ", ")).")]
     }
 
     public enum ActivatedAction: Sendable, Equatable {

@@ -146,7 +146,7 @@ final class GlobalShortcuts {
                 case .string(let path)?, .objectPath(let path)?: session = .answered(path)
                 default: session = .callFailed(.failed("the answer held no session_handle"))
                 }
-            case .refused(let code): session = .refused(code: code)
+            case .refused(let code, _): session = .refused(code: code)
             case .callFailed(let failure): session = .callFailed(failure)
             }
             self.carryOut(self.machine.sessionCreated(session))
@@ -174,13 +174,18 @@ final class GlobalShortcuts {
             let bound: Machine.RequestAnswer<[Machine.BoundShortcut]>
             switch answer {
             case .answered(let results):
-                let listed = results["shortcuts"]?.unwrapped.arrayElements ?? []
-                bound = .answered(listed.compactMap(Self.boundShortcut))
-            case .refused(let code): bound = .refused(code: code)
+                bound = .answered(Self.boundShortcuts(in: results) ?? [])
+            case .refused(let code, let results):
+                bound = .refused(code: code, results: results.flatMap(Self.boundShortcuts))
             case .callFailed(let failure): bound = .callFailed(failure)
             }
             self.carryOut(self.machine.bindAnswered(bound))
         }
+    }
+
+    /// The `shortcuts` of BindShortcuts' answer; nil when it has none.
+    private static func boundShortcuts(in results: [String: BusValue]) -> [Machine.BoundShortcut]? {
+        results["shortcuts"].map { ($0.unwrapped.arrayElements ?? []).compactMap(boundShortcut) }
     }
 
     /// One `(sa{sv})` of BindShortcuts' answer.
@@ -210,12 +215,9 @@ final class GlobalShortcuts {
                 self?.portal.sent(message) == true,
                 let values = try? message.arguments(), values.count == 2, let code = values[0].uint32Value
             else { return false }
-            if code == 0 {
-                let entries = values[1].vardictEntries ?? []
-                finish(.answered(Dictionary(entries.map { ($0.key, $0.value) }, uniquingKeysWith: { first, _ in first })))
-            } else {
-                finish(.refused(code: code))
-            }
+            let entries = values[1].vardictEntries ?? []
+            let results = Dictionary(entries.map { ($0.key, $0.value) }, uniquingKeysWith: { first, _ in first })
+            finish(code == 0 ? .answered(results) : .refused(code: code, results: results))
             return true
         }
         awaited[token] = (rule, filter)

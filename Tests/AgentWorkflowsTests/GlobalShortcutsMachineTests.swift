@@ -171,6 +171,31 @@ import Testing
         #expect(machine.state == .stopped)
     }
 
+    @Test func gnome48sAnswerTwoWithTheBoundShortcutsIsTheBinding() throws {
+        var machine = binding()
+        let actions = machine.bindAnswered(.refused(code: 2, results: [
+            Machine.BoundShortcut(id: "complete-running-sleep", trigger: "Press <Shift><Control><Alt>s"),
+        ]))
+        #expect(machine.state == .bound(session: session))
+        guard case .log(.info, let line)? = actions.first, actions.count == 1 else { Issue.record("\(actions)"); return }
+        #expect(line.contains("complete-running-sleep on Press <Shift><Control><Alt>s"))
+    }
+
+    @Test func answerTwoWithoutTheAgentsShortcutsStops() {
+        for results: [Machine.BoundShortcut]? in [nil, [], [Machine.BoundShortcut(id: "quit", trigger: "Ctrl+Q")]] {
+            var machine = binding()
+            #expect(logsOnly(machine.bindAnswered(.refused(code: 2, results: results))) == [.notice])
+            #expect(machine.state == .stopped)
+        }
+    }
+
+    @Test func aDeclineIsADeclineWhateverItCarries() {
+        var machine = binding()
+        let ours = [Machine.BoundShortcut(id: "complete-running-sleep", trigger: "Ctrl+Alt+Shift+S")]
+        #expect(logsOnly(machine.bindAnswered(.refused(code: 1, results: ours))) == [.notice])
+        #expect(machine.state == .stopped)
+    }
+
     @Test func aFailedBindStopsWithOneLine() {
         var machine = binding()
         #expect(logsOnly(machine.bindAnswered(.callFailed(.failed("Timeout")))) == [.notice])

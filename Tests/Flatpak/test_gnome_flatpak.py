@@ -22,7 +22,6 @@ services, the autostart entry's Exec)."""
 
 import os
 import re
-import shutil
 import signal
 import subprocess
 import time
@@ -50,7 +49,6 @@ PORTAL_SERVICES = {
     # WebKit's web processes are sandboxed through it inside a Flatpak.
     "org.freedesktop.portal.Flatpak": "flatpak",
 }
-SERVICES = "/usr/share/dbus-1/services"
 MONITOR = "org.freedesktop.background.Monitor"
 MONITOR_PATH = "/org/freedesktop/background/monitor"
 ASLEEP = "Maya is asleep"
@@ -160,21 +158,12 @@ def focus_ring_at(png, word, scratch):
     return blue >= 20
 
 
-def require_service(name, package):
-    path = os.path.join(SERVICES, name + ".service")
-    if not os.path.exists(path):
-        raise AssertionError("%s is missing: install the Debian package %s" % (path, package))
-    return path
-
-
 class FlatpakOnGnome(unittest.TestCase):
     """A login of GNOME Shell with the portals, the Flatpak installed for
     its user, the reference platform (serving the demo web app) over TLS."""
 
     def setUp(self):
         screen_words.require_tesseract()
-        for name, package in PORTAL_SERVICES.items():
-            require_service(name, package)
         self.session = Session()
         self.addCleanup(self.session.close)
         self.addCleanup(self.stop_sandboxes)
@@ -190,8 +179,7 @@ class FlatpakOnGnome(unittest.TestCase):
         env.update(XDG_CURRENT_DESKTOP="GNOME", XDG_SESSION_DESKTOP="gnome", XDG_SESSION_TYPE="wayland",
                    WAYLAND_DISPLAY="wayland-0", GTK_A11Y="none", NO_AT_BRIDGE="1")
         env.pop("DISPLAY", None)
-        for name in PORTAL_SERVICES:
-            shutil.copy(os.path.join(SERVICES, name + ".service"), self.session.services)
+        self.session.install_services(PORTAL_SERVICES)
         self.bus = BusCapture(self.session)
         self.addCleanup(self.bus.stop)
         self.shell = GnomeShell(self.session)

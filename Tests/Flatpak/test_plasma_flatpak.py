@@ -44,7 +44,6 @@ from test_markup_names import NAME, NOTICE, PORTAL_NAME, added_bodies, listed_to
 from test_portal_notifications import calls
 
 WEBAPP = os.path.join(test_plasma6.REPO, "webapp", "demo")
-SERVICES = "/usr/share/dbus-1/services"
 # The bus names a sandboxed app's notifications and window need, each with
 # the Debian package whose D-Bus service file starts it.
 PORTAL_SERVICES = {
@@ -71,16 +70,6 @@ def letters(text):
     return "".join(c for c in text.lower() if c.isalnum())
 
 
-def install_portals(session):
-    """The portals' service files on the session's bus, whose only service
-    directories are its own and the installation's exports."""
-    for name, package in PORTAL_SERVICES.items():
-        path = os.path.join(SERVICES, name + ".service")
-        if not os.path.exists(path):
-            raise AssertionError("%s is missing: install the Debian package %s" % (path, package))
-        shutil.copy(path, session.services)
-
-
 def keep_popups_on_screen(session):
     """Plasma's setting of how long a popup stays before it goes to the
     history (5 s unless set; a portal notification carries no timeout), set
@@ -104,7 +93,7 @@ class PlasmaFlatpakTests(unittest.TestCase):
             cls.installation = Installation(cls.session)
             keep_popups_on_screen(cls.session)
             cls.plasma = Plasma(cls.session, x11=True)
-            install_portals(cls.session)
+            cls.session.install_services(PORTAL_SERVICES)
             cls.installation.activation_environment(
                 *(name for name in SESSION_VARIABLES if name in cls.session.env))
         except BaseException:

@@ -11,6 +11,9 @@ import tempfile
 
 from processes import ORIGIN, stop
 
+# Where Debian's packages put their session services' D-Bus files.
+SYSTEM_SERVICES = "/usr/share/dbus-1/services"
+
 BUS_CONFIG = """<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
  "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
 <busconfig>
@@ -92,6 +95,17 @@ class Session:
         self.bus_log.flush()
         with open(self.bus_log.name, errors="replace") as handle:
             return handle.read()
+
+    def install_services(self, services):
+        """The D-Bus service files of `services` (each bus name with the
+        Debian package that installs its file) put where this session's
+        bus looks, its only service directory, so that the bus starts them
+        as a login's does; a missing one names its package."""
+        for name, package in services.items():
+            path = os.path.join(SYSTEM_SERVICES, name + ".service")
+            if not os.path.exists(path):
+                raise AssertionError("%s is missing: install the Debian package %s" % (path, package))
+            shutil.copy(path, self.services)
 
     def write_config(self, text=None):
         if text is None:

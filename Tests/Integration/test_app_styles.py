@@ -22,7 +22,6 @@ from app_harness import AppTestCase
 from desktop import Display, xdotool
 from harness import PATIENCE, REPO, Session, eventually, read_until
 
-SERVICES = "/usr/share/dbus-1/services"
 # The bus names the portal needs without systemd, each with the package
 # whose D-Bus service file starts it.
 PORTAL_SERVICES = {
@@ -63,11 +62,7 @@ class StylePortal:
 
     def __init__(self, session):
         self.session = session
-        for name, package in PORTAL_SERVICES.items():
-            path = os.path.join(SERVICES, name + ".service")
-            if not os.path.exists(path):
-                raise AssertionError("%s is missing: install the Debian package %s" % (path, package))
-            shutil.copy(path, session.services)
+        session.install_services(PORTAL_SERVICES)
         session.env["XDG_CURRENT_DESKTOP"] = "GNOME"
         subprocess.run(["dbus-update-activation-environment", "DISPLAY=" + session.env["DISPLAY"],
                         "XDG_CURRENT_DESKTOP=GNOME"], env=session.env, check=True, timeout=PATIENCE)

@@ -8,7 +8,6 @@ What the server drew is read from xfce4-notifyd's own log; what crossed the
 bus from a capture of the whole bus."""
 
 import os
-import shutil
 import signal
 import subprocess
 import unittest
@@ -17,7 +16,6 @@ from dbus_client import Client
 from desktop import BusMonitor, Display, XfceNotifyd
 from harness import PATIENCE, AgentProcess, PlatformTestCase, eventually
 
-SERVICES = "/usr/share/dbus-1/services"
 PORTAL = "org.freedesktop.portal.Desktop"
 # The bus names the portal needs without systemd, each with the package
 # whose D-Bus service file starts it.
@@ -31,11 +29,7 @@ PORTAL_SERVICES = {
 def install_portal(session):
     """The portal's service files on the session's bus, and DISPLAY in the
     activation environment (the GTK backend opens the display)."""
-    for name, package in PORTAL_SERVICES.items():
-        path = os.path.join(SERVICES, name + ".service")
-        if not os.path.exists(path):
-            raise AssertionError("%s is missing: install the Debian package %s" % (path, package))
-        shutil.copy(path, session.services)
+    session.install_services(PORTAL_SERVICES)
     subprocess.run(["dbus-update-activation-environment", "DISPLAY=" + session.env["DISPLAY"]],
                    env=session.env, check=True, timeout=PATIENCE)
 

@@ -10,8 +10,6 @@ keyboard (mutter_input.py), completing the one running Sleep once.
 What the Shell shows and did is read from it (org.gnome.Shell.Eval); the
 portal's calls from a capture of the bus."""
 
-import os
-import shutil
 import subprocess
 import unittest
 
@@ -21,7 +19,6 @@ from mutter_input import Keyboard
 from shell_screen import grow
 from test_gnome_wayland import GnomeShellTestCase
 
-SERVICES = "/usr/share/dbus-1/services"
 PORTAL = "org.freedesktop.portal.Desktop"
 # The bus names the portal and its GNOME backend need without systemd,
 # each with the package whose D-Bus service file starts it.
@@ -50,11 +47,7 @@ PRESSES = 4
 class GnomeShortcutTests(GnomeShellTestCase):
     def setUp(self):
         super().setUp()
-        for name, package in PORTAL_SERVICES.items():
-            path = os.path.join(SERVICES, name + ".service")
-            if not os.path.exists(path):
-                raise AssertionError("%s is missing: install the Debian package %s" % (path, package))
-            shutil.copy(path, self.session.services)
+        self.session.install_services(PORTAL_SERVICES)
         # What a GNOME login gives the programs the bus starts: the
         # desktop's name (the portal's choice of backend), the Shell's
         # Wayland display (the dialog's), the installed desktop entries

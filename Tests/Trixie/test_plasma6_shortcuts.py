@@ -11,8 +11,6 @@ Each test has its own agent, which binds once the portal is on the bus, in
 a session of its own."""
 
 import glob
-import os
-import shutil
 import subprocess
 import sys
 import time
@@ -26,7 +24,6 @@ from harness import PATIENCE, eventually
 from reference_platform import LEO
 from test_plasma6 import PlasmaTestCase
 
-SERVICES = "/usr/share/dbus-1/services"
 PORTAL = "org.freedesktop.portal.Desktop"
 # The bus names the portal needs without systemd, each with the package
 # whose D-Bus service file starts it.
@@ -52,11 +49,7 @@ class ShortcutTests(PlasmaTestCase):
         require_tool("xdotool", "xdotool")
         super().setUpClass()
         try:
-            for name, package in PORTAL_SERVICES.items():
-                path = os.path.join(SERVICES, name + ".service")
-                if not os.path.exists(path):
-                    raise AssertionError("%s is missing: install the Debian package %s" % (path, package))
-                shutil.copy(path, cls.session.services)
+            cls.session.install_services(PORTAL_SERVICES)
             env = cls.session.env
             subprocess.run(["dbus-update-activation-environment"] + ["%s=%s" % (key, env[key]) for key in (
                 "DISPLAY", "XDG_CURRENT_DESKTOP", "XDG_SESSION_TYPE", "XDG_DATA_DIRS", "XDG_CONFIG_DIRS",

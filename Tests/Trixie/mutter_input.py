@@ -64,6 +64,14 @@ class Keyboard:
         self.session.NotifyKeyboardKeysym(dbus.UInt32(keysym), True)
         self.session.NotifyKeyboardKeysym(dbus.UInt32(keysym), False)
 
+    def chord(self, *keysyms):
+        """Keys held down in order and let go in reverse, as fingers press
+        a shortcut."""
+        for keysym in keysyms:
+            self.session.NotifyKeyboardKeysym(dbus.UInt32(keysym), True)
+        for keysym in reversed(keysyms):
+            self.session.NotifyKeyboardKeysym(dbus.UInt32(keysym), False)
+
     def close(self):
         try:
             self.session.Stop()

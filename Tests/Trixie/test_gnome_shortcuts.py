@@ -87,13 +87,6 @@ class GnomeShortcutTests(GnomeShellTestCase):
     def windows(self):
         return self.shell.ask(WINDOWS)
 
-    def chord(self, keyboard, *keys):
-        """Keys held down in order and let go in reverse, as fingers do."""
-        for key in keys:
-            keyboard.session.NotifyKeyboardKeysym(key, True)
-        for key in reversed(keys):
-            keyboard.session.NotifyKeyboardKeysym(key, False)
-
     def test_added_in_gnomes_dialog_the_shortcut_completes_the_one_running_sleep_once(self):
         timer_id, _ = self.mirrored_timer()
         self.wait_shown()
@@ -121,7 +114,7 @@ class GnomeShortcutTests(GnomeShellTestCase):
             lambda words: screen_words.find_phrase(words, "Complete the running")
             and screen_words.find_phrase(words, "Open the running"), "GNOME Settings' dialog")
         self.screen.screenshot("shortcuts-gnome48-dialog.png", box=grow(box, 16))
-        self.chord(keyboard, KEY_ALT_L, KEY_A)
+        keyboard.chord(KEY_ALT_L, KEY_A)
         self.until(lambda: not any(w["title"] == DIALOG_TITLE for w in self.windows()),
                    lambda: "the dialog to close after Add; the Shell has %r" % self.windows())
         self.until(lambda: self.agent_lines("Global shortcuts bound") or self.agent_lines("No global shortcuts"),
@@ -136,7 +129,7 @@ class GnomeShortcutTests(GnomeShellTestCase):
         # as a person would; one that did is never repeated, and the one
         # activity holds that a second press cannot complete twice anyway.
         for press in range(1, PRESSES + 1):
-            self.chord(keyboard, KEY_CONTROL_L, KEY_ALT_L, KEY_SHIFT_L, KEY_S)
+            keyboard.chord(KEY_CONTROL_L, KEY_ALT_L, KEY_SHIFT_L, KEY_S)
             try:
                 eventually(lambda: self.agent_lines("The global shortcut"), timeout=5, what="the portal's Activated")
                 break

@@ -182,32 +182,40 @@ public struct NotificationMachine: Sendable {
         return moments.compactMap { $0 }.min()
     }
 
-    // MARK: The server
-
-    public enum ServerChangedAction: Sendable, Equatable {
+    /// What every event but a click leads to: events that lead to the same
+    /// things share this one type, and each test of an event says which of
+    /// them it takes.
+    public enum Action: Sendable, Equatable {
         /// Post, or update in place once shown. A new notification replaces
         /// `replacing` when it is not 0 (the one a restarted agent showed).
         case show(TimerID, NotificationContent, replacing: UInt32)
-        /// Close it on the server and forget it.
+        /// Close it on the server and forget it: the timer left, a
+        /// farewell's time is up, or an update is posted anew.
         case close(TimerID)
+        /// Forget it without closing: the server did not take it.
+        case drop(TimerID)
         /// Forget every notification without closing: their ids belong to a
         /// server that is gone.
         case dropAll
         /// Keep this durably, so that a restarted agent replaces its own
         /// notification and honours a dismissal.
         case saveRecord(TimerID, NotificationRecord)
-        /// What List says about this timer's notification changed.
-        case statusChanged(TimerID)
+        /// Forget the stored record of a timer no longer held: nothing of
+        /// it can be on screen (dismissed, withdrawn, or its server gone).
+        case forgetRecord(TimerID)
         /// Take away a notification a killed or restarted agent left for a
         /// timer it no longer holds, so that no Complete stays on screen
         /// that could act on it; `notificationID` is the server's id (0 on
         /// the portal, where the timer's id is the notification's). The
         /// surface reports `withdrawn` once the server answered.
         case withdraw(TimerID, notificationID: UInt32)
-        /// Forget the stored record of a timer no longer held: nothing of
-        /// it can be on screen (dismissed, or its server gone).
-        case forgetRecord(TimerID)
+        /// What List says about this timer's notification changed.
+        case statusChanged(TimerID)
+        case log(LogPriority, String)
     }
+
+    // MARK: The server
+
 
     /// A server took the name (or none has it now); `timers` are every
     /// mirrored timer. The records of timers no longer held (the store
@@ -216,8 +224,8 @@ public struct NotificationMachine: Sendable {
     /// them can be on it.
     public mutating func serverChanged(
         _ new: NotificationServer?, timers: [StoredTimer], now: Instant
-    ) -> [ServerChangedAction] {
-        var actions: [ServerChangedAction] = []
+    ) -> [Action] {
+        var actions: [Action] = []
         if let new, let old = state.server, new.owner == old.owner {
             // The same server, able to do more or less now (Do Not Disturb
             // began or ended): its ids still hold, so every notification is
@@ -255,79 +263,55 @@ public struct NotificationMachine: Sendable {
         return actions
     }
 
-    public enum WithdrawnAction: Sendable, Equatable {
-        /// Forget the stored record: its notification is gone.
-        case forgetRecord(TimerID)
-    }
 
     /// The server answered the withdrawal of a notification left for a
     /// timer no longer held. Its record goes, unless the timer came back
     /// meanwhile and is shown again under it.
-    public mutating func withdrawn(_ id: TimerID) -> WithdrawnAction? {
-        guard state.entries[id] == nil, state.farewells[id] == nil, state.records[id] != nil else { return nil }
+    public mutating func withdrawn(_ id: TimerID) -> [Action] {
+        guard state.entries[id] == nil, state.farewells[id] == nil, state.records[id] != nil else { return [] }
         state.records[id] = nil
-        return .forgetRecord(id)
+        return [
+            .log(.info, "Took away the notification an earlier run left for timer \(id), which is no longer held."),
+            .forgetRecord(id),
+        ]
     }
 
     // MARK: The timers
 
-    public enum TimerChangedAction: Sendable, Equatable {
-        /// Post, or update in place once shown.
-        case show(TimerID, NotificationContent, replacing: UInt32)
-        /// Close it on the server and forget it (before it is posted anew).
-        case close(TimerID)
-        /// Keep this durably: a dismissal that no longer holds.
-        case saveRecord(TimerID, NotificationRecord)
-        /// What List says about this timer's notification changed.
-        case statusChanged(TimerID)
-    }
 
     /// A mirrored timer was added or changed.
-    public mutating func timerChanged(_ timer: StoredTimer, now: Instant) -> [TimerChangedAction] {
-        var actions: [TimerChangedAction] = []
+    public mutating func timerChanged(_ timer: StoredTimer, now: Instant) -> [Action] {
+        var actions: [Action] = []
         state.retries[timer.timer.id] = nil
         refresh(timer, now: now, into: &actions)
         return actions
     }
 
-    public enum TimerRemovedAction: Sendable, Equatable {
-        /// Close it on the server and forget it.
-        case close(TimerID)
-        /// Forget the stored record, which the store keeps past its timer:
-        /// after the close, so that an agent killed before it withdraws
-        /// the notification at its next start.
-        case forgetRecord(TimerID)
-    }
 
     /// A timer left the list; a farewell shown for it stays (it has no
     /// Complete, and closes by itself). With no server on the bus its
     /// record is kept: the desktop may still show the notification (it
     /// keeps a portal app's while the portal is away), and the server that
-    /// comes next is asked to take it away.
-    public mutating func timerRemoved(_ id: TimerID) -> [TimerRemovedAction] {
+    /// comes next is asked to take it away. The record is forgotten after
+    /// the close, so that an agent killed between the two withdraws the
+    /// notification at its next start.
+    public mutating func timerRemoved(_ id: TimerID) -> [Action] {
         state.retries[id] = nil
         state.held[id] = nil
         state.lastSent[id] = nil
-        var actions: [TimerRemovedAction] = []
+        var actions: [Action] = []
         if state.entries.removeValue(forKey: id) != nil { actions.append(.close(id)) }
         if state.server != nil, state.records.removeValue(forKey: id) != nil { actions.append(.forgetRecord(id)) }
         return actions
     }
 
-    public enum SavedAction: Sendable, Equatable {
-        /// Show the farewell in the timer's notification, or anew.
-        case show(TimerID, NotificationContent, replacing: UInt32)
-        /// Close the timer's notification first, so that the farewell does
-        /// not pop up.
-        case close(TimerID)
-    }
 
     /// The platform created the activity; the sleep lasted `sleptMinutes`.
-    public mutating func saved(_ id: TimerID, sleptMinutes: Int64, now: Instant) -> [SavedAction] {
+    public mutating func saved(_ id: TimerID, sleptMinutes: Int64, now: Instant) -> [Action] {
         guard let server = state.server, let entry = state.entries[id],
             let rules = timeZones.rules(for: entry.timer.timer.timeZone)
         else { return [] }
-        var actions: [SavedAction] = []
+        var actions: [Action] = []
         state.entries[id] = nil
         state.farewells[id] = Farewell()
         let content = NotificationContent.make(
@@ -341,14 +325,9 @@ public struct NotificationMachine: Sendable {
 
     // MARK: The server's answers
 
-    public enum ShownAction: Sendable, Equatable {
-        /// Keep the id the server gave, so that a restarted agent replaces
-        /// its own notification.
-        case saveRecord(TimerID, NotificationRecord)
-    }
 
     /// The server took the notification under this id.
-    public mutating func shown(_ id: TimerID, notificationID: UInt32, now: Instant) -> ShownAction? {
+    public mutating func shown(_ id: TimerID, notificationID: UInt32, now: Instant) -> Action? {
         if state.entries[id] != nil {
             // Written only when it changed: an update in place keeps its
             // id, and a durable write a minute per timer would be waste.
@@ -365,17 +344,10 @@ public struct NotificationMachine: Sendable {
         return nil
     }
 
-    public enum ShowFailedAction: Sendable, Equatable {
-        /// Forget it without closing: the server did not take it.
-        case drop(TimerID)
-        case log(LogPriority, String)
-        /// What List says about this timer's notification changed.
-        case statusChanged(TimerID)
-    }
 
     /// The server failed to take the notification (it timed out, or
     /// answered with an error).
-    public mutating func showFailed(_ id: TimerID, reason: String, now: Instant) -> [ShowFailedAction] {
+    public mutating func showFailed(_ id: TimerID, reason: String, now: Instant) -> [Action] {
         state.held[id] = nil
         if let entry = state.entries.removeValue(forKey: id) {
             state.retries[id] = Retry(timer: entry.timer, at: now + settings.retryAfterFailure)
@@ -388,26 +360,16 @@ public struct NotificationMachine: Sendable {
         return []
     }
 
-    public enum ClosedAction: Sendable, Equatable {
-        /// Post the timer's notification anew: the server closed it because
-        /// of a click.
-        case show(TimerID, NotificationContent, replacing: UInt32)
-        /// Keep a dismissal durably, so that a restarted agent honours it.
-        case saveRecord(TimerID, NotificationRecord)
-        case log(LogPriority, String)
-        /// What List says about this timer's notification changed.
-        case statusChanged(TimerID)
-    }
 
     /// The server closed the notification (its object is gone), for one of
     /// the NotificationCloseReason.
-    public mutating func closed(_ id: TimerID, reason: UInt32, now: Instant) -> [ClosedAction] {
+    public mutating func closed(_ id: TimerID, reason: UInt32, now: Instant) -> [Action] {
         state.held[id] = nil
         guard let entry = state.entries.removeValue(forKey: id) else {
             state.farewells[id] = nil
             return []
         }
-        var actions: [ClosedAction] = []
+        var actions: [Action] = []
         if entry.actionInvoked {
             // Closed by the server because of the click: show the timer's
             // current state as a new notification.
@@ -452,55 +414,29 @@ public struct NotificationMachine: Sendable {
 
     // MARK: Time and settings
 
-    public enum WokeAction: Sendable, Equatable {
-        /// Post, or update in place once shown.
-        case show(TimerID, NotificationContent, replacing: UInt32)
-        /// Close it on the server and forget it: a farewell's time is up,
-        /// or an update is posted anew.
-        case close(TimerID)
-        /// What List says about this timer's notification changed: one
-        /// offered again after a failure is shown.
-        case statusChanged(TimerID)
-    }
 
     /// The moment `wakeAt` named has come.
-    public mutating func woke(now: Instant) -> [WokeAction] {
-        var actions: [WokeAction] = []
+    public mutating func woke(now: Instant) -> [Action] {
+        var actions: [Action] = []
         wake(now: now, into: &actions)
         return actions
     }
 
-    public enum ClockChangedAction: Sendable, Equatable {
-        /// Post, or update in place once shown.
-        case show(TimerID, NotificationContent, replacing: UInt32)
-        /// Close it on the server and forget it.
-        case close(TimerID)
-        /// What List says about this timer's notification changed.
-        case statusChanged(TimerID)
-    }
 
     /// The clock was set or the machine woke: every text is made again for
     /// the time it is now.
-    public mutating func clockChanged(now: Instant) -> [ClockChangedAction] {
-        var actions: [ClockChangedAction] = []
+    public mutating func clockChanged(now: Instant) -> [Action] {
+        var actions: [Action] = []
         wake(now: now, everything: true, into: &actions)
         return actions
     }
 
-    public enum SettingsChangedAction: Sendable, Equatable {
-        /// Post, or update in place once shown.
-        case show(TimerID, NotificationContent, replacing: UInt32)
-        /// Close it on the server and forget it.
-        case close(TimerID)
-        /// What List says about this timer's notification changed.
-        case statusChanged(TimerID)
-    }
 
     /// The configuration was reloaded, or the desktop's time format
     /// changed: every text is made again with these settings.
-    public mutating func settingsChanged(_ new: Settings, now: Instant) -> [SettingsChangedAction] {
+    public mutating func settingsChanged(_ new: Settings, now: Instant) -> [Action] {
         settings = new
-        var actions: [SettingsChangedAction] = []
+        var actions: [Action] = []
         wake(now: now, everything: true, into: &actions)
         return actions
     }
@@ -509,7 +445,7 @@ public struct NotificationMachine: Sendable {
 
     /// Shows `timer` as it is now: posts, updates in place, or keeps away
     /// when the user dismissed this very state.
-    private mutating func refresh<Action: Showing & Closing & Recording & Announcing>(
+    private mutating func refresh(
         _ timer: StoredTimer, now: Instant, announce: Bool = true, into actions: inout [Action]
     ) {
         guard let server = state.server, let rules = timeZones.rules(for: timer.timer.timeZone) else { return }
@@ -522,7 +458,7 @@ public struct NotificationMachine: Sendable {
     /// the one it showed. That one was on screen until now, so no dismissal
     /// is recorded for it (one is recorded only as a notification is taken
     /// away), and none is looked for.
-    private mutating func reshow<Action: Showing & Announcing>(
+    private mutating func reshow(
         _ timer: StoredTimer, now: Instant, announce: Bool, into actions: inout [Action]
     ) {
         guard let server = state.server, let rules = timeZones.rules(for: timer.timer.timeZone) else { return }
@@ -534,7 +470,7 @@ public struct NotificationMachine: Sendable {
     /// Whether a timer showing `key` may be shown: not while the user's
     /// dismissal of this very state holds. A dismissal of an earlier state
     /// is cleared.
-    private mutating func undismissed<Action: Recording>(
+    private mutating func undismissed(
         _ id: TimerID, key: String, into actions: inout [Action]
     ) -> Bool {
         guard let dismissed = state.records[id]?.dismissedInState else { return true }
@@ -562,7 +498,7 @@ public struct NotificationMachine: Sendable {
 
     /// Shows `timer` as it is now, no dismissal in the way: updates its
     /// notification in place, or posts it.
-    private mutating func present<Action: Showing & Closing & Announcing>(
+    private mutating func present(
         _ timer: StoredTimer, key: String, server: NotificationServer, rules: TimeZoneRules, now: Instant,
         announce: Bool, into actions: inout [Action]
     ) {
@@ -586,7 +522,7 @@ public struct NotificationMachine: Sendable {
     }
 
     /// Posts `timer` as a new notification, none being shown for it.
-    private mutating func postAnew<Action: Showing & Announcing>(
+    private mutating func postAnew(
         _ timer: StoredTimer, key: String, server: NotificationServer, rules: TimeZoneRules, now: Instant,
         announce: Bool, into actions: inout [Action]
     ) {
@@ -617,7 +553,7 @@ public struct NotificationMachine: Sendable {
     /// low, and a new one unless its own is (GNOME 46 and later), a replace
     /// that would pop up for no news, or stay quiet for news, is sent as a
     /// new notification instead, the old one closed.
-    private mutating func update<Action: Showing & Closing>(
+    private mutating func update(
         _ id: TimerID, _ content: NotificationContent, held: NotificationUrgency, news: Bool, now: Instant,
         into actions: inout [Action]
     ) {
@@ -630,7 +566,7 @@ public struct NotificationMachine: Sendable {
     /// Sends a show, or holds it back until `repeatInterval` has passed since
     /// the same text was sent for this timer: a notification identical to
     /// one a moment before tells the parent nothing, and Plasma refuses it.
-    private mutating func post<Action: Showing>(
+    private mutating func post(
         _ id: TimerID, _ content: NotificationContent, replacing: UInt32, now: Instant, into actions: inout [Action]
     ) {
         if let last = state.lastSent[id], last.summary == content.summary, last.body == content.body {
@@ -651,7 +587,7 @@ public struct NotificationMachine: Sendable {
     ///
     /// A timer shown or offered again has no dismissal (one is recorded
     /// only as its notification is taken away), so none is looked for.
-    private mutating func wake<Action: Showing & Closing & Announcing>(
+    private mutating func wake(
         now: Instant, everything: Bool = false, into actions: inout [Action]
     ) {
         for (id, farewell) in state.farewells where farewell.closeAt.map({ $0 <= now }) == true {
@@ -675,33 +611,6 @@ public struct NotificationMachine: Sendable {
         }
     }
 }
-
-// The steps above are shared by several events; each event's action type
-// has the cases of the steps it takes, and only those.
-
-private protocol Showing {
-    static func show(_ id: TimerID, _ content: NotificationContent, replacing: UInt32) -> Self
-}
-
-private protocol Closing {
-    static func close(_ id: TimerID) -> Self
-}
-
-private protocol Recording {
-    static func saveRecord(_ id: TimerID, _ record: NotificationRecord) -> Self
-}
-
-private protocol Announcing {
-    static func statusChanged(_ id: TimerID) -> Self
-}
-
-extension NotificationMachine.ServerChangedAction: Showing, Closing, Recording, Announcing {}
-extension NotificationMachine.TimerChangedAction: Showing, Closing, Recording, Announcing {}
-extension NotificationMachine.SavedAction: Showing, Closing {}
-extension NotificationMachine.ClosedAction: Showing, Announcing {}
-extension NotificationMachine.WokeAction: Showing, Closing, Announcing {}
-extension NotificationMachine.ClockChangedAction: Showing, Closing, Announcing {}
-extension NotificationMachine.SettingsChangedAction: Showing, Closing, Announcing {}
 
 /// Why a server closed a notification: NotificationClosed's reasons, as the
 /// Desktop Notifications specification numbers them.

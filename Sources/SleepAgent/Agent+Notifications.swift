@@ -53,57 +53,24 @@ extension Agent {
         switch event {
         case .serverChanged(let server):
             let mirrored = timers.values.sorted(by: TimerOrderRule.precedes)
-            runNotifications({ $0.serverChanged(server, timers: mirrored, now: now) }) { action in
-                switch action {
-                case .show(let id, let content, let replacing): surface?.show(id, content, replacing: replacing)
-                case .close(let id): surface?.close(id)
-                case .dropAll: surface?.dropAll()
-                case .saveRecord(let id, let record): saveNotificationRecord(record, of: id)
-                case .statusChanged(let id): announceStatus(of: id)
-                case .withdraw(let id, let notificationID): surface?.withdraw(id, notificationID: notificationID)
-                case .forgetRecord(let id): forgetNotificationRecord(of: id)
-                }
-            }
+            runNotifications { $0.serverChanged(server, timers: mirrored, now: now) }
             publishProperties()
         case .withdrawn(let id):
-            runNotifications({ $0.withdrawn(id).map { [$0] } ?? [] }) { action in
-                switch action {
-                case .forgetRecord(let id):
-                    log.log(.info, "Took away the notification an earlier run left for timer \(id), which is no longer held.")
-                    forgetNotificationRecord(of: id)
-                }
-            }
+            runNotifications { $0.withdrawn(id) }
         case .shown(let id, let notificationID):
-            runNotifications({ $0.shown(id, notificationID: notificationID, now: now).map { [$0] } ?? [] }) { action in
-                switch action {
-                case .saveRecord(let id, let record): saveNotificationRecord(record, of: id)
-                }
-            }
+            runNotifications { $0.shown(id, notificationID: notificationID, now: now).map { [$0] } ?? [] }
         case .showFailed(let id, let reason):
-            runNotifications({ $0.showFailed(id, reason: reason, now: now) }) { action in
-                switch action {
-                case .drop(let id): surface?.drop(id)
-                case .log(let priority, let message): log.log(priority, message)
-                case .statusChanged(let id): announceStatus(of: id)
-                }
-            }
+            runNotifications { $0.showFailed(id, reason: reason, now: now) }
         case .closed(let id, let reason):
-            runNotifications({ $0.closed(id, reason: reason, now: now) }) { action in
-                switch action {
-                case .show(let id, let content, let replacing): surface?.show(id, content, replacing: replacing)
-                case .saveRecord(let id, let record): saveNotificationRecord(record, of: id)
-                case .log(let priority, let message): log.log(priority, message)
-                case .statusChanged(let id): announceStatus(of: id)
-                }
-            }
+            runNotifications { $0.closed(id, reason: reason, now: now) }
         case .actionInvoked(let id, let action, let activationToken):
-            runNotifications({ $0.clicked(id, action, activationToken: activationToken).map { [$0] } ?? [] }) { action in
-                switch action {
-                case .complete(let id): completeFromNotification(id)
-                case .open(let id, let activationToken):
-                    open(id, activationToken: activationToken, caller: Self.notificationCaller)
-                }
+            resolveTimeFormatIfNeeded()
+            switch notifications.clicked(id, action, activationToken: activationToken) {
+            case .complete(let id)?: completeFromNotification(id)
+            case .open(let id, let activationToken)?: open(id, activationToken: activationToken, caller: Self.notificationCaller)
+            case nil: break
             }
+            setWake(.notifications, at: notifications.wakeAt)
         case .wakeAt(let moment):
             setWake(.notificationServer, at: moment)
         }
@@ -111,78 +78,53 @@ extension Agent {
 
     /// A mirrored timer was added or changed: its notification follows.
     func notificationsTimerChanged(_ stored: StoredTimer, now: Instant) {
-        runNotifications({ $0.timerChanged(stored, now: now) }) { action in
-            switch action {
-            case .show(let id, let content, let replacing): surface?.show(id, content, replacing: replacing)
-            case .close(let id): surface?.close(id)
-            case .saveRecord(let id, let record): saveNotificationRecord(record, of: id)
-            case .statusChanged(let id): announceStatus(of: id)
-            }
-        }
+        runNotifications { $0.timerChanged(stored, now: now) }
     }
 
     /// A timer left the list: its notification closes, then its record
     /// goes.
     func notificationsTimerRemoved(_ id: TimerID) {
-        runNotifications({ $0.timerRemoved(id) }) { action in
-            switch action {
-            case .close(let id): surface?.close(id)
-            case .forgetRecord(let id): forgetNotificationRecord(of: id)
-            }
-        }
+        runNotifications { $0.timerRemoved(id) }
     }
 
     /// The platform saved the sleep: its notification says so.
     func notificationsSaved(_ id: TimerID, sleptMinutes: Int64, now: Instant) {
-        runNotifications({ $0.saved(id, sleptMinutes: sleptMinutes, now: now) }) { action in
-            switch action {
-            case .show(let id, let content, let replacing): surface?.show(id, content, replacing: replacing)
-            case .close(let id): surface?.close(id)
-            }
-        }
+        runNotifications { $0.saved(id, sleptMinutes: sleptMinutes, now: now) }
     }
 
     /// The moment the notification machine asked for has come.
     func notificationsWoke(now: Instant) {
-        runNotifications({ $0.woke(now: now) }) { action in
-            switch action {
-            case .show(let id, let content, let replacing): surface?.show(id, content, replacing: replacing)
-            case .close(let id): surface?.close(id)
-            case .statusChanged(let id): announceStatus(of: id)
-            }
-        }
+        runNotifications { $0.woke(now: now) }
     }
 
     /// The clock was set or the machine woke from a suspend: every text is
     /// made again.
     func notificationsClockChanged(now: Instant) {
-        runNotifications({ $0.clockChanged(now: now) }) { action in
-            switch action {
-            case .show(let id, let content, let replacing): surface?.show(id, content, replacing: replacing)
-            case .close(let id): surface?.close(id)
-            case .statusChanged(let id): announceStatus(of: id)
-            }
-        }
+        runNotifications { $0.clockChanged(now: now) }
     }
 
     /// New settings for the notifications: every text is made again.
     func notificationsSettingsChanged(_ settings: NotificationMachine.Settings, now: Instant) {
-        runNotifications({ $0.settingsChanged(settings, now: now) }) { action in
-            switch action {
-            case .show(let id, let content, let replacing): surface?.show(id, content, replacing: replacing)
-            case .close(let id): surface?.close(id)
-            case .statusChanged(let id): announceStatus(of: id)
-            }
-        }
+        runNotifications { $0.settingsChanged(settings, now: now) }
     }
 
     /// Hands an event to the notification machine, carries out what it
     /// decides, one action after the other, and sets the next wake-up.
-    private func runNotifications<Action>(
-        _ event: (inout NotificationMachine) -> [Action], carryOut: (Action) -> Void
-    ) {
+    private func runNotifications(_ event: (inout NotificationMachine) -> [NotificationMachine.Action]) {
         resolveTimeFormatIfNeeded()
-        for action in event(&notifications) { carryOut(action) }
+        for action in event(&notifications) {
+            switch action {
+            case .show(let id, let content, let replacing): surface?.show(id, content, replacing: replacing)
+            case .close(let id): surface?.close(id)
+            case .drop(let id): surface?.drop(id)
+            case .dropAll: surface?.dropAll()
+            case .saveRecord(let id, let record): saveNotificationRecord(record, of: id)
+            case .forgetRecord(let id): forgetNotificationRecord(of: id)
+            case .withdraw(let id, let notificationID): surface?.withdraw(id, notificationID: notificationID)
+            case .statusChanged(let id): announceStatus(of: id)
+            case .log(let priority, let message): log.log(priority, message)
+            }
+        }
         setWake(.notifications, at: notifications.wakeAt)
     }
 

@@ -23,7 +23,7 @@ import Testing
         return machine
     }
 
-    func shows(_ actions: [some ShowOrClose]) -> [NotificationContent] {
+    func shows(_ actions: [NotificationMachine.Action]) -> [NotificationContent] {
         actions.compactMap(\.shownContent)
     }
 
@@ -210,8 +210,11 @@ import Testing
         let left = NotificationRecord(notificationID: 41, dismissedInState: nil, serverOwner: F.xfce.owner)
         var machine = machine(records: [F.id(2): left])
         _ = machine.serverChanged(F.xfce, timers: [], now: now)
-        #expect(machine.withdrawn(F.id(2)) == .forgetRecord(F.id(2)))
-        #expect(machine.withdrawn(F.id(2)) == nil)
+        #expect(machine.withdrawn(F.id(2)) == [
+            .log(.info, "Took away the notification an earlier run left for timer \(F.id(2)), which is no longer held."),
+            .forgetRecord(F.id(2)),
+        ])
+        #expect(machine.withdrawn(F.id(2)).isEmpty)
     }
 
     @Test func aWithdrawalAnsweredWhileTheTimersFarewellShowsKeepsItsRecord() {
@@ -220,7 +223,7 @@ import Testing
         _ = machine.serverChanged(F.xfce, timers: [], now: now)
         _ = machine.timerChanged(F.timer(1), now: now)
         _ = machine.saved(F.id(1), sleptMinutes: 83, now: now)
-        #expect(machine.withdrawn(F.id(1)) == nil)
+        #expect(machine.withdrawn(F.id(1)).isEmpty)
         #expect(machine.state.records[F.id(1)] == left)
     }
 
@@ -229,7 +232,7 @@ import Testing
         var machine = machine(records: [F.id(1): left])
         _ = machine.serverChanged(F.xfce, timers: [], now: now)
         _ = machine.timerChanged(F.timer(1), now: now)
-        #expect(machine.withdrawn(F.id(1)) == nil)
+        #expect(machine.withdrawn(F.id(1)).isEmpty)
         #expect(machine.state.records[F.id(1)] == left)
     }
 
@@ -438,12 +441,12 @@ import Testing
 
     // MARK: Urgency where an update pops up again
 
-    func urgencies(_ actions: [some ShowOrClose]) -> [NotificationUrgency] { shows(actions).map(\.urgency) }
+    func urgencies(_ actions: [NotificationMachine.Action]) -> [NotificationUrgency] { shows(actions).map(\.urgency) }
 
     /// Whether GNOME 48 would pop these actions up, by its rule: a replace
     /// unless the urgency the notification held was low, a new notification
     /// unless its own is. `held` is the urgency on screen before them.
-    func popsUp(_ actions: [some ShowOrClose], held: NotificationUrgency?) -> [Bool] {
+    func popsUp(_ actions: [NotificationMachine.Action], held: NotificationUrgency?) -> [Bool] {
         var held = held
         var pops: [Bool] = []
         for command in actions {
@@ -480,7 +483,7 @@ import Testing
     @Test func aRenewedTokenARenameAndTheMinuteAreNoNews() {
         var machine = showing([F.timer(expiresAt: now)], on: F.gnome48, live: .on)
         var held: NotificationUrgency = .normal
-        func quiet(_ actions: [some ShowOrClose]) {
+        func quiet(_ actions: [NotificationMachine.Action]) {
             #expect(urgencies(actions) == [.low])
             #expect(popsUp(actions, held: held) == [false])
             held = .low
@@ -682,44 +685,8 @@ import Testing
     }
 }
 
-/// The actions of the events that show and close notifications, read
-/// alike by the helpers above.
-protocol ShowOrClose {
-    var shownContent: NotificationContent? { get }
-    var closes: Bool { get }
-}
-
-extension NotificationMachine.ServerChangedAction: ShowOrClose {
-    var shownContent: NotificationContent? { if case .show(_, let content, _) = self { content } else { nil } }
-    var closes: Bool { if case .close = self { true } else { false } }
-}
-
-extension NotificationMachine.TimerChangedAction: ShowOrClose {
-    var shownContent: NotificationContent? { if case .show(_, let content, _) = self { content } else { nil } }
-    var closes: Bool { if case .close = self { true } else { false } }
-}
-
-extension NotificationMachine.SavedAction: ShowOrClose {
-    var shownContent: NotificationContent? { if case .show(_, let content, _) = self { content } else { nil } }
-    var closes: Bool { if case .close = self { true } else { false } }
-}
-
-extension NotificationMachine.ClosedAction: ShowOrClose {
-    var shownContent: NotificationContent? { if case .show(_, let content, _) = self { content } else { nil } }
-    var closes: Bool { false }
-}
-
-extension NotificationMachine.WokeAction: ShowOrClose {
-    var shownContent: NotificationContent? { if case .show(_, let content, _) = self { content } else { nil } }
-    var closes: Bool { if case .close = self { true } else { false } }
-}
-
-extension NotificationMachine.ClockChangedAction: ShowOrClose {
-    var shownContent: NotificationContent? { if case .show(_, let content, _) = self { content } else { nil } }
-    var closes: Bool { if case .close = self { true } else { false } }
-}
-
-extension NotificationMachine.SettingsChangedAction: ShowOrClose {
+/// What an action shows or whether it closes, read by the helpers above.
+extension NotificationMachine.Action {
     var shownContent: NotificationContent? { if case .show(_, let content, _) = self { content } else { nil } }
     var closes: Bool { if case .close = self { true } else { false } }
 }

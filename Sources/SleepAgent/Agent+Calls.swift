@@ -22,7 +22,6 @@ extension Agent {
         case .inserted, .updated:
             log.log(.info, "Mirrored timer \(timer.id) (\(outcome == .inserted ? "new" : "updated"), revision \(timer.revision)).")
             backgroundLaunch.mirrored(timer.id, expiresAt: timer.tokenExpiresAt)
-            setWake(.background, at: backgroundLaunch.wakeAt)
             announceChange(of: timer.id)
             applyLifecycle()
             publishProperties()
@@ -93,7 +92,6 @@ extension Agent {
             case .readOutbox:
                 lookAtOutbox()
             }
-            setWake(.completions, at: completions.wakeAt)
         }
     }
 

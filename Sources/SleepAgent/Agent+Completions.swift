@@ -44,7 +44,6 @@ extension Agent {
                 lookAtOutbox()
             }
         }
-        setWake(.completions, at: completions.wakeAt)
     }
 
     /// The first pending entries in sending order, as many as the machine
@@ -87,7 +86,6 @@ extension Agent {
                 lookAtOutbox()
             }
         }
-        setWake(.completions, at: completions.wakeAt)
     }
 
     // MARK: Outcomes
@@ -99,7 +97,6 @@ extension Agent {
         let hold = completions.settings.storeFailureHold.components.seconds
         log.log(.error, "Could not record the outcome of the completion of timer \(id); it is sent again in \(hold) s: \(error.message)")
         completions.outcomeNotStored(id, now: clock.now())
-        setWake(.completions, at: completions.wakeAt)
     }
 
     private func finish(
@@ -193,7 +190,6 @@ extension Agent {
         } catch {
             log.log(.error, "Could not write the new request of the completion of timer \(id): \(error.message)")
             completions.outcomeNotStored(id, now: clock.now())
-            setWake(.completions, at: completions.wakeAt)
             return
         }
         guard let written else { return }

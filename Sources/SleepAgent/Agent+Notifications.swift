@@ -70,7 +70,6 @@ extension Agent {
             case .open(let id, let activationToken)?: open(id, activationToken: activationToken, caller: Self.notificationCaller)
             case nil: break
             }
-            setWake(.notifications, at: notifications.wakeAt)
         case .wakeAt(let moment):
             setWake(.notificationServer, at: moment)
         }
@@ -109,7 +108,7 @@ extension Agent {
     }
 
     /// Hands an event to the notification machine, carries out what it
-    /// decides, one action after the other, and sets the next wake-up.
+    /// decides, one action after the other.
     private func runNotifications(_ event: (inout NotificationMachine) -> [NotificationMachine.Action]) {
         resolveTimeFormatIfNeeded()
         for action in event(&notifications) {
@@ -125,7 +124,6 @@ extension Agent {
             case .log(let priority, let message): log.log(priority, message)
             }
         }
-        setWake(.notifications, at: notifications.wakeAt)
     }
 
     private func saveNotificationRecord(_ record: NotificationRecord, of id: TimerID) {

@@ -2,7 +2,10 @@ import AgentWorkflows
 import SleepTimerCore
 
 /// The agent's one loop timer, armed for the earliest moment any workflow
-/// needs: nothing wakes the process between those moments.
+/// needs: nothing wakes the process between those moments. A machine's
+/// moment is set where the agent holds it, after any event that changes
+/// it (Agent.swift); the panel and the notification surface, which are
+/// shells, report theirs.
 extension Agent {
     func setWake(_ reason: AgentWake, at instant: Instant?) {
         switch schedule.deadlineChanged(reason, to: instant) {
@@ -55,8 +58,7 @@ extension Agent {
     }
 
     /// Carries out what the lifecycle finds due: tokens to renew, tokens
-    /// that ran out, timers past any sleep's length; and sets the wake-up
-    /// for the next of those moments.
+    /// that ran out, timers past any sleep's length.
     func applyLifecycle() {
         let now = clock.now()
         for action in lifecycle.timersSeen(timers.values, now: now) {
@@ -72,8 +74,6 @@ extension Agent {
                 drop(ids, now: now)
             }
         }
-        setWake(.tokenExpiry, at: lifecycle.wakeAt)
-        setWake(.background, at: backgroundLaunch.wakeAt)
     }
 
     /// At the start: the timers brought back from the store may need the
@@ -85,7 +85,6 @@ extension Agent {
             case .launch(let ids): launchInBackground(for: ids)
             }
         }
-        setWake(.background, at: backgroundLaunch.wakeAt)
     }
 
     /// Starts the app in the background, for the timers whose renewal did
@@ -99,7 +98,6 @@ extension Agent {
                 log.log(.notice, "No renewal came for \(ids.map(\.string).joined(separator: ", ")), and the app was started for it less than an hour ago; it is not started again yet (is the web app signed in?).")
             }
         }
-        setWake(.background, at: backgroundLaunch.wakeAt)
     }
 
     private func launchInBackground(for ids: [TimerID]) {

@@ -73,18 +73,21 @@ public final class Agent {
     public private(set) var listGeneration = 0
     private var publishedProperties: AgentProperties
 
-    var notifications: NotificationMachine
+    // The machines that ask for the loop at a moment: after any event that
+    // changes one, its moment goes on the one schedule here, so that no
+    // event's handler has to remember to (Agent+Schedule).
+    var notifications: NotificationMachine { didSet { setWake(.notifications, at: notifications.wakeAt) } }
     /// Reads the desktop's time format; called once, when a timer is first
     /// held (see `readTimeFormatWhenNeeded`).
     var pendingTimeFormat: (() -> TimeFormat)?
     var surface: NotificationSurface?
-    var completions: CompletionMachine
+    var completions: CompletionMachine { didSet { setWake(.completions, at: completions.wakeAt) } }
     var transport: CompletionTransport?
     weak var panel: PanelSurface?
     var schedule = ScheduleMachine<AgentWake>()
-    var lifecycle: TimerLifecycleMachine
+    var lifecycle: TimerLifecycleMachine { didSet { setWake(.tokenExpiry, at: lifecycle.wakeAt) } }
     let limits: TimerLimitRule
-    var backgroundLaunch: BackgroundLaunchMachine
+    var backgroundLaunch: BackgroundLaunchMachine { didSet { setWake(.background, at: backgroundLaunch.wakeAt) } }
     /// Opens allowed to each caller (see Agent+Opens).
     var openLimit = CallerRateLimitMachine(settings: .opens)
     /// When a caller's refused call is logged (see Agent+Opens).

@@ -295,6 +295,19 @@ final class RecordingOpener: LinkOpener {
         #expect(clock.now() == expiresAt.adding(milliseconds: -30 * Milliseconds.minute))
     }
 
+    /// A renewal asked for and not come within its bound starts the app
+    /// in the background, at that bound, on the agent's one alarm.
+    @Test func aRenewalThatDoesNotComeStartsTheAppAtItsBound() throws {
+        let agent = try agent()
+        var launches = 0
+        agent.launchAppInBackground = { launches += 1 }
+        let expiresAt = Fixtures.now.adding(milliseconds: 2 * Milliseconds.hour)
+        try agent.mirror(Fixtures.request { $0.tokenExpiresAtMilliseconds = expiresAt.millisecondsSince1970 })
+        while launches == 0, let moment = alarm.moment, moment < expiresAt { alarm.fire(advancing: clock) }
+        #expect(launches == 1)
+        #expect(clock.now() == expiresAt.adding(milliseconds: -30 * Milliseconds.minute).adding(BackgroundLaunchMachine.Settings().renewalBound))
+    }
+
     @Test func aSleepIsDroppedOnlyWhenNoSleepCouldStillRun() throws {
         let agent = try agent()
         let observer = RecordingObserver()

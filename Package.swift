@@ -72,6 +72,12 @@ let package = Package(
         /// rules name the fields and refusals in the D-Bus API's words.
         .target(name: "SleepTimerCore", dependencies: ["SleepTimersAPI"]),
 
+        /// The general formats GLib already reads, read by GLib for the
+        /// core's seams: zone files (GTimeZone), key files (GKeyFile), ISO
+        /// 8601 times (GDateTime) and base64. The core holds the rules,
+        /// this target the parsers, so the core stays free of C modules.
+        .target(name: "GLibParsing", dependencies: ["SleepTimerCore", "CDFLGLib"]),
+
         /// The programs' language and clock: glibc's gettext catalogs as the
         /// core's translator, and the locale's time format.
         .target(name: "DFLGettext", dependencies: ["SleepTimerCore", "CDFLLinux"]),
@@ -169,7 +175,7 @@ let package = Package(
             dependencies: [
                 "SleepAgent", "SleepTimersService", "LinkOpening", "Notifications", "CompletionSender", "StatusNotifier",
                 "HTTPClient", "SleepTimerCore", "SleepTimerStore", "StoreLock", "DFLDBus", "EventLoop", "DFLGettext",
-                "CDFLLinux", "CDFLGio", "CDFLGLib", "AgentWorkflows", "PanelIndicator",
+                "CDFLLinux", "CDFLGio", "CDFLGLib", "AgentWorkflows", "PanelIndicator", "GLibParsing",
             ]
         ),
         /// Linked by lld with packed relative relocations (DT_RELR, glibc
@@ -184,7 +190,8 @@ let package = Package(
 
         /// dfl-sleepctl: a client of the D-Bus API, as another app would be.
         .target(
-            name: "SleepControl", dependencies: ["SleepTimersAPI", "SleepTimerCore", "DFLDBus", "EventLoop", "DFLGettext", "StoreLock"]
+            name: "SleepControl",
+            dependencies: ["SleepTimersAPI", "SleepTimerCore", "DFLDBus", "EventLoop", "DFLGettext", "StoreLock", "GLibParsing"]
         ),
         .executableTarget(name: "dfl-sleepctl", dependencies: ["SleepControl"]),
 
@@ -231,11 +238,14 @@ let package = Package(
         /// moved by hand, logs that record, drop or check, a temporary
         /// directory, the fixture ids. A file per double; only tests (and
         /// the benchmark) depend on it.
-        .target(name: "DFLTestSupport", dependencies: ["SleepTimerCore"], path: "Tests/DFLTestSupport"),
+        .target(name: "DFLTestSupport", dependencies: ["SleepTimerCore", "GLibParsing"], path: "Tests/DFLTestSupport"),
         .testTarget(
             name: "SleepTimerCoreTests",
-            dependencies: ["SleepTimerCore", "SleepTimersAPI", "DFLTestSupport", "CDFLGLib"]
+            dependencies: ["SleepTimerCore", "SleepTimersAPI", "DFLTestSupport", "GLibParsing", "CDFLGLib"]
         ),
+        /// GLib's readers behind the core's seams, held to the cases the
+        /// core's own parsers were tested with.
+        .testTarget(name: "GLibParsingTests", dependencies: ["GLibParsing", "SleepTimerCore", "CDFLGLib", "DFLTestSupport"]),
         .testTarget(name: "SleepTimersAPITests", dependencies: ["SleepTimersAPI"]),
         .testTarget(name: "DFLGettextTests", dependencies: ["DFLGettext", "SleepTimerCore"]),
         .testTarget(name: "AgentWorkflowsTests", dependencies: ["AgentWorkflows", "SleepTimersAPI", "DFLTestSupport"]),
@@ -246,7 +256,7 @@ let package = Package(
         .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient", "CDFLCurl"]),
         .testTarget(
             name: "SleepAgentTests",
-            dependencies: ["SleepAgent", "AgentWorkflows", "SleepTimerStore", "SleepTimersAPI", "DFLTestSupport"]
+            dependencies: ["SleepAgent", "AgentWorkflows", "SleepTimerStore", "SleepTimersAPI", "DFLTestSupport", "GLibParsing"]
         ),
         .testTarget(
             name: "SleepTimersServiceTests",
@@ -285,7 +295,7 @@ if ProcessInfo.processInfo.environment["DFL_FUZZ"] != nil {
                           path: "Tests/Fuzz/JSONRPC"),
         .executableTarget(name: "fuzz-mirror",
                           dependencies: ["SleepTimersService", "SleepAgent", "SleepTimersAPI", "DFLDBus", "CDFLDBus", "SleepTimerCore",
-                                         "DFLTestSupport"],
+                                         "DFLTestSupport", "GLibParsing"],
                           path: "Tests/Fuzz/Mirror"),
         .executableTarget(name: "fuzz-applink", dependencies: ["DesktopAppCore", "SleepTimerCore"],
                           path: "Tests/Fuzz/AppLink"),

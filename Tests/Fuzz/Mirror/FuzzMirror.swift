@@ -23,6 +23,7 @@
 
 import CDFLDBus
 import DFLTestSupport
+import GLibParsing
 @testable import DFLDBus
 @testable import SleepAgent
 @testable import SleepTimersService
@@ -32,7 +33,7 @@ import SleepTimersAPI
 /// 2026-11-29T21:41:00Z, the moment of the seeds.
 let now = Fixtures.now
 let allowedOrigin = Fixtures.origin
-let zoneInfo = ZoneInfoDirectory(path: "/usr/share/zoneinfo")
+let zoneInfo = GLibTimeZones(path: "/usr/share/zoneinfo")
 let rule = MirrorRule(allowedOrigins: AllowedOrigins([try! APIOrigin(parsing: allowedOrigin)]), timeZones: zoneInfo)
 
 func violation(_ what: String) -> Never {

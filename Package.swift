@@ -198,7 +198,7 @@ let package = Package(
         /// dfl-webview-bridge: the WebView's JSON-RPC 2.0 helper.
         .target(
             name: "WebViewBridge",
-            dependencies: ["SleepTimersAPI", "SleepTimerCore", "DFLDBus", "EventLoop", "HTTPClient", "CDFLLinux", "StoreLock"]
+            dependencies: ["SleepTimersAPI", "SleepTimerCore", "DFLDBus", "EventLoop", "HTTPClient", "CDFLLinux", "StoreLock", "GLibParsing"]
         ),
         .executableTarget(name: "dfl-webview-bridge", dependencies: ["WebViewBridge", "SleepTimerCore"]),
 
@@ -228,7 +228,9 @@ let package = Package(
         /// D-Bus single instance: the shell around DesktopAppCore.
         .target(
             name: "DesktopApp",
-            dependencies: ["DesktopAppCore", "SleepTimerCore", "SleepTimersAPI", "BusNames", "StoreLock", "CDFLWebKitGTK"]),
+            dependencies: [
+                "DesktopAppCore", "SleepTimerCore", "SleepTimersAPI", "BusNames", "StoreLock", "CDFLWebKitGTK", "GLibParsing",
+            ]),
         /// dreamsforlittles, application id com.dreamsforlittles.DreamsForLittles.
         .executableTarget(name: "dreamsforlittles", dependencies: ["DesktopApp", "DFLGettext", "CDFLWebKitGTK"]),
 
@@ -241,7 +243,7 @@ let package = Package(
         .target(name: "DFLTestSupport", dependencies: ["SleepTimerCore", "GLibParsing"], path: "Tests/DFLTestSupport"),
         .testTarget(
             name: "SleepTimerCoreTests",
-            dependencies: ["SleepTimerCore", "SleepTimersAPI", "DFLTestSupport", "GLibParsing", "CDFLGLib"]
+            dependencies: ["SleepTimerCore", "SleepTimersAPI", "DFLTestSupport", "GLibParsing"]
         ),
         /// GLib's readers behind the core's seams, held to the cases the
         /// core's own parsers were tested with.
@@ -270,7 +272,8 @@ let package = Package(
         .testTarget(name: "StoreLockTests", dependencies: ["StoreLock"]),
         .testTarget(name: "WebViewBridgeTests", dependencies: ["WebViewBridge"]),
         .testTarget(name: "BenchmarkingTests", dependencies: ["Benchmarking"]),
-        .testTarget(name: "DesktopAppCoreTests", dependencies: ["DesktopAppCore", "SleepTimerCore", "DFLTestSupport"]),
+        .testTarget(
+            name: "DesktopAppCoreTests", dependencies: ["DesktopAppCore", "SleepTimerCore", "DFLTestSupport", "GLibParsing"]),
         .testTarget(
             name: "SleepTimerStoreTests",
             dependencies: ["SleepTimerStore", "DFLTestSupport", "store-crash-child"]

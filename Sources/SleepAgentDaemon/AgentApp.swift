@@ -174,7 +174,7 @@ public final class AgentApp {
     private func loadConfiguration() -> Configuration? {
         let configuration: Configuration
         do {
-            let loaded = try Configuration.load(environment: environment)
+            let loaded = try Configuration.load(environment: environment, keyFiles: GLibKeyFiles())
             configuration = loaded.configuration
             log.log(.info, loaded.file.map { "Configuration from \($0)." } ?? "No configuration file; using the defaults.")
         } catch {
@@ -445,7 +445,7 @@ public final class AgentApp {
         }
         let loaded: Configuration
         do {
-            loaded = try Configuration.load(environment: environment).configuration
+            loaded = try Configuration.load(environment: environment, keyFiles: GLibKeyFiles()).configuration
         } catch {
             log.log(.error, "The reloaded configuration cannot be used, so the old one stays in force: \(error)")
             return

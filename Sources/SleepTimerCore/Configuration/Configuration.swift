@@ -90,15 +90,21 @@ public struct Configuration: Sendable, Equatable {
 
     public init() {}
 
-    /// Reads and checks the text of a configuration file. `fileName` is
-    /// used only in error messages.
-    public init(parsing text: String, fileName: String) throws(ConfigurationError) {
-        let keyFile: KeyFile
+    /// Reads and checks the text of a configuration file, read as a key
+    /// file by `keyFiles`. `fileName` is used only in error messages.
+    public init(parsing text: String, fileName: String, keyFiles: any KeyFileParsing) throws(ConfigurationError) {
+        let keyFile: KeyFileContents
         do {
-            keyFile = try KeyFile(parsing: text)
+            keyFile = try keyFiles.parse(text)
         } catch {
             throw ConfigurationError(file: fileName, line: error.line, group: nil, key: nil, message: error.message)
         }
+        try self.init(keyFile, fileName: fileName)
+    }
+
+    /// Checks a configuration file's groups and keys.
+    public init(_ keyFile: KeyFileContents, fileName: String) throws(ConfigurationError) {
+        try Self.refuseRepeats(keyFile, fileName: fileName)
         for group in keyFile.groups {
             guard let known = Self.knownKeys[group.name] else {
                 throw ConfigurationError(
@@ -117,10 +123,29 @@ public struct Configuration: Sendable, Equatable {
         try checkRenewalLead(keyFile, fileName: fileName)
     }
 
+    /// A group or key given twice is refused rather than merged or
+    /// overridden (as GKeyFile would): in a file this small a repeat is a
+    /// mistake. Checked before any value, as a syntax error would be.
+    private static func refuseRepeats(_ keyFile: KeyFileContents, fileName: String) throws(ConfigurationError) {
+        var problems: [(line: Int, message: String)] = []
+        var groupsSeen: Set<String> = []
+        for group in keyFile.groups {
+            if !groupsSeen.insert(group.name).inserted {
+                problems.append((group.line, "group [\(group.name)] appears twice"))
+            }
+            var keysSeen: Set<String> = []
+            for entry in group.entries where !keysSeen.insert(entry.key).inserted {
+                problems.append((entry.line, "key \(entry.key) appears twice in group [\(group.name)]"))
+            }
+        }
+        guard let first = problems.min(by: { $0.line < $1.line }) else { return }
+        throw ConfigurationError(file: fileName, line: first.line, group: nil, key: nil, message: first.message)
+    }
+
     /// A lead as long as the longest token would make every token due for
     /// renewal the moment it arrives. (Only a lead set in the file can be:
     /// the shortest lifetime allowed is longer than the default lead.)
-    private func checkRenewalLead(_ keyFile: KeyFile, fileName: String) throws(ConfigurationError) {
+    private func checkRenewalLead(_ keyFile: KeyFileContents, fileName: String) throws(ConfigurationError) {
         guard renewalLead >= maximumTokenLifetime else { return }
         let key = "renew-before-expiry-minutes"
         let entry = keyFile.groups.first { $0.name == "timers" }?.entries.last { $0.key == key }
@@ -143,7 +168,7 @@ public struct Configuration: Sendable, Equatable {
     public static let renewalLeadMinutes: ClosedRange<Int64> = 1...1440
     public static let maximumTokenLifetimeHours: ClosedRange<Int64> = 1...720
 
-    private mutating func apply(_ entry: KeyFile.Entry, group: String, fileName: String) throws(ConfigurationError) {
+    private mutating func apply(_ entry: KeyFileContents.Entry, group: String, fileName: String) throws(ConfigurationError) {
         let value = EntryValue(entry: entry, group: group, fileName: fileName)
         switch entry.key {
         case "allowed-origins":
@@ -221,7 +246,7 @@ public struct Configuration: Sendable, Equatable {
     /// One entry's value read as a list, a single value or a path, with
     /// errors that name the file, line, group and key.
     private struct EntryValue {
-        let entry: KeyFile.Entry
+        let entry: KeyFileContents.Entry
         let group: String
         let fileName: String
 
@@ -229,15 +254,17 @@ public struct Configuration: Sendable, Equatable {
             ConfigurationError(file: fileName, line: entry.line, group: group, key: entry.key, message: message)
         }
 
+        /// The items, each trimmed of spaces and tabs; empty ones (as a
+        /// trailing `;` leaves) dropped.
         func list() throws(ConfigurationError) -> [String] {
-            guard let items = KeyFile.splitList(entry.rawValue) else {
+            guard let items = entry.list else {
                 throw fail("contains an escape other than \\s \\n \\t \\r \\\\ \\;")
             }
-            return items
+            return items.map { $0.trimmingSpacesAndTabs() }.filter { !$0.isEmpty }
         }
 
         func single() throws(ConfigurationError) -> String {
-            guard let value = KeyFile.unescape(entry.rawValue) else {
+            guard let value = entry.value else {
                 throw fail("contains an escape other than \\s \\n \\t \\r \\\\")
             }
             return value.trimmingSpacesAndTabs()
@@ -306,11 +333,12 @@ extension Configuration {
         return directories.map { "\($0)/\(relativePath)" }
     }
 
-    /// Loads the first configuration file found, or the defaults when there
-    /// is none. `contents` reads a file; it returns nil when the file does
+    /// Loads the first configuration file found, read as a key file by
+    /// `keyFiles`, or the defaults when there is none. `contents` reads a file; it returns nil when the file does
     /// not exist and throws when it exists but cannot be read.
     public static func load(
         environment: [String: String],
+        keyFiles: any KeyFileParsing,
         contents: (String) throws -> [UInt8]? = Configuration.readFile
     ) throws(ConfigurationError) -> (configuration: Configuration, file: String?) {
         for path in searchPaths(environment: environment) {
@@ -332,7 +360,7 @@ extension Configuration {
             guard let text = String(validating: data, as: UTF8.self) else {
                 throw ConfigurationError(file: path, line: nil, group: nil, key: nil, message: "is not valid UTF-8")
             }
-            return (try Configuration(parsing: text, fileName: path), path)
+            return (try Configuration(parsing: text, fileName: path, keyFiles: keyFiles), path)
         }
         return (Configuration(), nil)
     }

@@ -207,6 +207,7 @@ let package = Package(
             name: "Benchmarking",
             dependencies: [
                 "SleepTimersAPI", "SleepTimerCore", "SleepTimerStore", "DFLDBus", "EventLoop", "HTTPClient", "DFLTestSupport",
+                "GLibParsing",
             ],
             exclude: ["floors"]
         ),

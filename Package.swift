@@ -263,7 +263,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SleepTimersServiceTests",
-            dependencies: ["SleepTimersService", "SleepAgent", "SleepTimersAPI", "DFLDBus", "DFLTestSupport"]
+            dependencies: ["SleepTimersService", "SleepAgent", "SleepTimersAPI", "DFLDBus", "DFLTestSupport", "GLibParsing"]
         ),
         .testTarget(name: "LinkOpeningTests", dependencies: ["LinkOpening", "DFLDBus", "SleepTimerCore", "DFLTestSupport"]),
         .testTarget(name: "PanelIndicatorTests", dependencies: ["PanelIndicator", "SleepTimerCore"]),

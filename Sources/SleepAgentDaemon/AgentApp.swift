@@ -386,7 +386,7 @@ public final class AgentApp {
         }
         let desktopClock = DesktopClock(environment: environment, log: log)
         let agent = Agent(
-            store: store, configuration: configuration, timeZones: GLibTimeZones(environment: environment),
+            store: store, configuration: configuration, timeZones: GLibTimeZones(environment: environment), base64: GLibBase64(),
             timeFormat: locale.timeFormat(), clock: clock, log: log,
             alarm: wallClock ?? LoopAlarm(loop: loop, clock: clock), opener: opener,
             crashPoints: CrashPoints(environment: environment))

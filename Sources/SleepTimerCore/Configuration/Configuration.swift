@@ -290,11 +290,22 @@ public struct Configuration: Sendable, Equatable {
         }
     }
 
+    /// `sha256//` and the base64 of 32 bytes: 43 characters of the base64
+    /// alphabet and one `=` of padding. A check of the shape, which is all
+    /// a pin needs here: curl decodes it.
     static func isPublicKeyPin(_ pin: String) -> Bool {
         guard pin.hasPrefix("sha256//") else { return false }
-        let encoded = pin.dropFirst("sha256//".count)
-        guard encoded.utf8.count == 44, let digest = Base64.decode(encoded.utf8) else { return false }
-        return digest.count == 32
+        let encoded = Array(pin.utf8.dropFirst("sha256//".utf8.count))
+        return encoded.count == 44 && encoded.last == UInt8(ascii: "=") && encoded.dropLast().allSatisfy(isBase64Character)
+    }
+
+    private static func isBase64Character(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+            UInt8(ascii: "+"), UInt8(ascii: "/"):
+            true
+        default: false
+        }
     }
 }
 

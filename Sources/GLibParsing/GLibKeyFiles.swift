@@ -4,10 +4,11 @@ import SleepTimerCore
 /// Key files read by GLib's GKeyFile, every line numbered.
 ///
 /// GKeyFile reports no line numbers and merges a repeated group or key
-/// into one, while the configuration's refusals name their line and refuse
-/// repeats. The format has no construct that spans lines, so each line is
-/// loaded on its own (a key line under its group's header): GKeyFile
-/// judges every line and the line's number is known.
+/// into one, while the configuration's refusals name their line and a
+/// repeat is refused (KeyFileContents). The format has no construct that
+/// spans lines, so each line is loaded on its own (a key line under its
+/// group's header): GKeyFile judges every line, the line's number is known
+/// and a repeat is seen.
 public struct GLibKeyFiles: KeyFileParsing {
     public init() {}
 
@@ -22,6 +23,9 @@ public struct GLibKeyFiles: KeyFileParsing {
             case .loaded(let file):
                 // A group header, or a comment or blank line.
                 if let name = file.groups.first {
+                    guard !contents.groups.contains(where: { $0.name == name }) else {
+                        throw KeyFileSyntaxError(line: lineNumber, message: "group [\(name)] appears twice")
+                    }
                     contents.groups.append(KeyFileContents.Group(name: name, line: lineNumber))
                 }
             case .keyOutsideGroup(let error):
@@ -30,6 +34,9 @@ public struct GLibKeyFiles: KeyFileParsing {
                 let wrapped = try Self.load("[\(group.name)]\n\(line)", line: lineNumber)
                 guard case .loaded(let file) = wrapped, let key = file.keys(of: group.name).first else {
                     throw KeyFileSyntaxError(line: lineNumber, message: "not a key=value line")
+                }
+                guard !group.entries.contains(where: { $0.key == key }) else {
+                    throw KeyFileSyntaxError(line: lineNumber, message: "key \(key) appears twice in group [\(group.name)]")
                 }
                 contents.groups[contents.groups.count - 1].entries.append(
                     KeyFileContents.Entry(

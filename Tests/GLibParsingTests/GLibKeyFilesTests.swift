@@ -42,12 +42,17 @@ import GLibParsing
         #expect(semicolon.groups.first?.entries.first?.list == ["x;y", "z"])
     }
 
-    /// GKeyFile would merge these; they are kept for the rules to refuse.
-    @Test func repeatedGroupsAndKeysAreKeptAsWritten() throws {
-        let file = try GLibKeyFiles().parse("[a]\nk=1\nk=2\n[a]\n")
-        #expect(file.groups.map(\.line) == [1, 4])
-        #expect(file.groups[0].entries.map(\.line) == [2, 3])
-        #expect(file.groups[0].entries.map(\.value) == ["1", "2"])
+    /// GKeyFile would merge these; a repeat is refused at its line.
+    @Test func repeatedGroupsAndKeysAreRefused() throws {
+        #expect(throws: KeyFileSyntaxError(line: 3, message: "key k appears twice in group [a]")) {
+            try GLibKeyFiles().parse("[a]\nk=1\nk=2\n")
+        }
+        #expect(throws: KeyFileSyntaxError(line: 3, message: "group [a] appears twice")) {
+            try GLibKeyFiles().parse("[a]\nk=1\n[a]\nj=2\n")
+        }
+        let file = try GLibKeyFiles().parse("[a]\nk=1\n[b]\nk=2\n")
+        #expect(file.groups.map(\.line) == [1, 3])
+        #expect(file.groups.map { $0.entries.map(\.value) } == [["1"], ["2"]])
     }
 
     @Test(arguments: [

@@ -104,7 +104,6 @@ public struct Configuration: Sendable, Equatable {
 
     /// Checks a configuration file's groups and keys.
     public init(_ keyFile: KeyFileContents, fileName: String) throws(ConfigurationError) {
-        try Self.refuseRepeats(keyFile, fileName: fileName)
         for group in keyFile.groups {
             guard let known = Self.knownKeys[group.name] else {
                 throw ConfigurationError(
@@ -121,25 +120,6 @@ public struct Configuration: Sendable, Equatable {
             }
         }
         try checkRenewalLead(keyFile, fileName: fileName)
-    }
-
-    /// A group or key given twice is refused rather than merged or
-    /// overridden (as GKeyFile would): in a file this small a repeat is a
-    /// mistake. Checked before any value, as a syntax error would be.
-    private static func refuseRepeats(_ keyFile: KeyFileContents, fileName: String) throws(ConfigurationError) {
-        var problems: [(line: Int, message: String)] = []
-        var groupsSeen: Set<String> = []
-        for group in keyFile.groups {
-            if !groupsSeen.insert(group.name).inserted {
-                problems.append((group.line, "group [\(group.name)] appears twice"))
-            }
-            var keysSeen: Set<String> = []
-            for entry in group.entries where !keysSeen.insert(entry.key).inserted {
-                problems.append((entry.line, "key \(entry.key) appears twice in group [\(group.name)]"))
-            }
-        }
-        guard let first = problems.min(by: { $0.line < $1.line }) else { return }
-        throw ConfigurationError(file: fileName, line: first.line, group: nil, key: nil, message: first.message)
     }
 
     /// A lead as long as the longest token would make every token due for

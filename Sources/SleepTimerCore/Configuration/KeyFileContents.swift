@@ -6,7 +6,8 @@
 /// The core holds no key file parser: the programs read key files with
 /// GLib's GKeyFile (GLibKeyFiles in GLibParsing), which every program links
 /// already, and tests may hand in the same parser or values of their own.
-/// A repeated group or key is kept as written, for the rules to judge.
+/// A group or key given twice is a syntax error: in a file this small a
+/// repeat is a mistake, not something to merge or override.
 public struct KeyFileContents: Sendable, Equatable {
     public struct Entry: Sendable, Equatable {
         public let key: String

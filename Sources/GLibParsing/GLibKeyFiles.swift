@@ -57,12 +57,20 @@ public struct GLibKeyFiles: KeyFileParsing {
         if g_key_file_load_from_data(file.file, text, gsize(text.utf8.count), DFL_G_KEY_FILE_NONE, &error) != 0 {
             return .loaded(file)
         }
-        let message = error.map { String(cString: $0.pointee.message) } ?? "not a key file line"
-        let notStartingWithAGroup = error.map { $0.pointee.domain == g_key_file_error_quark()
-            && $0.pointee.code == gint(G_KEY_FILE_ERROR_GROUP_NOT_FOUND.rawValue) } ?? false
+        let code = error.flatMap { $0.pointee.domain == g_key_file_error_quark() ? $0.pointee.code : nil }
+        // The messages are the program's own, by GLib's error code: GLib's
+        // are translated into the session's language, and the journal's
+        // lines stay English.
+        let message =
+            switch code {
+            case gint(G_KEY_FILE_ERROR_GROUP_NOT_FOUND.rawValue): "a key=value line comes before any [group]"
+            case gint(G_KEY_FILE_ERROR_PARSE.rawValue):
+                "a line must be a [group] (a name without [, ] or control characters), a key=value pair or a # comment"
+            default: "is not a key file (\(error.map { String(cString: $0.pointee.message) } ?? "no reason given"))"
+            }
         g_clear_error(&error)
         let syntaxError = KeyFileSyntaxError(line: line, message: message)
-        if notStartingWithAGroup { return .keyOutsideGroup(syntaxError) }
+        if code == gint(G_KEY_FILE_ERROR_GROUP_NOT_FOUND.rawValue) { return .keyOutsideGroup(syntaxError) }
         throw syntaxError
     }
 }

@@ -69,7 +69,8 @@ final class GLibZone: @unchecked Sendable {
 
 /// Whether a TZif file (RFC 8536) is whole: its header's counts within
 /// bounds, each block and the footer inside the file, each transition's
-/// type one the file defines.
+/// type one the file defines, each type's abbreviation inside the
+/// abbreviations, which end with a NUL.
 ///
 /// Not a reader of the zone (GLib reads it), a guard before GLib does:
 /// GLib 2.74 trusts the header's counts, and a truncated or damaged file
@@ -95,14 +96,14 @@ enum ZoneFileCheck {
         guard let first = header(bytes, at: 0) else { return false }
         var start = headerSize
         var end = start + first.blockSize(timeSize: 4)
-        guard end <= bytes.count, typesAreDefined(bytes, first, at: start + first.timeCount * 4) else { return false }
+        guard end <= bytes.count, typesAreSound(bytes, first, at: start, timeSize: 4) else { return false }
         if first.version == 0 { return true }
         // Version 2 and later repeat the data with 64-bit times, then a
         // footer: a TZ rule between two newlines.
         guard let second = header(bytes, at: end) else { return false }
         start = end + headerSize
         end = start + second.blockSize(timeSize: 8)
-        guard end < bytes.count, typesAreDefined(bytes, second, at: start + second.timeCount * 8) else { return false }
+        guard end < bytes.count, typesAreSound(bytes, second, at: start, timeSize: 8) else { return false }
         return bytes[end] == UInt8(ascii: "\n") && bytes[(end + 1)...].contains(UInt8(ascii: "\n"))
     }
 
@@ -128,7 +129,15 @@ enum ZoneFileCheck {
         return Header(version: version, counts: counts)
     }
 
-    private static func typesAreDefined(_ bytes: [UInt8], _ header: Header, at offset: Int) -> Bool {
-        bytes[offset..<offset + header.timeCount].allSatisfy { Int($0) < header.typeCount }
+    /// GLib indexes its types with each transition's byte and copies each
+    /// type's abbreviation up to its NUL.
+    private static func typesAreSound(_ bytes: [UInt8], _ header: Header, at start: Int, timeSize: Int) -> Bool {
+        let indices = start + header.timeCount * timeSize
+        let types = indices + header.timeCount
+        let abbreviations = types + header.typeCount * 6
+        let abbreviationCount = header.counts[5]
+        return bytes[indices..<types].allSatisfy { Int($0) < header.typeCount }
+            && (0..<header.typeCount).allSatisfy { Int(bytes[types + $0 * 6 + 5]) < abbreviationCount }
+            && bytes[abbreviations + abbreviationCount - 1] == 0
     }
 }

@@ -74,6 +74,18 @@ import GLibParsing
         }
     }
 
+    @Test func syntaxErrorsAreToldInTheProgramsWords() {
+        #expect(throws: KeyFileSyntaxError(line: 1, message: "a key=value line comes before any [group]")) {
+            try GLibKeyFiles().parse("allowed-origins=https://a.example\n")
+        }
+        #expect(throws: KeyFileSyntaxError(
+            line: 2,
+            message: "a line must be a [group] (a name without [, ] or control characters), a key=value pair or a # comment")
+        ) {
+            try GLibKeyFiles().parse("[platform]\njust some words\n")
+        }
+    }
+
     @Test func anEmptyTextHasNoGroups() throws {
         #expect(try GLibKeyFiles().parse("") == KeyFileContents())
         #expect(try GLibKeyFiles().parse("# only a comment\n\n") == KeyFileContents())

@@ -74,7 +74,8 @@ import SleepTimerCore
     }
 
     /// A directory of zone files written by the test, as TZDIR would name
-    /// one: whole, truncated, not a zone file, with an absurd count, empty.
+    /// one: whole, truncated, not a zone file, with an absurd count or an
+    /// index past what it indexes, empty.
     /// GLib 2.74 crashes on the damaged ones, so they must never reach it.
     @Test func damagedFilesAreRefusedNotTrusted() throws {
         let bytes = Array(try Data(contentsOf: URL(filePath: "/usr/share/zoneinfo/America/New_York")))
@@ -83,9 +84,13 @@ import SleepTimerCore
         var badType = bytes
         let firstTypeIndex = 44 + 4 * Int(bytes[35])  // the v1 block's first transition type
         badType[firstTypeIndex] = 200
+        var badAbbreviation = bytes
+        let firstType = 44 + 5 * Int(bytes[35])  // the v1 block's first type, after the times and their indices
+        badAbbreviation[firstType + 5] = 255
         let files: [(String, [UInt8])] = [
             ("Whole", bytes), ("Truncated", Array(bytes.prefix(100))), ("Shortened", Array(bytes.dropLast(40))),
-            ("Text", Array("not a zone file".utf8)), ("Huge", huge), ("BadType", badType), ("Empty", []),
+            ("Text", Array("not a zone file".utf8)), ("Huge", huge), ("BadType", badType), ("BadAbbreviation", badAbbreviation),
+            ("Empty", []),
         ]
         let directory = TemporaryDirectory()
         for (name, contents) in files {
@@ -94,11 +99,12 @@ import SleepTimerCore
         let local = GLibTimeZones(environment: ["TZDIR": directory.path])
         #expect(local.path == directory.path)
         #expect(local.rules(for: TimeZoneName("Whole")!)?.utcOffset(atSecondsSince1970: 1_772_953_200) == -14400)
-        for name in ["Truncated", "Shortened", "Text", "Huge", "BadType", "Empty", "Missing"] {
+        for name in ["Truncated", "Shortened", "Text", "Huge", "BadType", "BadAbbreviation", "Empty", "Missing"] {
             #expect(local.rules(for: TimeZoneName(name)!) == nil, "\(name)")
         }
         #expect(ZoneFileCheck.isWhole(bytes))
         #expect(!ZoneFileCheck.isWhole(huge))
+        #expect(!ZoneFileCheck.isWhole(badAbbreviation))
     }
 
     @Test func aRelativeTZDIRIsIgnored() {

@@ -72,6 +72,12 @@ let package = Package(
         /// rules name the fields and refusals in the D-Bus API's words.
         .target(name: "SleepTimerCore", dependencies: ["SleepTimersAPI"]),
 
+        /// The general formats GLib already reads, read by GLib for the
+        /// core's seams: zone files (GTimeZone), key files (GKeyFile), ISO
+        /// 8601 times (GDateTime) and base64. The core holds the rules,
+        /// this target the parsers, so the core stays free of C modules.
+        .target(name: "GLibParsing", dependencies: ["SleepTimerCore", "CDFLGLib"]),
+
         /// The programs' language and clock: glibc's gettext catalogs as the
         /// core's translator, and the locale's time format.
         .target(name: "DFLGettext", dependencies: ["SleepTimerCore", "CDFLLinux"]),
@@ -169,7 +175,7 @@ let package = Package(
             dependencies: [
                 "SleepAgent", "SleepTimersService", "LinkOpening", "Notifications", "CompletionSender", "StatusNotifier",
                 "HTTPClient", "SleepTimerCore", "SleepTimerStore", "StoreLock", "DFLDBus", "EventLoop", "DFLGettext",
-                "CDFLLinux", "CDFLGio", "CDFLGLib", "AgentWorkflows", "PanelIndicator",
+                "CDFLLinux", "CDFLGio", "CDFLGLib", "AgentWorkflows", "PanelIndicator", "GLibParsing",
             ]
         ),
         /// Linked by lld with packed relative relocations (DT_RELR, glibc
@@ -184,14 +190,15 @@ let package = Package(
 
         /// dfl-sleepctl: a client of the D-Bus API, as another app would be.
         .target(
-            name: "SleepControl", dependencies: ["SleepTimersAPI", "SleepTimerCore", "DFLDBus", "EventLoop", "DFLGettext", "StoreLock"]
+            name: "SleepControl",
+            dependencies: ["SleepTimersAPI", "SleepTimerCore", "DFLDBus", "EventLoop", "DFLGettext", "StoreLock", "GLibParsing"]
         ),
         .executableTarget(name: "dfl-sleepctl", dependencies: ["SleepControl"]),
 
         /// dfl-webview-bridge: the WebView's JSON-RPC 2.0 helper.
         .target(
             name: "WebViewBridge",
-            dependencies: ["SleepTimersAPI", "SleepTimerCore", "DFLDBus", "EventLoop", "HTTPClient", "CDFLLinux", "StoreLock"]
+            dependencies: ["SleepTimersAPI", "SleepTimerCore", "DFLDBus", "EventLoop", "HTTPClient", "CDFLLinux", "StoreLock", "GLibParsing"]
         ),
         .executableTarget(name: "dfl-webview-bridge", dependencies: ["WebViewBridge", "SleepTimerCore"]),
 
@@ -200,6 +207,7 @@ let package = Package(
             name: "Benchmarking",
             dependencies: [
                 "SleepTimersAPI", "SleepTimerCore", "SleepTimerStore", "DFLDBus", "EventLoop", "HTTPClient", "DFLTestSupport",
+                "GLibParsing",
             ],
             exclude: ["floors"]
         ),
@@ -221,7 +229,9 @@ let package = Package(
         /// D-Bus single instance: the shell around DesktopAppCore.
         .target(
             name: "DesktopApp",
-            dependencies: ["DesktopAppCore", "SleepTimerCore", "SleepTimersAPI", "BusNames", "StoreLock", "CDFLWebKitGTK"]),
+            dependencies: [
+                "DesktopAppCore", "SleepTimerCore", "SleepTimersAPI", "BusNames", "StoreLock", "CDFLWebKitGTK", "GLibParsing",
+            ]),
         /// dreamsforlittles, application id com.dreamsforlittles.DreamsForLittles.
         .executableTarget(name: "dreamsforlittles", dependencies: ["DesktopApp", "DFLGettext", "CDFLWebKitGTK"]),
 
@@ -231,11 +241,14 @@ let package = Package(
         /// moved by hand, logs that record, drop or check, a temporary
         /// directory, the fixture ids. A file per double; only tests (and
         /// the benchmark) depend on it.
-        .target(name: "DFLTestSupport", dependencies: ["SleepTimerCore"], path: "Tests/DFLTestSupport"),
+        .target(name: "DFLTestSupport", dependencies: ["SleepTimerCore", "GLibParsing"], path: "Tests/DFLTestSupport"),
         .testTarget(
             name: "SleepTimerCoreTests",
-            dependencies: ["SleepTimerCore", "SleepTimersAPI", "DFLTestSupport", "CDFLGLib"]
+            dependencies: ["SleepTimerCore", "SleepTimersAPI", "DFLTestSupport", "GLibParsing"]
         ),
+        /// GLib's readers behind the core's seams, held to the cases the
+        /// core's own parsers were tested with.
+        .testTarget(name: "GLibParsingTests", dependencies: ["GLibParsing", "SleepTimerCore", "CDFLGLib", "DFLTestSupport"]),
         .testTarget(name: "SleepTimersAPITests", dependencies: ["SleepTimersAPI"]),
         .testTarget(name: "DFLGettextTests", dependencies: ["DFLGettext", "SleepTimerCore"]),
         .testTarget(name: "AgentWorkflowsTests", dependencies: ["AgentWorkflows", "SleepTimersAPI", "DFLTestSupport"]),
@@ -246,11 +259,11 @@ let package = Package(
         .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient", "CDFLCurl"]),
         .testTarget(
             name: "SleepAgentTests",
-            dependencies: ["SleepAgent", "AgentWorkflows", "SleepTimerStore", "SleepTimersAPI", "DFLTestSupport"]
+            dependencies: ["SleepAgent", "AgentWorkflows", "SleepTimerStore", "SleepTimersAPI", "DFLTestSupport", "GLibParsing"]
         ),
         .testTarget(
             name: "SleepTimersServiceTests",
-            dependencies: ["SleepTimersService", "SleepAgent", "SleepTimersAPI", "DFLDBus", "DFLTestSupport"]
+            dependencies: ["SleepTimersService", "SleepAgent", "SleepTimersAPI", "DFLDBus", "DFLTestSupport", "GLibParsing"]
         ),
         .testTarget(name: "LinkOpeningTests", dependencies: ["LinkOpening", "DFLDBus", "SleepTimerCore", "DFLTestSupport"]),
         .testTarget(name: "PanelIndicatorTests", dependencies: ["PanelIndicator", "SleepTimerCore"]),
@@ -260,7 +273,8 @@ let package = Package(
         .testTarget(name: "StoreLockTests", dependencies: ["StoreLock"]),
         .testTarget(name: "WebViewBridgeTests", dependencies: ["WebViewBridge"]),
         .testTarget(name: "BenchmarkingTests", dependencies: ["Benchmarking"]),
-        .testTarget(name: "DesktopAppCoreTests", dependencies: ["DesktopAppCore", "SleepTimerCore", "DFLTestSupport"]),
+        .testTarget(
+            name: "DesktopAppCoreTests", dependencies: ["DesktopAppCore", "SleepTimerCore", "DFLTestSupport", "GLibParsing"]),
         .testTarget(
             name: "SleepTimerStoreTests",
             dependencies: ["SleepTimerStore", "DFLTestSupport", "store-crash-child"]
@@ -285,7 +299,7 @@ if ProcessInfo.processInfo.environment["DFL_FUZZ"] != nil {
                           path: "Tests/Fuzz/JSONRPC"),
         .executableTarget(name: "fuzz-mirror",
                           dependencies: ["SleepTimersService", "SleepAgent", "SleepTimersAPI", "DFLDBus", "CDFLDBus", "SleepTimerCore",
-                                         "DFLTestSupport"],
+                                         "DFLTestSupport", "GLibParsing"],
                           path: "Tests/Fuzz/Mirror"),
         .executableTarget(name: "fuzz-applink", dependencies: ["DesktopAppCore", "SleepTimerCore"],
                           path: "Tests/Fuzz/AppLink"),

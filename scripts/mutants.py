@@ -45,6 +45,7 @@ TARGETS = [
             "Sources/SleepTimerCore/Platform/*.swift",
             "Sources/SleepTimerCore/Text/*.swift",
             "Sources/SleepTimerCore/Limits/*.swift",
+            "Sources/SleepTimerCore/Support/JSON.swift",
         ],
     ),
     ("LinkOpening", "LinkOpeningTests", ["Sources/LinkOpening/AppFailure+BusError.swift"]),

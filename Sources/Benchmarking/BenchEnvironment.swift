@@ -2,6 +2,7 @@ import DFLDBus
 import EventLoop
 import Foundation
 import Glibc
+import GLibParsing
 import HTTPClient
 import SleepTimerCore
 import SleepTimersAPI
@@ -163,7 +164,7 @@ final class BenchEnvironment {
         loop.run()
         guard case .success(let response)? = answer, response.status == 201,
             let document = try? JSONParser.parse(response.body), let token = document["nativeActionToken"]?["token"]?.stringValue,
-            let expires = document["nativeActionToken"]?["expiresAt"]?.stringValue.flatMap(ISO8601.parse)
+            let expires = document["nativeActionToken"]?["expiresAt"]?.stringValue.flatMap(GLibISO8601.parse)
         else { throw BenchmarkError("the platform did not start a timer") }
         return (id, token, expires.millisecondsSince1970, started.millisecondsSince1970)
     }

@@ -2,8 +2,9 @@
 #define CDFLGLIB_SHIM_H
 
 /* GLib: the main loop every process of the project runs (with the Unix
- * file-descriptor and signal sources of glib-unix.h), g_spawn, and GKeyFile
- * for the tests that compare the configuration parser with it. Only glib
+ * file-descriptor and signal sources of glib-unix.h), g_spawn, and the
+ * general formats GLibParsing reads for the core: GTimeZone, GKeyFile,
+ * GDateTime's ISO 8601 and base64. Only glib
  * itself: a process that needs no GObject or GIO (dfl-sleepctl,
  * dfl-webview-bridge) links nothing more. CDFLNotify includes this header,
  * so that GLib's types are declared in this one module. */

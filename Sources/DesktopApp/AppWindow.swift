@@ -1,6 +1,7 @@
 import CDFLWebKitGTK
 import DesktopAppCore
 import Glibc
+import GLibParsing
 import SleepTimerCore
 import SleepTimersAPI
 
@@ -231,7 +232,7 @@ final class AppWindow {
         var length: gsize = 0
         var state = WindowState.standard
         if g_file_get_contents(paths.windowState, &contents, &length, nil) != 0, let contents {
-            state = WindowState(parsing: String(cString: contents))
+            state = WindowState(parsing: String(cString: contents), keyFiles: GLibKeyFiles())
             g_free(contents)
         }
         gtk_window_set_default_size(window, gint(state.width), gint(state.height))

@@ -1,6 +1,7 @@
 import CDFLWebKitGTK
 import DesktopAppCore
 import Glibc
+import GLibParsing
 import SleepTimerCore
 import SleepTimersAPI
 
@@ -122,7 +123,7 @@ public final class DesktopApplication {
             appearanceWatch = AppearanceWatch(connection: connection)
         }
         do {
-            let (configuration, file) = try Configuration.load(environment: environment)
+            let (configuration, file) = try Configuration.load(environment: environment, keyFiles: GLibKeyFiles())
             AppLog.log(.info, file.map(AppLogText.configuration) ?? AppLogText.noConfiguration)
             _ = setup.configurationRead(configuration)
         } catch {

@@ -70,16 +70,17 @@ public struct WindowState: Sendable, Equatable {
         self.maximized = maximized
     }
 
-    /// The state a file holds; anything unreadable gives the standard size
-    /// (a lost window size is no reason to stop the app).
-    public init(parsing text: String) {
+    /// The state a file holds, read as a key file by `keyFiles`; anything
+    /// unreadable gives the standard size (a lost window size is no reason
+    /// to stop the app).
+    public init(parsing text: String, keyFiles: any KeyFileParsing) {
         var state = Self.standard
-        if let file = try? KeyFile(parsing: text), let group = file.groups.first(where: { $0.name == "window" }) {
+        if let file = try? keyFiles.parse(text), let group = file.groups.first(where: { $0.name == "window" }) {
             for entry in group.entries {
                 switch entry.key {
-                case "width": state.width = Int(entry.rawValue) ?? state.width
-                case "height": state.height = Int(entry.rawValue) ?? state.height
-                case "maximized": state.maximized = entry.rawValue == "true"
+                case "width": state.width = entry.value.flatMap { Int($0) } ?? state.width
+                case "height": state.height = entry.value.flatMap { Int($0) } ?? state.height
+                case "maximized": state.maximized = entry.value == "true"
                 default: break
                 }
             }

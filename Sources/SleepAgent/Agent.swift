@@ -100,7 +100,7 @@ public final class Agent {
     public var launchAppInBackground: (() -> Void)?
 
     public init(
-        store: SleepTimerStore, configuration: Configuration, timeZones: any TimeZoneResolving,
+        store: SleepTimerStore, configuration: Configuration, timeZones: any TimeZoneResolving, base64: any Base64Decoding,
         timeFormat: TimeFormat, clock: any WallClock, log: any LogSink, alarm: any WakeAlarm, opener: any LinkOpener,
         crashPoints: CrashPoints = .disarmed, completions: CompletionMachine = CompletionMachine(),
         limits: TimerLimitRule = TimerLimitRule()
@@ -111,7 +111,7 @@ public final class Agent {
             renewalLead: configuration.renewalLead, longestSleep: MirrorRule.longestSleep))
         self.store = store
         self.configuration = configuration
-        var mirrorRule = MirrorRule(allowedOrigins: configuration.allowedOrigins, timeZones: timeZones)
+        var mirrorRule = MirrorRule(allowedOrigins: configuration.allowedOrigins, timeZones: timeZones, base64: base64)
         mirrorRule.maximumTokenLifetime = configuration.maximumTokenLifetime
         self.mirrorRule = mirrorRule
         self.clock = clock

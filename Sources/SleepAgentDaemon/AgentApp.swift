@@ -5,6 +5,7 @@ import DFLGettext
 import DFLDBus
 import EventLoop
 import Glibc
+import GLibParsing
 import HTTPClient
 import LinkOpening
 import Notifications
@@ -173,7 +174,7 @@ public final class AgentApp {
     private func loadConfiguration() -> Configuration? {
         let configuration: Configuration
         do {
-            let loaded = try Configuration.load(environment: environment)
+            let loaded = try Configuration.load(environment: environment, keyFiles: GLibKeyFiles())
             configuration = loaded.configuration
             log.log(.info, loaded.file.map { "Configuration from \($0)." } ?? "No configuration file; using the defaults.")
         } catch {
@@ -385,7 +386,7 @@ public final class AgentApp {
         }
         let desktopClock = DesktopClock(environment: environment, log: log)
         let agent = Agent(
-            store: store, configuration: configuration, timeZones: ZoneInfoDirectory(environment: environment),
+            store: store, configuration: configuration, timeZones: GLibTimeZones(environment: environment), base64: GLibBase64(),
             timeFormat: locale.timeFormat(), clock: clock, log: log,
             alarm: wallClock ?? LoopAlarm(loop: loop, clock: clock), opener: opener,
             crashPoints: CrashPoints(environment: environment))
@@ -394,7 +395,7 @@ public final class AgentApp {
         wallClock?.clockChanged = { [weak agent] in agent?.clockChanged(reason: "the clock was set") }
         let backgroundStatus = BackgroundStatusMachine.applies(at: surfaces.place)
             ? BackgroundStatus(
-                agent: agent, connection: connection, timeZones: ZoneInfoDirectory(environment: environment),
+                agent: agent, connection: connection, timeZones: GLibTimeZones(environment: environment),
                 timeFormat: { [locale] in locale.timeFormat(clockFormat: desktopClock.hourCycle) }, log: log)
             : nil
         desktopClock.changed = { [weak agent, weak backgroundStatus, locale] hourCycle in
@@ -444,7 +445,7 @@ public final class AgentApp {
         }
         let loaded: Configuration
         do {
-            loaded = try Configuration.load(environment: environment).configuration
+            loaded = try Configuration.load(environment: environment, keyFiles: GLibKeyFiles()).configuration
         } catch {
             log.log(.error, "The reloaded configuration cannot be used, so the old one stays in force: \(error)")
             return

@@ -1,3 +1,4 @@
+import GLibParsing
 import SleepTimerCore
 
 /// A dfl-sleepctl command line, parsed by hand.
@@ -178,7 +179,7 @@ public enum Command: Equatable, Sendable {
         {
             return milliseconds
         }
-        if let instant = ISO8601.parse(text) { return instant.millisecondsSince1970 }
+        if let instant = GLibISO8601.parse(text) { return instant.millisecondsSince1970 }
         throw UsageError(message: tr("TIME must be \"now\", an ISO-8601 time with a zone such as 2026-11-29T21:41:00Z, or milliseconds since 1970"))
     }
 }

@@ -1,4 +1,5 @@
 import DFLDBus
+import GLibParsing
 import SleepTimerCore
 import SleepTimersAPI
 
@@ -70,7 +71,7 @@ enum WatchLine {
 
 /// The human-readable form of `dfl-sleepctl list`.
 enum TimerTable {
-    static func render(_ timers: [BusValue], timeFormat: TimeFormat, zones: any TimeZoneResolving = ZoneInfoDirectory(path: "/usr/share/zoneinfo"),
+    static func render(_ timers: [BusValue], timeFormat: TimeFormat, zones: any TimeZoneResolving = GLibTimeZones(path: "/usr/share/zoneinfo"),
                        now: Instant = SystemClock().now()) -> String {
         if timers.isEmpty { return tr("No Sleep timers are mirrored on this desktop.") + "\n" }
         var lines: [String] = []

@@ -2,6 +2,7 @@ import CDFLLinux
 import DFLDBus
 import EventLoop
 import Glibc
+import GLibParsing
 import HTTPClient
 import SleepTimerCore
 import StoreLock
@@ -40,7 +41,7 @@ public final class BridgeProcess {
         }
         let configuration: Configuration
         do {
-            configuration = try Configuration.load(environment: environment).configuration
+            configuration = try Configuration.load(environment: environment, keyFiles: GLibKeyFiles()).configuration
         } catch {
             log.log(.error, "The configuration cannot be used: \(error)")
             return ExitStatus.configuration

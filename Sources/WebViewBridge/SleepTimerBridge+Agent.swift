@@ -1,5 +1,6 @@
 import DFLDBus
 import Glibc
+import GLibParsing
 import SleepTimerCore
 import SleepTimersAPI
 import StoreLock
@@ -87,8 +88,8 @@ extension SleepTimerBridge {
         /// cannot be shown.
         init?(issuedFor timer: UpsertTimer, session: Session, platform: PlatformTimer) {
             guard let issued = platform.document["nativeActionToken"], let tokenText = issued["token"]?.stringValue,
-                let expires = issued["expiresAt"]?.stringValue.flatMap(ISO8601.parse), let name = timer.shownName,
-                let started = platform.timer["startedAt"]?.stringValue.flatMap(ISO8601.parse) ?? ISO8601.parse(timer.startedText)
+                let expires = issued["expiresAt"]?.stringValue.flatMap(GLibISO8601.parse), let name = timer.shownName,
+                let started = platform.timer["startedAt"]?.stringValue.flatMap(GLibISO8601.parse) ?? GLibISO8601.parse(timer.startedText)
             else { return nil }
             timerID = timer.id
             self.session = session

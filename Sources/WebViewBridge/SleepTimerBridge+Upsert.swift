@@ -1,3 +1,4 @@
+import GLibParsing
 import HTTPClient
 import SleepTimerCore
 
@@ -228,7 +229,7 @@ struct UpsertTimer {
         }
         self.activity = activity
         startedText = try timer.string("startedAt")
-        guard ISO8601.parse(startedText) != nil else {
+        guard GLibISO8601.parse(startedText) != nil else {
             throw .invalidParams("timer.startedAt", "startedAt must be an ISO-8601 time such as 2026-11-29T21:41:00.000Z")
         }
         zone = try timer.string("timezone")
@@ -253,7 +254,7 @@ struct UpsertTimer {
         guard let id = canonical["id"]?.stringValue.flatMap(TimerID.init),
             canonical["babyId"]?.stringValue.flatMap(BabyID.init) == timer.baby,
             canonical["activityType"]?.stringValue == timer.activity.rawValue,
-            let started = canonical["startedAt"]?.stringValue, ISO8601.parse(started) != nil,
+            let started = canonical["startedAt"]?.stringValue, GLibISO8601.parse(started) != nil,
             let zone = canonical["timezone"]?.stringValue, TimeZoneName(zone) != nil
         else { return nil }
         self.id = id

@@ -1,3 +1,4 @@
+import GLibParsing
 import SleepTimerCore
 
 /// The ids, moment, tokens and timers the unit tests share, so that every
@@ -53,7 +54,7 @@ public enum Fixtures {
 
     public static let mirrorRule = MirrorRule(
         allowedOrigins: AllowedOrigins([apiOrigin, try! APIOrigin(parsing: "http://127.0.0.1:8443")]),
-        timeZones: ZoneInfoDirectory(path: "/usr/share/zoneinfo"))
+        timeZones: GLibTimeZones(path: "/usr/share/zoneinfo"), base64: GLibBase64())
 
     /// A valid Mirror request as it arrives, changed by `change`.
     public static func request(_ change: (inout MirrorRequest) -> Void = { _ in }) -> MirrorRequest {

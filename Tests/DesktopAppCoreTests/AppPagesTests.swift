@@ -1,5 +1,6 @@
 import DesktopAppCore
 import Testing
+import GLibParsing
 
 @Suite struct AppPagesTests {
     @Test func theConfigurationErrorPageNamesTheMistake() {
@@ -41,9 +42,9 @@ import Testing
 
     @Test func theWindowStateRoundTripsAndUnreadableFilesGiveTheStandardSize() {
         let state = WindowState(width: 800, height: 600, maximized: true)
-        #expect(WindowState(parsing: state.serialized) == state)
-        #expect(WindowState(parsing: "garbage") == .standard)
-        #expect(WindowState(parsing: "[window]\nwidth=5\nheight=999999\n") == WindowState(width: 360, height: 16_384, maximized: false))
+        #expect(WindowState(parsing: state.serialized, keyFiles: GLibKeyFiles()) == state)
+        #expect(WindowState(parsing: "garbage", keyFiles: GLibKeyFiles()) == .standard)
+        #expect(WindowState(parsing: "[window]\nwidth=5\nheight=999999\n", keyFiles: GLibKeyFiles()) == WindowState(width: 360, height: 16_384, maximized: false))
     }
 }
 

@@ -1,6 +1,7 @@
 import Testing
 import AgentWorkflows
 import DFLTestSupport
+import GLibParsing
 import SleepTimerCore
 import SleepTimerStore
 import SleepAgent
@@ -19,7 +20,7 @@ import SleepAgent
         configuration.allowedOrigins = AllowedOrigins([Fixtures.apiOrigin])
         let store = try SleepTimerStore(location: StoreLocation(directory: directory.stateDirectory), log: log, clock: clock)
         let agent = Agent(
-            store: store, configuration: configuration, timeZones: ZoneInfoDirectory(path: "/usr/share/zoneinfo"),
+            store: store, configuration: configuration, timeZones: GLibTimeZones(path: "/usr/share/zoneinfo"), base64: GLibBase64(),
             timeFormat: .twentyFourHour, clock: clock, log: log, alarm: alarm, opener: opener)
         agent.start(surface: nil, transport: nil)
         return agent

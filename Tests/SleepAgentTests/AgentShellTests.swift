@@ -1,5 +1,6 @@
 import AgentWorkflows
 import DFLTestSupport
+import GLibParsing
 import SleepAgent
 import SleepTimerCore
 import SleepTimerStore
@@ -109,7 +110,7 @@ final class RecordingOpener: LinkOpener {
         configuration.allowedOrigins = AllowedOrigins([Fixtures.apiOrigin])
         let store = try SleepTimerStore(location: StoreLocation(directory: directory.stateDirectory), log: log, clock: clock)
         let agent = Agent(
-            store: store, configuration: configuration, timeZones: ZoneInfoDirectory(path: "/usr/share/zoneinfo"),
+            store: store, configuration: configuration, timeZones: GLibTimeZones(path: "/usr/share/zoneinfo"), base64: GLibBase64(),
             timeFormat: .twentyFourHour, clock: clock, log: log, alarm: alarm, opener: opener,
             completions: CompletionMachine(random: .seeded(1)))
         agent.start(surface: surface, transport: transport)

@@ -1,6 +1,7 @@
 import Glibc
 import DFLDBus
 import DFLTestSupport
+import GLibParsing
 import SleepTimerCore
 import Testing
 import SleepAgent
@@ -94,12 +95,12 @@ import SleepAgent
         _ = pipe(&descriptors)
         defer { close(descriptors[1]) }
         let token = try MirrorArguments.readToken(from: UnixFileDescriptor(taking: descriptors[0]))
-        #expect(token.shapeProblem == .empty)
+        #expect(token.shapeProblem(base64: GLibBase64()) == .empty)
     }
 
     @Test func readsNoMoreThanALongTokenAndSeesItIsTooLong() throws {
         let token = try MirrorArguments.readToken(from: pipeWith(String(repeating: "a", count: 5000)))
-        #expect(token.shapeProblem == .wrongLength)
+        #expect(token.shapeProblem(base64: GLibBase64()) == .wrongLength)
     }
 
     @Test func leavesTheCallersPipeBlocking() throws {

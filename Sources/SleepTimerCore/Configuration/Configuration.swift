@@ -90,15 +90,20 @@ public struct Configuration: Sendable, Equatable {
 
     public init() {}
 
-    /// Reads and checks the text of a configuration file. `fileName` is
-    /// used only in error messages.
-    public init(parsing text: String, fileName: String) throws(ConfigurationError) {
-        let keyFile: KeyFile
+    /// Reads and checks the text of a configuration file, read as a key
+    /// file by `keyFiles`. `fileName` is used only in error messages.
+    public init(parsing text: String, fileName: String, keyFiles: any KeyFileParsing) throws(ConfigurationError) {
+        let keyFile: KeyFileContents
         do {
-            keyFile = try KeyFile(parsing: text)
+            keyFile = try keyFiles.parse(text)
         } catch {
             throw ConfigurationError(file: fileName, line: error.line, group: nil, key: nil, message: error.message)
         }
+        try self.init(keyFile, fileName: fileName)
+    }
+
+    /// Checks a configuration file's groups and keys.
+    public init(_ keyFile: KeyFileContents, fileName: String) throws(ConfigurationError) {
         for group in keyFile.groups {
             guard let known = Self.knownKeys[group.name] else {
                 throw ConfigurationError(
@@ -120,7 +125,7 @@ public struct Configuration: Sendable, Equatable {
     /// A lead as long as the longest token would make every token due for
     /// renewal the moment it arrives. (Only a lead set in the file can be:
     /// the shortest lifetime allowed is longer than the default lead.)
-    private func checkRenewalLead(_ keyFile: KeyFile, fileName: String) throws(ConfigurationError) {
+    private func checkRenewalLead(_ keyFile: KeyFileContents, fileName: String) throws(ConfigurationError) {
         guard renewalLead >= maximumTokenLifetime else { return }
         let key = "renew-before-expiry-minutes"
         let entry = keyFile.groups.first { $0.name == "timers" }?.entries.last { $0.key == key }
@@ -143,7 +148,7 @@ public struct Configuration: Sendable, Equatable {
     public static let renewalLeadMinutes: ClosedRange<Int64> = 1...1440
     public static let maximumTokenLifetimeHours: ClosedRange<Int64> = 1...720
 
-    private mutating func apply(_ entry: KeyFile.Entry, group: String, fileName: String) throws(ConfigurationError) {
+    private mutating func apply(_ entry: KeyFileContents.Entry, group: String, fileName: String) throws(ConfigurationError) {
         let value = EntryValue(entry: entry, group: group, fileName: fileName)
         switch entry.key {
         case "allowed-origins":
@@ -221,7 +226,7 @@ public struct Configuration: Sendable, Equatable {
     /// One entry's value read as a list, a single value or a path, with
     /// errors that name the file, line, group and key.
     private struct EntryValue {
-        let entry: KeyFile.Entry
+        let entry: KeyFileContents.Entry
         let group: String
         let fileName: String
 
@@ -229,15 +234,17 @@ public struct Configuration: Sendable, Equatable {
             ConfigurationError(file: fileName, line: entry.line, group: group, key: entry.key, message: message)
         }
 
+        /// The items, each trimmed of spaces and tabs; empty ones (as a
+        /// trailing `;` leaves) dropped.
         func list() throws(ConfigurationError) -> [String] {
-            guard let items = KeyFile.splitList(entry.rawValue) else {
+            guard let items = entry.list else {
                 throw fail("contains an escape other than \\s \\n \\t \\r \\\\ \\;")
             }
-            return items
+            return items.map { $0.trimmingSpacesAndTabs() }.filter { !$0.isEmpty }
         }
 
         func single() throws(ConfigurationError) -> String {
-            guard let value = KeyFile.unescape(entry.rawValue) else {
+            guard let value = entry.value else {
                 throw fail("contains an escape other than \\s \\n \\t \\r \\\\")
             }
             return value.trimmingSpacesAndTabs()
@@ -263,11 +270,22 @@ public struct Configuration: Sendable, Equatable {
         }
     }
 
+    /// `sha256//` and the base64 of 32 bytes: 43 characters of the base64
+    /// alphabet and one `=` of padding. A check of the shape, which is all
+    /// a pin needs here: curl decodes it.
     static func isPublicKeyPin(_ pin: String) -> Bool {
         guard pin.hasPrefix("sha256//") else { return false }
-        let encoded = pin.dropFirst("sha256//".count)
-        guard encoded.utf8.count == 44, let digest = Base64.decode(encoded.utf8) else { return false }
-        return digest.count == 32
+        let encoded = Array(pin.utf8.dropFirst("sha256//".utf8.count))
+        return encoded.count == 44 && encoded.last == UInt8(ascii: "=") && encoded.dropLast().allSatisfy(isBase64Character)
+    }
+
+    private static func isBase64Character(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+            UInt8(ascii: "+"), UInt8(ascii: "/"):
+            true
+        default: false
+        }
     }
 }
 
@@ -306,11 +324,12 @@ extension Configuration {
         return directories.map { "\($0)/\(relativePath)" }
     }
 
-    /// Loads the first configuration file found, or the defaults when there
-    /// is none. `contents` reads a file; it returns nil when the file does
+    /// Loads the first configuration file found, read as a key file by
+    /// `keyFiles`, or the defaults when there is none. `contents` reads a file; it returns nil when the file does
     /// not exist and throws when it exists but cannot be read.
     public static func load(
         environment: [String: String],
+        keyFiles: any KeyFileParsing,
         contents: (String) throws -> [UInt8]? = Configuration.readFile
     ) throws(ConfigurationError) -> (configuration: Configuration, file: String?) {
         for path in searchPaths(environment: environment) {
@@ -332,7 +351,7 @@ extension Configuration {
             guard let text = String(validating: data, as: UTF8.self) else {
                 throw ConfigurationError(file: path, line: nil, group: nil, key: nil, message: "is not valid UTF-8")
             }
-            return (try Configuration(parsing: text, fileName: path), path)
+            return (try Configuration(parsing: text, fileName: path, keyFiles: keyFiles), path)
         }
         return (Configuration(), nil)
     }

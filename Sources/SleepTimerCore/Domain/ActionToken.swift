@@ -51,12 +51,13 @@ public struct ActionToken: Sendable, Equatable, CustomStringConvertible, CustomD
     }
 
     /// Why the value cannot be a native action token, or nil when it can.
-    public var shapeProblem: ShapeProblem? {
+    /// `base64` decodes a JWT's header, to tell a bearer token.
+    public func shapeProblem(base64: any Base64Decoding) -> ShapeProblem? {
         if value.isEmpty { return .empty }
         let bytes = Array(value.utf8)
         guard Self.lengthRange.contains(bytes.count) else { return .wrongLength }
         guard bytes.allSatisfy(Self.isAllowed) else { return .forbiddenCharacters }
-        if Self.isJSONWebToken(bytes) { return .looksLikeBearerToken }
+        if Self.isJSONWebToken(bytes, base64: base64) { return .looksLikeBearerToken }
         return nil
     }
 
@@ -72,10 +73,10 @@ public struct ActionToken: Sendable, Equatable, CustomStringConvertible, CustomD
         }
     }
 
-    static func isJSONWebToken(_ bytes: [UInt8]) -> Bool {
+    static func isJSONWebToken(_ bytes: [UInt8], base64: any Base64Decoding) -> Bool {
         let segments = bytes.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
         guard segments.count == 3, segments[0].count > 0, segments[1].count > 0 else { return false }
-        guard let header = Base64URL.decode(segments[0]) else { return false }
+        guard let standard = Base64URL.standard(segments[0]), let header = base64.decode(standard) else { return false }
         return JSONShape.isObject(header)
     }
 }
@@ -97,7 +98,9 @@ public struct NativeActionToken: Sendable, Equatable, CustomStringConvertible {
 
 /// Base64url as JWTs use it: `-` and `_` for `+` and `/`, padding optional.
 enum Base64URL {
-    static func decode(_ segment: some Collection<UInt8>) -> [UInt8]? {
+    /// The segment in the standard alphabet, padded, for a base64 decoder;
+    /// nil for a segment with `+` or `/`, which is not base64url.
+    static func standard(_ segment: some Collection<UInt8>) -> [UInt8]? {
         var standard = [UInt8]()
         standard.reserveCapacity(segment.count + 3)
         for byte in segment {
@@ -109,7 +112,7 @@ enum Base64URL {
             }
         }
         while standard.count % 4 != 0 { standard.append(UInt8(ascii: "=")) }
-        return Base64.decode(standard)
+        return standard
     }
 }
 

@@ -104,9 +104,13 @@ public struct MirrorRule: Sendable {
     /// would keep useful for too long.
     public var maximumTokenLifetime: Duration = .seconds(24 * 3600)
 
-    public init(allowedOrigins: AllowedOrigins, timeZones: any TimeZoneResolving) {
+    /// Decodes a token's JWT header, to refuse bearer tokens.
+    public var base64: any Base64Decoding
+
+    public init(allowedOrigins: AllowedOrigins, timeZones: any TimeZoneResolving, base64: any Base64Decoding) {
         self.allowedOrigins = allowedOrigins
         self.timeZones = timeZones
+        self.base64 = base64
     }
 
     /// The timer `request` mirrors, or why it is refused. Every rule is
@@ -114,7 +118,7 @@ public struct MirrorRule: Sendable {
     /// kind of timer and whose it is first, then the token, then each field.
     public func mirroredTimer(for request: MirrorRequest, now: Instant) throws(MirrorRejection) -> MirroredTimer {
         try Self.checkKind(request)
-        try Self.checkToken(request.actionToken)
+        try checkToken(request.actionToken)
         let timerID = try Self.identifier(TimerID.self, request.timerID, field: .timerID)
         let userID = try Self.identifier(UserID.self, request.userID, field: .userID)
         let familyID = try Self.identifier(FamilySubjectID.self, request.familySubjectID, field: .familySubjectID)
@@ -166,8 +170,8 @@ public struct MirrorRule: Sendable {
         }
     }
 
-    private static func checkToken(_ token: ActionToken) throws(MirrorRejection) {
-        switch token.shapeProblem {
+    private func checkToken(_ token: ActionToken) throws(MirrorRejection) {
+        switch token.shapeProblem(base64: base64) {
         case nil:
             return
         case .looksLikeBearerToken:

@@ -26,8 +26,8 @@ public struct TimeZoneName: Hashable, Sendable, CustomStringConvertible {
     public var description: String { identifier }
 }
 
-/// Finds the rules of a named zone. The agent reads the system's zoneinfo
-/// files; tests can hand in rules of their own.
+/// Finds the rules of a named zone. The programs read the system's zone
+/// files through GLib (GLibTimeZones); tests can hand in rules of their own.
 public protocol TimeZoneResolving: Sendable {
     func rules(for name: TimeZoneName) -> TimeZoneRules?
 }

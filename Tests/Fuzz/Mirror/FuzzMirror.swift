@@ -23,6 +23,7 @@
 
 import CDFLDBus
 import DFLTestSupport
+import GLibParsing
 @testable import DFLDBus
 @testable import SleepAgent
 @testable import SleepTimersService
@@ -32,8 +33,8 @@ import SleepTimersAPI
 /// 2026-11-29T21:41:00Z, the moment of the seeds.
 let now = Fixtures.now
 let allowedOrigin = Fixtures.origin
-let zoneInfo = ZoneInfoDirectory(path: "/usr/share/zoneinfo")
-let rule = MirrorRule(allowedOrigins: AllowedOrigins([try! APIOrigin(parsing: allowedOrigin)]), timeZones: zoneInfo)
+let zoneInfo = GLibTimeZones(path: "/usr/share/zoneinfo")
+let rule = MirrorRule(allowedOrigins: AllowedOrigins([try! APIOrigin(parsing: allowedOrigin)]), timeZones: zoneInfo, base64: GLibBase64())
 
 func violation(_ what: String) -> Never {
     fatalError("Mirror invariant violated: \(what)")
@@ -107,7 +108,7 @@ func ruleBroken(_ field: Key, _ request: MirrorRequest) -> Bool {
     switch field {
     case .activityType: return request.activityType != "sleep"
     case .actorMode: return request.actorMode != "self"
-    case .actionToken: return request.actionToken.withRevealedValue { !tokenCharactersHold($0) } || request.actionToken.shapeProblem != nil
+    case .actionToken: return request.actionToken.withRevealedValue { !tokenCharactersHold($0) } || request.actionToken.shapeProblem(base64: GLibBase64()) != nil
     case .timerID: return !isUUID(request.timerID)
     case .userID: return !isUUID(request.userID)
     case .familySubjectID: return !isUUID(request.familySubjectID)

@@ -1,11 +1,12 @@
 import DFLTestSupport
 import Foundation
 import Testing
+import GLibParsing
 import SleepTimerCore
 
 @Suite struct ConfigurationTests {
     private func parse(_ text: String) throws(ConfigurationError) -> Configuration {
-        try Configuration(parsing: text, fileName: "/home/p/.config/dreamsforlittles/sleep-agent.conf")
+        try Configuration(parsing: text, fileName: "/home/p/.config/dreamsforlittles/sleep-agent.conf", keyFiles: GLibKeyFiles())
     }
 
     private func failure(_ text: String) -> ConfigurationError? {
@@ -53,6 +54,14 @@ import SleepTimerCore
         #expect(configuration.indicator == .never)
         #expect(configuration.renewalLead == .seconds(20 * 60))
         #expect(configuration.maximumTokenLifetime == .seconds(12 * 3600))
+    }
+
+    /// A list's items are trimmed of spaces and tabs and empty ones dropped,
+    /// as a trailing `;` leaves one.
+    @Test func listItemsAreTrimmedAndEmptyOnesDropped() throws {
+        let configuration = try parse("[platform]\nallowed-origins= https://a.example ;;\thttps://b.example\t;\n")
+        #expect(configuration.allowedOrigins.origins.map(\.description) == ["https://a.example", "https://b.example"])
+        #expect(try parse("[platform]\nallowed-origins=\n").allowedOrigins.origins.isEmpty)
     }
 
     @Test func theTimersGroupSetsTheRenewalLeadAndTheLongestTokenLifetime() throws {
@@ -261,12 +270,12 @@ import SleepTimerCore
             "/etc/xdg/dreamsforlittles/sleep-agent.conf": "[notifications]\nlive-elapsed=on\n",
             "/b/dreamsforlittles/sleep-agent.conf": "[notifications]\nlive-elapsed=off\n",
         ]
-        let loaded = try Configuration.load(environment: ["HOME": "/home/p", "XDG_CONFIG_DIRS": "/etc/xdg:/b"]) {
+        let loaded = try Configuration.load(environment: ["HOME": "/home/p", "XDG_CONFIG_DIRS": "/etc/xdg:/b"], keyFiles: GLibKeyFiles()) {
             files[$0].map { Array($0.utf8) }
         }
         #expect(loaded.file == "/etc/xdg/dreamsforlittles/sleep-agent.conf")
         #expect(loaded.configuration.liveElapsed == .on)
-        let none = try Configuration.load(environment: ["HOME": "/home/p"]) { _ in nil }
+        let none = try Configuration.load(environment: ["HOME": "/home/p"], keyFiles: GLibKeyFiles()) { _ in nil }
         #expect(none.file == nil)
         #expect(none.configuration == Configuration())
     }
@@ -279,7 +288,7 @@ import SleepTimerCore
         let path = "\(directory.path)/dreamsforlittles/sleep-agent.conf"
         try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: target)
         do {
-            _ = try Configuration.load(environment: ["HOME": "/h", "XDG_CONFIG_HOME": directory.path])
+            _ = try Configuration.load(environment: ["HOME": "/h", "XDG_CONFIG_HOME": directory.path], keyFiles: GLibKeyFiles())
             Issue.record("a symbolic link was followed")
         } catch {
             #expect(error.description == "\(path): is a symbolic link, which is not followed; put the file itself there")
@@ -294,7 +303,7 @@ import SleepTimerCore
         #expect(truncate(path, 200 << 20) == 0)
         var largest = 0
         do {
-            _ = try Configuration.load(environment: ["HOME": "/h", "XDG_CONFIG_HOME": directory.path]) { path in
+            _ = try Configuration.load(environment: ["HOME": "/h", "XDG_CONFIG_HOME": directory.path], keyFiles: GLibKeyFiles()) { path in
                 let bytes = try Configuration.readFile(path)
                 largest = max(largest, bytes?.count ?? 0)
                 return bytes
@@ -309,13 +318,13 @@ import SleepTimerCore
     @Test func unreadableOversizedAndNonUTF8FilesNameTheFile() {
         struct Unreadable: Error {}
         #expect(throws: ConfigurationError.self) {
-            try Configuration.load(environment: ["HOME": "/h"]) { _ in throw Unreadable() }
+            try Configuration.load(environment: ["HOME": "/h"], keyFiles: GLibKeyFiles()) { _ in throw Unreadable() }
         }
         #expect(throws: ConfigurationError.self) {
-            try Configuration.load(environment: ["HOME": "/h"]) { _ in [UInt8](repeating: 0, count: 65 * 1024) }
+            try Configuration.load(environment: ["HOME": "/h"], keyFiles: GLibKeyFiles()) { _ in [UInt8](repeating: 0, count: 65 * 1024) }
         }
         do {
-            _ = try Configuration.load(environment: ["HOME": "/h"]) { _ in [0xFF, 0xFE] }
+            _ = try Configuration.load(environment: ["HOME": "/h"], keyFiles: GLibKeyFiles()) { _ in [0xFF, 0xFE] }
             Issue.record("invalid UTF-8 was accepted")
         } catch {
             #expect(error.file == "/h/.config/dreamsforlittles/sleep-agent.conf")

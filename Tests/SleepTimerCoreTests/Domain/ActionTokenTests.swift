@@ -1,5 +1,6 @@
 import DFLTestSupport
 import Testing
+import GLibParsing
 import SleepTimerCore
 
 @Suite struct ActionTokenTests {
@@ -39,42 +40,42 @@ import SleepTimerCore
     }
 
     @Test func anOpaqueTokenHasTheRightShape() {
-        #expect(token.shapeProblem == nil)
-        #expect(ActionToken(unvalidated: "abc.def.ghi-jkl_mno").shapeProblem == nil)
+        #expect(token.shapeProblem(base64: GLibBase64()) == nil)
+        #expect(ActionToken(unvalidated: "abc.def.ghi-jkl_mno").shapeProblem(base64: GLibBase64()) == nil)
     }
 
     @Test func aJWTIsRecognisedAsABearerToken() {
-        #expect(ActionToken(unvalidated: Fixtures.jwt).shapeProblem == .looksLikeBearerToken)
+        #expect(ActionToken(unvalidated: Fixtures.jwt).shapeProblem(base64: GLibBase64()) == .looksLikeBearerToken)
         // Unpadded and padded header segments both count.
         let padded = "eyJhbGciOiJub25lIn0=.e30.sig"
-        #expect(ActionToken(unvalidated: padded + "nature").shapeProblem == .looksLikeBearerToken)
+        #expect(ActionToken(unvalidated: padded + "nature").shapeProblem(base64: GLibBase64()) == .looksLikeBearerToken)
     }
 
     @Test func aJWTWithoutASignatureIsABearerTokenAndOneWithoutAPayloadIsNot() {
         // An unsecured JWT ("alg": "none") ends with an empty signature.
-        #expect(ActionToken(unvalidated: "eyJhbGciOiJub25lIn0.e30.").shapeProblem == .looksLikeBearerToken)
-        #expect(ActionToken(unvalidated: "eyJhbGciOiJub25lIn0..signature").shapeProblem == nil)
+        #expect(ActionToken(unvalidated: "eyJhbGciOiJub25lIn0.e30.").shapeProblem(base64: GLibBase64()) == .looksLikeBearerToken)
+        #expect(ActionToken(unvalidated: "eyJhbGciOiJub25lIn0..signature").shapeProblem(base64: GLibBase64()) == nil)
     }
 
     @Test func threeSegmentsWhoseHeaderIsNoBase64AreNotABearerToken() {
-        #expect(ActionToken(unvalidated: "a.e30.signature-x").shapeProblem == nil)
+        #expect(ActionToken(unvalidated: "a.e30.signature-x").shapeProblem(base64: GLibBase64()) == nil)
     }
 
     @Test func threeSegmentsWhoseHeaderIsNotJSONAreNotABearerToken() {
         // "aGVsbG8" is base64url for "hello": three segments, but no JSON header.
-        #expect(ActionToken(unvalidated: "aGVsbG8.d29ybGQ.c2lnbmF0dXJl").shapeProblem == nil)
+        #expect(ActionToken(unvalidated: "aGVsbG8.d29ybGQ.c2lnbmF0dXJl").shapeProblem(base64: GLibBase64()) == nil)
         // A JSON array is not a JWT header.
-        #expect(ActionToken(unvalidated: "WzEsMl0.d29ybGQ.c2lnbmF0dXJl").shapeProblem == nil)
+        #expect(ActionToken(unvalidated: "WzEsMl0.d29ybGQ.c2lnbmF0dXJl").shapeProblem(base64: GLibBase64()) == nil)
     }
 
     @Test func lengthAndAlphabetAreBounded() {
-        #expect(ActionToken(unvalidated: "").shapeProblem == .empty)
-        #expect(ActionToken(unvalidated: "short").shapeProblem == .wrongLength)
-        #expect(ActionToken(unvalidated: String(repeating: "a", count: 1025)).shapeProblem == .wrongLength)
-        #expect(ActionToken(unvalidated: String(repeating: "a", count: 1024)).shapeProblem == nil)
-        #expect(ActionToken(unvalidated: "dflnat_with space_0123456789").shapeProblem == .forbiddenCharacters)
-        #expect(ActionToken(unvalidated: "dflnat_crlf\r\nInjected: 1").shapeProblem == .forbiddenCharacters)
-        #expect(ActionToken(unvalidated: "dflnat_\"quote\"_0123456789").shapeProblem == .forbiddenCharacters)
+        #expect(ActionToken(unvalidated: "").shapeProblem(base64: GLibBase64()) == .empty)
+        #expect(ActionToken(unvalidated: "short").shapeProblem(base64: GLibBase64()) == .wrongLength)
+        #expect(ActionToken(unvalidated: String(repeating: "a", count: 1025)).shapeProblem(base64: GLibBase64()) == .wrongLength)
+        #expect(ActionToken(unvalidated: String(repeating: "a", count: 1024)).shapeProblem(base64: GLibBase64()) == nil)
+        #expect(ActionToken(unvalidated: "dflnat_with space_0123456789").shapeProblem(base64: GLibBase64()) == .forbiddenCharacters)
+        #expect(ActionToken(unvalidated: "dflnat_crlf\r\nInjected: 1").shapeProblem(base64: GLibBase64()) == .forbiddenCharacters)
+        #expect(ActionToken(unvalidated: "dflnat_\"quote\"_0123456789").shapeProblem(base64: GLibBase64()) == .forbiddenCharacters)
     }
 
     @Test func validityEndsAtTheExpiry() {

@@ -2,45 +2,11 @@ import Foundation
 import Testing
 @testable import SleepTimerCore
 
-/// The core reads base64, JSON shapes, platform replies, the clock, files
-/// and the environment without Foundation now; these tests hold each piece
-/// against what Foundation answered before, on the same inputs.
+/// The core reads JSON shapes, platform replies, the clock, files and the
+/// environment without Foundation now; these tests hold each piece against
+/// what Foundation answered before, on the same inputs. (Base64, now
+/// GLib's, is held to Foundation in GLibParsingTests/GLibBase64Tests.)
 @Suite struct FoundationEquivalenceTests {
-    /// The project's seeded generator: the same inputs on every run.
-    typealias Random = SplitMix64
-
-    /// Well-formed base64 (a multiple of four characters, `=` only as one
-    /// or two characters of padding at the end) decodes as before.
-    @Test func wellFormedBase64DecodesAsDataBase64Encoded() {
-        let alphabet = Array("ABCXYZabcxyz0189+/".utf8)
-        var random = Random(seed: 1)
-        for _ in 0..<20_000 {
-            var sample = (0..<random.below(13)).map { _ in alphabet[random.below(alphabet.count)] }
-            let short = (4 - sample.count % 4) % 4
-            if short == 3 { sample.removeLast() }
-            sample += [UInt8](repeating: UInt8(ascii: "="), count: short == 3 ? 0 : short)
-            #expect(Base64.decode(sample) == Data(base64Encoded: Data(sample)).map(Array.init),
-                    "\(String(decoding: sample, as: UTF8.self))")
-        }
-    }
-
-    /// Foundation on Linux also decodes some malformed text (`AB=C`,
-    /// `xXC==`, `====`); that is refused now. Whatever is still decoded,
-    /// Foundation decoded the same.
-    @Test func malformedBase64IsRefusedWhereFoundationGuessed() {
-        for text in ["AB=C", "xXC==", "====", "0aaxcX8C=", "AAAB="] {
-            #expect(Base64.decode(Array(text.utf8)) == nil)
-            #expect(Data(base64Encoded: text) != nil)
-        }
-        let alphabet = Array("ABCXYZabcxyz0189+/=-_ .".utf8)
-        var random = Random(seed: 2)
-        for _ in 0..<20_000 {
-            let sample = (0..<random.below(13)).map { _ in alphabet[random.below(alphabet.count)] }
-            guard let ours = Base64.decode(sample) else { continue }
-            #expect(ours == Data(base64Encoded: Data(sample)).map(Array.init), "\(String(decoding: sample, as: UTF8.self))")
-        }
-    }
-
     private struct AnyKey: CodingKey {
         var stringValue: String
         var intValue: Int? { nil }
@@ -128,8 +94,4 @@ import Testing
         #expect(try Configuration.readFile("/nonexistent/dreamsforlittles/sleep-agent.conf") == nil)
         #expect(throws: FileReadError.notRegularFile) { try Configuration.readFile(NSTemporaryDirectory()) }
     }
-}
-
-extension SplitMix64 {
-    fileprivate mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
 }

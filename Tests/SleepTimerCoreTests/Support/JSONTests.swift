@@ -48,6 +48,43 @@ import SleepTimerCore
         #expect(try parse(value.serialized) == value)
     }
 
+    /// Each refusal at the place it guards: input that ends there, or holds
+    /// the wrong character there (added when JSON.swift joined the mutation
+    /// targets).
+    @Test(arguments: [
+        "[", "[1", "[1 ", "[1}", "[-]", "{\"a\"", "{\"a\" ", "{\"a\"=1}", "{\"a\":1", "{\"a\":1]", "{xa\":1}",
+        "nuxl", "trux", "fals", "\"\\", "\"\\u12", "\"\\ud800", "\"\\ud800x\\udc00\"", "\"\\ud800xudc00\"", "\"\\ud800\\xdc00\"",
+    ])
+    func refusesAtEachGuard(_ text: String) {
+        #expect(throws: JSONParser.Failure.self) { try parse(text) }
+    }
+
+    @Test func aLiteralMayEndTheInput() throws {
+        #expect(try parse("null") == .null)
+        #expect(try parse("true") == .bool(true))
+        #expect(try parse("false") == .bool(false))
+    }
+
+    @Test func theDepthAllowedIsTheDepthReached() throws {
+        #expect(throws: JSONParser.Failure.tooDeep) { try parse("[]", depth: 0) }
+        #expect(throws: JSONParser.Failure.tooDeep) { try parse("{}", depth: 0) }
+        #expect(throws: JSONParser.Failure.tooDeep) { try parse(String(repeating: "[", count: 33) + String(repeating: "]", count: 33), depth: 32) }
+        #expect(throws: JSONParser.Failure.tooDeep) { try parse(#"{"a":{"b":{}}}"#, depth: 2) }
+        #expect(try parse(#"{"a":{"b":1}}"#, depth: 2)["a"]?["b"] == .number("1"))
+    }
+
+    @Test func objectsAreEqualOnlyWithTheSameMembersInOrder() {
+        #expect(JSONValue.object([("a", .null)]) != .object([("a", .null), ("b", .null)]))
+        #expect(JSONValue.object([("a", .number("1"))]) != .object([("a", .number("2"))]))
+        #expect(JSONValue.object([("a", .number("1"))]) != .object([("b", .number("1"))]))
+        #expect(JSONValue.object([("a", .number("1"))]) == .object([("a", .number("1"))]))
+    }
+
+    @Test func aSpaceIsQuotedAsItselfAndControlsAsEscapes() {
+        #expect(JSONValue.quote(" ") == "\" \"")
+        #expect(JSONValue.quote("\u{1F}") == "\"\\u001f\"")
+    }
+
     @Test func aRepeatedNameReadsAsItsLastValue() throws {
         #expect(try parse(#"{"a":1,"a":2}"#)["a"] == .number("2"))
     }

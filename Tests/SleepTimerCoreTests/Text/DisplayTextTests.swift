@@ -1,9 +1,10 @@
 import Testing
 import DFLTestSupport
+import GLibParsing
 import SleepTimerCore
 
 @Suite struct DisplayTextTests {
-    let zones = ZoneInfoDirectory(path: "/usr/share/zoneinfo")
+    let zones = GLibTimeZones(path: "/usr/share/zoneinfo")
     /// 2026-11-29T21:41:00Z
     let start = Instant(secondsSince1970: 1_795_988_460)
 

@@ -63,6 +63,14 @@ import Testing
         #expect(GLibBase64().decode(Array("YQ==".utf8)) == Array("a".utf8))
         #expect(GLibBase64().decode([]) == [])
     }
+
+    /// Two characters of padding at the most: a quad of one letter and
+    /// three `=` encodes no byte.
+    @Test func threeCharactersOfPaddingAreRefused() {
+        #expect(Base64Text.isStrict(Array("YQ==".utf8)))
+        #expect(!Base64Text.isStrict(Array("Y===".utf8)))
+        #expect(GLibBase64().decode(Array("Y===".utf8)) == nil)
+    }
 }
 
 extension SplitMix64 {

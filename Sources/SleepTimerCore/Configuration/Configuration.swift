@@ -276,16 +276,8 @@ public struct Configuration: Sendable, Equatable {
     static func isPublicKeyPin(_ pin: String) -> Bool {
         guard pin.hasPrefix("sha256//") else { return false }
         let encoded = Array(pin.utf8.dropFirst("sha256//".utf8.count))
-        return encoded.count == 44 && encoded.last == UInt8(ascii: "=") && encoded.dropLast().allSatisfy(isBase64Character)
-    }
-
-    private static func isBase64Character(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-            UInt8(ascii: "+"), UInt8(ascii: "/"):
-            true
-        default: false
-        }
+        return encoded.count == 44 && encoded.last == UInt8(ascii: "=") && encoded[42] != UInt8(ascii: "=")
+            && Base64Text.isStrict(encoded)
     }
 }
 

@@ -217,6 +217,8 @@ import SleepTimerCore
         ("[platform]\nallowed-origins=https://a.example/v1\n", 2, "allowed-origins"),
         ("[platform]\npinned-public-keys=sha256//short\n", 2, "pinned-public-keys"),
         ("[platform]\npinned-public-keys=sha1//YhKJKSzoTt2b5FP18fvpHo7fJYqQCjAa3HWY3tvRMwE=\n", 2, "pinned-public-keys"),
+        // 31 bytes, not a SHA-256 digest's 32.
+        ("[platform]\npinned-public-keys=sha256//YhKJKSzoTt2b5FP18fvpHo7fJYqQCjAa3HWY3tvRMw==\n", 2, "pinned-public-keys"),
         ("[app]\ndeep-link-base=javascript://\n", 2, "deep-link-base"),
         ("[app]\n\ndeep-link-base=https://app.example/x\n", 3, "deep-link-base"),
         ("[notifications]\nlive-elapsed=ON\n", 2, "live-elapsed"),

@@ -18,7 +18,7 @@ import unittest
 import uuid
 
 from desktop import Display, XfceNotifyd, xdotool
-from harness import BUILD, PATIENCE, REPO, AgentProcess, Platform, Session, stop
+from harness import BUILD, PATIENCE, REPO, AgentProcess, Platform, Session, eventually, stop
 from proc_accounting import alive, children_of, environment, executable, pids
 from webdriver import AppDriver
 
@@ -57,6 +57,15 @@ class App(AppDriver):
 
     def windows(self):
         return app_windows(self.session, self.pid)
+
+    def eventually(self, predicate, what, timeout=PATIENCE):
+        """`eventually`, with the end of the app's log in a timeout's
+        message: what the app did is the first thing such a failure needs."""
+        try:
+            eventually(predicate, timeout=timeout, what=what)
+        except AssertionError as error:
+            tail = "\n".join(self.log().splitlines()[-40:])
+            raise AssertionError("%s; the app's log ends:\n%s" % (error, tail)) from None
 
     def close(self):
         super().close()

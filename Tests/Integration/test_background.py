@@ -104,6 +104,81 @@ class BackgroundTestCase(ShortTokensTestCase):
 
 
 class WindowClosedWithASleepTests(BackgroundTestCase):
+    def test_a_sleep_stopped_on_another_device_leaves_the_desktop_and_the_hidden_app_quits(self):
+        app, timer_id = self.app_with_a_sleep()
+        self.close_window(app)
+        eventually(lambda: app.windows() == [], what="the window to be unmapped")
+        # The phone stops it.
+        reply = self.platform.process.api("POST", "/active-timers/%s/stop" % timer_id, {},
+                                          token=self.platform.parent["accessToken"])
+        self.assertEqual(reply.status, 200, reply.body)
+        app.eventually(lambda: not self.listed(timer_id), timeout=2 * PATIENCE, what="the reconcile")
+        self.assertTrue(self.client.wait_for(lambda: any(
+            member == "TimerRemoved" and args[0] == timer_id and args[1] == "reconciled"
+            for member, args in self.client.signals)))
+        popups = xdotool(self.session, "search", "--onlyvisible", "--class", "xfce4-notifyd").stdout.split()
+        eventually(lambda: all("Maya" not in xdotool(self.session, "getwindowname", p).stdout for p in popups),
+                   what="the timer's notification to close")
+        eventually(lambda: not alive(app.pid), timeout=GRACE_SECONDS + PATIENCE, what="the hidden app to quit")
+
+    def test_everything_that_opens_the_app_shows_the_hidden_window_and_the_notice_comes_once(self):
+        app, timer_id = self.app_with_a_sleep()
+        route = self.platform.sleep_route(timer_id)
+
+        # The notification's Open and a deep link: org.freedesktop.Application.Open.
+        self.close_window(app)
+        eventually(lambda: app.windows() == [], what="the window to hide")
+        dbus_application(self.session).Open([sleep_link(timer_id)], {
+            "activation-token": dbus.String("dfl-open_TIME1"), "desktop-startup-id": dbus.String("dfl-open_TIME1")})
+        app.eventually(lambda: len(app.windows()) == 1, what="the window to show again")
+        eventually(lambda: app.url() == route, what="the timer's route")
+        self.assertEqual(app.js("return document.visibilityState"), "visible")
+        eventually(lambda: DeepLinkTests.startup_id(self, app) == "dfl-open_TIME1", what="the window to take the token")
+
+        # The panel item's "Open Dreams for Littles": Activate.
+        [window] = app.windows()
+        xdotool(self.session, "windowfocus", "--sync", window)
+        xdotool(self.session, "key", "--window", window, "ctrl+w")
+        eventually(lambda: app.windows() == [], what="the window to hide on Ctrl+W")
+        dbus_application(self.session).Activate({})
+        app.eventually(lambda: len(app.windows()) == 1, what="the window to show on Activate")
+
+        # A second launch.
+        self.close_window(app)
+        eventually(lambda: app.windows() == [], what="the window to hide")
+        launched = subprocess.run([APP], env=self.session.env, capture_output=True, text=True, timeout=PATIENCE)
+        self.assertEqual(launched.returncode, 0, launched.stderr)
+        app.eventually(lambda: len(app.windows()) == 1, what="the window to show on a second launch")
+        self.assertTrue(alive(app.pid))
+        self.assertEqual(len(self.notices()), 1)
+
+    def test_quit_quits_while_a_sleep_runs_and_says_what_stops(self):
+        app, timer_id = self.app_with_a_sleep()
+        [window] = app.windows()
+        xdotool(self.session, "windowfocus", "--sync", window)
+        xdotool(self.session, "key", "--window", window, "ctrl+q")
+        eventually(lambda: not alive(app.pid), what="the app to quit")
+        self.assertTrue(bridge_children(app.pid) == [])
+        eventually(lambda: any("no longer renewed" in c["body"] for c in self.monitor.notify_calls()),
+                   what="the line that says what stops")
+        # The agent keeps the timer; only the app has gone.
+        self.assertTrue(self.listed(timer_id))
+
+    def test_the_quit_action_quits_a_hidden_app(self):
+        app, timer_id = self.app_with_a_sleep()
+        self.close_window(app)
+        eventually(lambda: app.windows() == [], what="the window to hide")
+        application_actions(self.session).ActivateAction("quit", dbus.Array([], signature="v"), {})
+        eventually(lambda: not alive(app.pid), what="the app to quit")
+
+
+class HiddenAppRenewalTests(BackgroundTestCase):
+    """The hidden app across a token's lifetime: its bridge renews, and
+    with the app quit the agent starts it again to renew. Most of their
+    minutes are that lifetime waited out, so they run in the lane beside
+    the workers (parallel.py), not in one of them."""
+    mostly_waits = True
+
     def test_the_app_stays_hidden_renews_the_token_and_a_complete_after_its_expiry_makes_one_activity(self):
         app, timer_id = self.app_with_a_sleep()
         [first] = self.puts_of(timer_id)
@@ -139,66 +214,6 @@ class WindowClosedWithASleepTests(BackgroundTestCase):
         self.assertEqual(len(self.platform.activities()), 1)
         self.assertIn("keeps running", app.log())
 
-    def test_a_sleep_stopped_on_another_device_leaves_the_desktop_and_the_hidden_app_quits(self):
-        app, timer_id = self.app_with_a_sleep()
-        self.close_window(app)
-        eventually(lambda: app.windows() == [], what="the window to be unmapped")
-        # The phone stops it.
-        reply = self.platform.process.api("POST", "/active-timers/%s/stop" % timer_id, {},
-                                          token=self.platform.parent["accessToken"])
-        self.assertEqual(reply.status, 200, reply.body)
-        eventually(lambda: not self.listed(timer_id), timeout=2 * PATIENCE, what="the reconcile")
-        self.assertTrue(self.client.wait_for(lambda: any(
-            member == "TimerRemoved" and args[0] == timer_id and args[1] == "reconciled"
-            for member, args in self.client.signals)))
-        popups = xdotool(self.session, "search", "--onlyvisible", "--class", "xfce4-notifyd").stdout.split()
-        eventually(lambda: all("Maya" not in xdotool(self.session, "getwindowname", p).stdout for p in popups),
-                   what="the timer's notification to close")
-        eventually(lambda: not alive(app.pid), timeout=GRACE_SECONDS + PATIENCE, what="the hidden app to quit")
-
-    def test_everything_that_opens_the_app_shows_the_hidden_window_and_the_notice_comes_once(self):
-        app, timer_id = self.app_with_a_sleep()
-        route = self.platform.sleep_route(timer_id)
-
-        # The notification's Open and a deep link: org.freedesktop.Application.Open.
-        self.close_window(app)
-        eventually(lambda: app.windows() == [], what="the window to hide")
-        dbus_application(self.session).Open([sleep_link(timer_id)], {
-            "activation-token": dbus.String("dfl-open_TIME1"), "desktop-startup-id": dbus.String("dfl-open_TIME1")})
-        eventually(lambda: len(app.windows()) == 1, what="the window to show again")
-        eventually(lambda: app.url() == route, what="the timer's route")
-        self.assertEqual(app.js("return document.visibilityState"), "visible")
-        eventually(lambda: DeepLinkTests.startup_id(self, app) == "dfl-open_TIME1", what="the window to take the token")
-
-        # The panel item's "Open Dreams for Littles": Activate.
-        [window] = app.windows()
-        xdotool(self.session, "windowfocus", "--sync", window)
-        xdotool(self.session, "key", "--window", window, "ctrl+w")
-        eventually(lambda: app.windows() == [], what="the window to hide on Ctrl+W")
-        dbus_application(self.session).Activate({})
-        eventually(lambda: len(app.windows()) == 1, what="the window to show on Activate")
-
-        # A second launch.
-        self.close_window(app)
-        eventually(lambda: app.windows() == [], what="the window to hide")
-        launched = subprocess.run([APP], env=self.session.env, capture_output=True, text=True, timeout=PATIENCE)
-        self.assertEqual(launched.returncode, 0, launched.stderr)
-        eventually(lambda: len(app.windows()) == 1, what="the window to show on a second launch")
-        self.assertTrue(alive(app.pid))
-        self.assertEqual(len(self.notices()), 1)
-
-    def test_quit_quits_while_a_sleep_runs_and_says_what_stops(self):
-        app, timer_id = self.app_with_a_sleep()
-        [window] = app.windows()
-        xdotool(self.session, "windowfocus", "--sync", window)
-        xdotool(self.session, "key", "--window", window, "ctrl+q")
-        eventually(lambda: not alive(app.pid), what="the app to quit")
-        self.assertTrue(bridge_children(app.pid) == [])
-        eventually(lambda: any("no longer renewed" in c["body"] for c in self.monitor.notify_calls()),
-                   what="the line that says what stops")
-        # The agent keeps the timer; only the app has gone.
-        self.assertTrue(self.listed(timer_id))
-
     def test_the_panel_items_menu_shows_the_hidden_window_and_quits_the_app(self):
         panel = SpecPanel(self.session)
         app, timer_id = self.app_with_a_sleep()
@@ -225,13 +240,6 @@ class WindowClosedWithASleepTests(BackgroundTestCase):
         self.session.processes.append(ProcessHandle(pid))
         self.assertIn("Starting the app in the background", self.agent.log())
         self.assertEqual(app_windows(self.session, pid), [])
-
-    def test_the_quit_action_quits_a_hidden_app(self):
-        app, timer_id = self.app_with_a_sleep()
-        self.close_window(app)
-        eventually(lambda: app.windows() == [], what="the window to hide")
-        application_actions(self.session).ActivateAction("quit", dbus.Array([], signature="v"), {})
-        eventually(lambda: not alive(app.pid), what="the app to quit")
 
 
 class QuitThroughThePortalTests(BackgroundTestCase):

@@ -437,6 +437,9 @@ class RefusedNotifyTests(RecordedTestCase):
 
     server_name = "Plasma"
     refuse_repeats = True
+    # Half a minute waited for the notification to be offered again: it
+    # runs in the lane beside the workers (parallel.py), not in one of them.
+    mostly_waits = True
 
     def test_an_error_reply_is_logged_and_the_notification_offered_again_later(self):
         self.control.RefuseNext(1)

@@ -27,6 +27,10 @@ def build_fault_library(directory):
 
 
 class InjectedFaultTests(PlatformTestCase):
+    # Half a minute waited for the retry that lands the completion: it runs
+    # in the lane beside the workers (parallel.py), not in one of them.
+    mostly_waits = True
+
     def setUp(self):
         super().setUp()
         self.trigger = os.path.join(self.session.root, "io-fault")

@@ -200,12 +200,13 @@ forky-build: deps toolchain
 	Tests/Forky/build.sh all
 
 # make check's stage of the package's tests in the roots: the desktop
-# tests of Debian 13 (trixie-tests) beside those of Debian testing
-# (forky-tests) and then the package test (package-test, on this machine
-# and in a Debian 13 root of its own). Each root runs in namespaces of its
-# own, and these tests mostly wait on desktops, dpkg and services, so the
-# halves run side by side (scripts/side-by-side.sh, each half's output in
-# build/side-by-side/); the second half runs both its parts whatever the
+# tests of Debian 13 (trixie-tests) and then the package test
+# (package-test, on this machine and in a Debian 13 root of its own) beside
+# those of Debian testing (forky-tests), the longest part: the halves take
+# about as long. Each root runs in namespaces of its own, and these tests
+# mostly wait on desktops, dpkg and services, so the halves run side by
+# side (scripts/side-by-side.sh, each half's output in
+# build/side-by-side/); the first half runs both its parts whatever the
 # first one's outcome. The host-side check that a root's run leaves
 # nothing behind comes first, alone. As root.
 desktop-tests: deps
@@ -213,9 +214,9 @@ desktop-tests: deps
 	Tests/Trixie/root.sh path >/dev/null
 	DFL_ROOT_SUITE=forky Tests/Trixie/root.sh path >/dev/null
 	$(SYSTEM_PYTHON) Tests/Trixie/root_harness_test.py
-	scripts/side-by-side.sh trixie-tests "Tests/Trixie/run.sh --deb $(DEB) --harness-checked" \
-		forky-and-package-tests "status=0; $(MAKE) --no-print-directory forky-tests || status=1; \
-			$(MAKE) --no-print-directory package-test || status=1; exit \$$status"
+	scripts/side-by-side.sh trixie-and-package-tests "status=0; Tests/Trixie/run.sh --deb $(DEB) --harness-checked || status=1; \
+			$(MAKE) --no-print-directory package-test || status=1; exit \$$status" \
+		forky-tests "$(MAKE) --no-print-directory forky-tests"
 
 # Drops the cached Debian 13 root; the next trixie-tests makes it again.
 trixie-root-drop:
@@ -230,24 +231,30 @@ flatpak: deps
 	Tests/Flatpak/build.sh
 
 # The bundle installed with flatpak install --user in the Debian 13 root
-# (the host; the runtime inside is the stand-in made from testing):
-# its programs run, its permissions are the manifest's finish-args, its
-# desktop files are exported (Tests/Flatpak/test_bundle.py); then the whole
-# story on GNOME Shell 48 and Plasma 6.3 through their portals, and from the
-# host over its name (Tests/Flatpak/test_*.py); a second Flatpak queued on
-# the agent's name, and the .deb installed beside the Flatpak (the package
-# `make package` leaves, built now when there is none). As root.
+# (the host; the runtime inside is the stand-in made from testing): the
+# whole story on GNOME Shell 48 and Plasma 6.3 through their portals, the
+# .deb installed beside the Flatpak (the package `make package` leaves,
+# built now when there is none) and the stand-in's own manifest checks. As
+# root.
+TRIXIE_FLATPAK_TESTS := test_gnome_flatpak test_plasma_flatpak test_deb_beside_flatpak test_standin_manifest
+
 trixie-flatpak-test:
 	@test -f build/flatpak/com.dreamsforlittles.DreamsForLittles.flatpak || $(MAKE) --no-print-directory flatpak
 	@ls build/package/dreamsforlittles-desktop_*.deb >/dev/null 2>&1 || $(MAKE) --no-print-directory package
-	Tests/Flatpak/run.sh
+	Tests/Flatpak/run.sh $(TRIXIE_FLATPAK_TESTS)
 
 # The Flatpak's whole story on the desktops most parents run now, in the
-# Debian testing root: GNOME Shell 50 (its banner with Open and Complete,
-# the body's click raising the window on the Sleep, the panel item, the
-# Background Apps line, the autostart entry) and Plasma 6.7 (its popup,
-# tray and menu, a name written as markup). As root.
-FORKY_FLATPAK_TESTS := test_gnome_flatpak test_plasma_flatpak
+# Debian testing root (flatpak 1.18): GNOME Shell 50 (its banner with Open
+# and Complete, the body's click raising the window on the Sleep, the panel
+# item, the Background Apps line, the autostart entry) and Plasma 6.7 (its
+# popup, tray and menu, a name written as markup); and the bundle itself:
+# its programs run, its permissions are the manifest's finish-args, its
+# desktop files are exported (test_bundle), a host program lists and
+# completes over its name (test_host_flatpak), a second Flatpak queued on
+# the agent's name gets nothing (test_impostor_flatpak). These last three
+# run here rather than in Debian 13 so that the two halves of flatpak-test
+# take about as long. As root.
+FORKY_FLATPAK_TESTS := test_gnome_flatpak test_plasma_flatpak test_bundle test_host_flatpak test_impostor_flatpak
 
 forky-flatpak-test:
 	@test -f build/flatpak/com.dreamsforlittles.DreamsForLittles.flatpak || $(MAKE) --no-print-directory flatpak
@@ -255,8 +262,13 @@ forky-flatpak-test:
 
 # make check's stage of the Flatpak's tests: Debian 13's (trixie-flatpak-test)
 # beside the testing root's (forky-flatpak-test), each in its root's own
-# namespaces, as desktop-tests runs its halves (scripts/side-by-side.sh). As root.
+# namespaces, as desktop-tests runs its halves (scripts/side-by-side.sh).
+# Every module of Tests/Flatpak is in one of the two lists. As root.
+FLATPAK_TEST_MODULES := $(basename $(notdir $(wildcard Tests/Flatpak/test_*.py)))
+
 flatpak-test:
+	@for module in $(FLATPAK_TEST_MODULES); do case " $(TRIXIE_FLATPAK_TESTS) $(FORKY_FLATPAK_TESTS) " in \
+		*" $$module "*) ;; *) echo "flatpak-test: Tests/Flatpak/$$module.py is in neither TRIXIE_FLATPAK_TESTS nor FORKY_FLATPAK_TESTS" >&2; exit 1 ;; esac; done
 	@test -f build/flatpak/com.dreamsforlittles.DreamsForLittles.flatpak || $(MAKE) --no-print-directory flatpak
 	@ls build/package/dreamsforlittles-desktop_*.deb >/dev/null 2>&1 || $(MAKE) --no-print-directory package
 	Tests/Trixie/root.sh path >/dev/null

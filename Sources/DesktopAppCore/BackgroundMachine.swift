@@ -22,21 +22,27 @@ public struct BackgroundMachine: Sendable, Equatable {
     }
 
     public struct State: Sendable, Equatable {
-        /// The window is shown. A shown window has no hold and no grace:
-        /// showing it ends both.
-        public fileprivate(set) var visible: Bool
-        /// g_application_hold was asked and not yet released.
-        public fileprivate(set) var held = false
-        public fileprivate(set) var graceRunning = false
+        /// Where the window and the app are. Each phase carries only what
+        /// can be true in it: a shown window has no hold and no grace
+        /// (showing it ends both), and once quit is decided nothing
+        /// follows.
+        public enum Phase: Sendable, Equatable {
+            case shown
+            /// The window is hidden, or made and never shown. `held`:
+            /// g_application_hold was asked and not yet released; `grace`:
+            /// the app quits when the grace ends, no timer needing it.
+            case hidden(held: Bool, grace: Bool)
+            case quitting
+        }
+
+        public fileprivate(set) var phase: Phase
         /// What the agent mirrors, as its last List said.
         public fileprivate(set) var timers: [ListedTimer] = []
         /// The notice was given (in this run or an earlier one).
         public fileprivate(set) var noticeGiven: Bool
-        /// Quit was decided: nothing follows.
-        public fileprivate(set) var quitting = false
 
         public init(visible: Bool = true, noticeGiven: Bool = false) {
-            self.visible = visible
+            phase = visible ? .shown : .hidden(held: false, grace: false)
             self.noticeGiven = noticeGiven
         }
 
@@ -76,15 +82,14 @@ public struct BackgroundMachine: Sendable, Equatable {
     /// window has no hold and no grace to end, so with nothing mirrored it
     /// simply quits.
     public mutating func closeRequested() -> [Action] {
-        guard !state.quitting, state.visible else { return [] }
+        guard state.phase == .shown else { return [] }
         let needed = state.keepingTheAppRunning
         guard !needed.isEmpty else {
-            state.quitting = true
+            state.phase = .quitting
             return [.quit(sayWhatStops: false)]
         }
-        state.visible = false
-        var actions: [Action] = [.hideWindow]
-        if hold() { actions.append(.hold) }
+        state.phase = .hidden(held: true, grace: false)
+        var actions: [Action] = [.hideWindow, .hold]
         if !state.noticeGiven {
             state.noticeGiven = true
             actions.append(.notice(AppText.keepsRunning(babyNames: needed.map(\.babyName))))
@@ -95,89 +100,62 @@ public struct BackgroundMachine: Sendable, Equatable {
     /// The window was presented (a launch, a link, the panel, the
     /// notification's Open).
     public mutating func shown() -> [Action] {
-        guard !state.quitting else { return [] }
-        state.visible = true
-        var actions: [Action] = []
-        if cancelGrace() { actions.append(.cancelGrace) }
-        if release() { actions.append(.release) }
-        return actions
+        guard case .hidden(let held, let grace) = state.phase else { return [] }
+        state.phase = .shown
+        return (grace ? [.cancelGrace] : []) + (held ? [.release] : [])
     }
 
     /// The app was started in the background (the agent's `background`
     /// action): a window that is never shown, held or on its way out as
     /// the timers already listed say.
     public mutating func startedHidden() -> [Action] {
-        guard !state.quitting else { return [] }
-        state.visible = false
+        switch state.phase {
+        case .quitting: return []
+        case .shown: state.phase = .hidden(held: false, grace: false)
+        case .hidden: break
+        }
         return followTimers()
     }
 
     /// What the agent mirrors now (its List after a change; none when the
     /// agent is not on the bus).
     public mutating func timersListed(_ timers: [ListedTimer]) -> [Action] {
-        guard !state.quitting else { return [] }
+        guard state.phase != .quitting else { return [] }
         state.timers = timers
-        return state.visible ? [] : followTimers()
+        return followTimers()
     }
 
-    /// The grace asked for has passed: a hidden app that no timer needs
-    /// quits.
+    /// The grace asked for has passed: the hidden app, which no timer
+    /// needs (one that did would have ended the grace), quits.
     public mutating func graceElapsed() -> [Action] {
-        guard !state.quitting, state.graceRunning else { return [] }
-        state.graceRunning = false
-        guard !state.visible, state.keepingTheAppRunning.isEmpty else { return [] }
-        state.quitting = true
-        var actions: [Action] = []
-        if release() { actions.append(.release) }
-        actions.append(.quit(sayWhatStops: false))
-        return actions
+        guard case .hidden(let held, grace: true) = state.phase else { return [] }
+        state.phase = .quitting
+        return (held ? [.release] : []) + [.quit(sayWhatStops: false)]
     }
 
     /// Ctrl+Q, the window's menu, the panel item's menu, SIGTERM.
     public mutating func quitRequested() -> [Action] {
-        guard !state.quitting else { return [] }
-        state.quitting = true
         var actions: [Action] = []
-        if cancelGrace() { actions.append(.cancelGrace) }
-        if release() { actions.append(.release) }
-        actions.append(.quit(sayWhatStops: !state.keepingTheAppRunning.isEmpty))
-        return actions
+        switch state.phase {
+        case .quitting: return []
+        case .shown: break
+        case .hidden(let held, let grace): actions = (grace ? [.cancelGrace] : []) + (held ? [.release] : [])
+        }
+        state.phase = .quitting
+        return actions + [.quit(sayWhatStops: !state.keepingTheAppRunning.isEmpty)]
     }
 
     /// A hidden app: held while a timer needs it, on its way out after the
-    /// grace when none does.
+    /// grace when none does. A shown window follows nothing.
     private mutating func followTimers() -> [Action] {
-        var actions: [Action] = []
+        guard case .hidden(let held, let grace) = state.phase else { return [] }
         if state.keepingTheAppRunning.isEmpty {
-            if !state.graceRunning {
-                state.graceRunning = true
-                actions.append(.startGrace(settings.grace))
-            }
-        } else {
-            if cancelGrace() { actions.append(.cancelGrace) }
-            if hold() { actions.append(.hold) }
+            guard !grace else { return [] }
+            state.phase = .hidden(held: held, grace: true)
+            return [.startGrace(settings.grace)]
         }
-        return actions
-    }
-
-    /// The hold, the release and the grace's end, each true only when it
-    /// changes something (and so is to be said).
-    private mutating func hold() -> Bool {
-        guard !state.held else { return false }
-        state.held = true
-        return true
-    }
-
-    private mutating func release() -> Bool {
-        guard state.held else { return false }
-        state.held = false
-        return true
-    }
-
-    private mutating func cancelGrace() -> Bool {
-        guard state.graceRunning else { return false }
-        state.graceRunning = false
-        return true
+        state.phase = .hidden(held: true, grace: false)
+        return (grace ? [.cancelGrace] : []) + (held ? [] : [.hold])
     }
 }
 

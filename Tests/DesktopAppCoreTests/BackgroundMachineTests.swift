@@ -29,7 +29,7 @@ import Testing
         #expect(machine.timersListed([maya]) == [])
         #expect(machine.closeRequested()
             == [.hideWindow, .hold, .notice(AppText.keepsRunning(babyNames: ["Maya"]))])
-        #expect(!machine.state.visible && machine.state.held)
+        #expect(machine.state.phase == .hidden(held: true, grace: false))
         #expect(machine.shown() == [.release])
         #expect(machine.closeRequested() == [.hideWindow, .hold])
     }
@@ -67,7 +67,7 @@ import Testing
         _ = machine.timersListed([])
         #expect(machine.timersListed([leo]) == [.cancelGrace])
         #expect(machine.graceElapsed() == [])
-        #expect(machine.state.held)
+        #expect(machine.state.phase == .hidden(held: true, grace: false))
     }
 
     @Test func showingTheWindowInTheGraceCancelsItAndReleases() {
@@ -82,7 +82,7 @@ import Testing
         var machine = BackgroundMachine()
         #expect(machine.timersListed([maya]) == [])
         #expect(machine.timersListed([]) == [])
-        #expect(machine.state.visible && !machine.state.held && !machine.state.graceRunning)
+        #expect(machine.state.phase == .shown)
     }
 
     @Test func quitQuitsHiddenOrShownAndSaysWhatStopsWhileATimerIsMirrored() {
@@ -124,13 +124,13 @@ import Testing
         var machine = BackgroundMachine()
         #expect(machine.timersListed([maya]) == [])
         #expect(machine.startedHidden() == [.hold])
-        #expect(!machine.state.visible && machine.state.held && !machine.state.graceRunning)
+        #expect(machine.state.phase == .hidden(held: true, grace: false))
     }
 
     @Test func aNewMachineIsShownWithNothingHeldOrListed() {
         let machine = BackgroundMachine(noticeGiven: true)
         #expect(machine.state == BackgroundMachine.State(visible: true, noticeGiven: true))
-        #expect(machine.state.timers.isEmpty && !machine.state.quitting)
+        #expect(machine.state.timers.isEmpty && machine.state.phase == .shown)
     }
 
     @Test func afterQuitNoEventLeadsAnywhere() {
@@ -140,12 +140,12 @@ import Testing
         #expect(machine.startedHidden() == [])
         #expect(machine.closeRequested() == [])
         #expect(machine.graceElapsed() == [])
-        #expect(machine.state.quitting)
+        #expect(machine.state.phase == .quitting)
     }
 
     @Test func aNewMachinesStateIsTheStatesOwnFirstState() {
         #expect(BackgroundMachine().state == BackgroundMachine.State())
-        #expect(BackgroundMachine.State().visible && !BackgroundMachine.State().noticeGiven)
+        #expect(BackgroundMachine.State().phase == .shown && !BackgroundMachine.State().noticeGiven)
     }
 
     @Test func aShownAppThatQuitIgnoresAClose() {
@@ -159,14 +159,14 @@ import Testing
         var machine = BackgroundMachine()
         #expect(machine.closeRequested() == [.quit(sayWhatStops: false)])
         #expect(machine.quitRequested() == [])
-        #expect(machine.state.quitting)
+        #expect(machine.state.phase == .quitting)
     }
 
     @Test func anAppThatQuitAfterTheGraceHasNoGraceLeftAndQuitsNoMore() {
         var machine = hidden(with: [maya])
         _ = machine.timersListed([])
         #expect(machine.graceElapsed() == [.release, .quit(sayWhatStops: false)])
-        #expect(!machine.state.graceRunning && !machine.state.held && machine.state.quitting)
+        #expect(machine.state.phase == .quitting)
         #expect(machine.quitRequested() == [])
     }
 

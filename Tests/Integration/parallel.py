@@ -8,7 +8,8 @@ patience: steady comes first). A class that spends its minutes asleep (an
 outage, a suspend, an idle minute counted) says so with `mostly_waits`: it
 runs in a lane of its own beside the workers, one such class at a time, so
 that its sleep does not hold a worker while the CPU it would leave idle is
-there for the others.
+there for the others; once nothing else is left for the workers, a free
+worker takes the next such class too.
 
     parallel.py [--workers N] [--records DIR] [NAME ...]
     parallel.py --slowest DIR [DIR ...]
@@ -109,18 +110,22 @@ def next_unit(waiting, running, workers, solo, sleepers):
     """The next unit of `waiting` (in its order) that may start beside the
     units `running`, or None: a unit that runs alone starts when nothing
     runs and then nothing starts beside it; a unit that mostly waits starts
-    when no other such unit runs, whatever the workers do; any other unit
-    when fewer than `workers` of them run."""
+    when no other such unit runs, whatever the workers do, or in a free
+    worker's place once no other unit is left for the workers (a run whose
+    lane carries more than its workers, as the sanitizers' short runs do,
+    does not end with the workers idle); any other unit when fewer than
+    `workers` run, a sleeper in a worker's place counting as one."""
     if any(unit in solo for unit in running):
         return None
-    busy = sum(1 for unit in running if unit not in sleepers)
-    sleeping = any(unit in sleepers for unit in running)
+    sleeping = sum(1 for unit in running if unit in sleepers)
+    busy = len(running) - sleeping + max(sleeping - 1, 0)
+    for_the_workers = any(unit not in solo and unit not in sleepers for unit in waiting)
     for unit in waiting:
         if unit in solo:
             if not running:
                 return unit
         elif unit in sleepers:
-            if not sleeping:
+            if not sleeping or (not for_the_workers and busy < workers):
                 return unit
         elif busy < workers:
             return unit

@@ -44,6 +44,15 @@ class LaneTests(unittest.TestCase):
         self.assertEqual(self.next(["m.Suspend", "m.C"], ["m.Outage", "m.A"]), "m.C")
         self.assertIsNone(self.next(["m.Suspend", "m.C"], ["m.Outage", "m.A", "m.B"]))
 
+    def test_with_nothing_else_left_a_free_worker_takes_the_next_sleeper(self):
+        self.assertEqual(self.next(["m.Suspend"], ["m.Outage", "m.A"]), "m.Suspend")
+        self.assertEqual(self.next(["m.Suspend"], ["m.Outage"]), "m.Suspend")
+        self.assertIsNone(self.next(["m.Suspend"], ["m.Outage", "m.A", "m.B"]))
+
+    def test_a_sleeper_in_a_workers_place_counts_as_a_worker(self):
+        self.assertIsNone(self.next(["m.Late", "m.C"], ["m.Outage", "m.Suspend", "m.A"]))
+        self.assertEqual(self.next(["m.C"], ["m.Outage", "m.Suspend"]), "m.C")
+
     def test_two_busy_workers_and_no_sleeper_waiting_start_nothing(self):
         self.assertIsNone(self.next(["m.C", "m.D"], ["m.A", "m.B"]))
 

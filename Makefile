@@ -213,13 +213,14 @@ forky-build: deps toolchain
 # make check's stage of the package's tests in the roots: the desktop
 # tests of Debian 13 (trixie-tests) beside those of Debian testing
 # (forky-tests) and then the package test (package-test, on this machine
-# and in a Debian 13 root of its own): measured alone, Debian 13's half
-# (about 450 s) takes about as long as the other (about 280 s and 200 s).
+# and in a Debian 13 root of its own): Debian 13's half (450 to 530 s in
+# the last runs) takes about as long as the other (about 300 s and 235 s).
 # Each root runs in namespaces of its own, and these tests mostly wait on
 # desktops, dpkg and services, so the halves run side by side
 # (scripts/side-by-side.sh, each half's output in build/side-by-side/); the
-# second half runs both its parts whatever the first one's outcome. The host-side check that a root's run leaves
-# nothing behind comes first, alone. As root.
+# second half runs both its parts whatever the first one's outcome. The
+# host-side check that a root's run leaves nothing behind comes first,
+# alone. As root.
 desktop-tests: deps
 	@test -f $(DEB) || $(MAKE) --no-print-directory package
 	Tests/Trixie/root.sh path >/dev/null

@@ -42,14 +42,8 @@ build: deps toolchain locale
 # followed by the package test on this Debian 12 and in the Debian 13 root
 # (desktop-tests); the Flatpak's tests last, Debian 13's beside the
 # testing root's.
-#
-# The short fuzz runs beside the desktop tests, at the lowest priority: the
-# desktop tests mostly wait on desktops and leave a fifth of the CPU idle,
-# which the fuzzers (and their build, where it must be made again) take;
-# alone, they held the run for about 100 s. Its output is
-# build/fuzz-short.log, printed and judged after the desktop tests.
 CHECK_STAGES := translation-tests unit-tests contract-tests integration-tests js-tests bench-quick sanitizers \
-	package fuzz-short-begins desktop-tests fuzz-short flatpak flatpak-test
+	fuzz-short package desktop-tests flatpak flatpak-test
 
 # What later stages need is made ahead, in the background at the lowest
 # priority (scripts/ahead.sh, its logs build/ahead-*.log), and ended with
@@ -84,13 +78,8 @@ check: deps test-toolchain locale
 		echo "== make check: $$* passed in $$(( $$(date +%s) - begun )) s ($$(( $$(date +%s) - started )) s in all)"; }; \
 	stage swift build --build-tests; \
 	ahead builds; \
-	fuzz-short-beside-desktop-tests() { wait $$fuzzing; local status=$$?; cat build/fuzz-short.log; return $$status; }; \
 	for name in $(CHECK_STAGES); do case $$name in \
 		package | flatpak) stage scripts/ahead.sh take $$name ;; \
-		fuzz-short-begins) setsid nice -n 19 $(MAKE) --no-print-directory fuzz-short >build/fuzz-short.log 2>&1 & \
-			fuzzing=$$!; aheads+=" -$$fuzzing"; \
-			echo "== make check: fuzz-short runs beside desktop-tests at the lowest priority (build/fuzz-short.log)" ;; \
-		fuzz-short) stage fuzz-short-beside-desktop-tests ;; \
 		*) stage $(MAKE) --no-print-directory $$name ;; esac; done; \
 	closing; \
 	echo "== make check: every stage passed in $$(( $$(date +%s) - started )) s"

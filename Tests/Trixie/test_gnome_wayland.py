@@ -415,11 +415,11 @@ class IndicatorTests(GnomeShellTestCase):
         for _ in range(clicks):
             self.point_at(pointer, lambda: appindicator.item(self.shell, INDICATOR_ID), "the panel item")
             pointer.click(BUTTON_RIGHT)
-            deadline = time.monotonic() + wait
-            while time.monotonic() < deadline:
-                if opening():
-                    return
-                time.sleep(0.1)
+            try:
+                eventually(opening, timeout=wait)
+                return
+            except AssertionError:
+                continue
 
     def point_at(self, pointer, find, what):
         """Moves the pointer onto what `find` gives (a dict with box and

@@ -34,16 +34,28 @@ public struct SandboxAgentMachine: Sendable, Equatable {
     public static let restartLimit = 5
 
     public struct State: Sendable, Equatable {
+        /// The agent as the app last saw it. One value rather than three
+        /// flags: an agent is absent, asked for, or on the bus, and only on
+        /// the bus does what its last List gave mean anything.
+        public enum Agent: Sendable, Equatable {
+            case absent
+            /// A start was asked and the agent has not been seen since.
+            case starting
+            /// On the bus; `timers`: its last List had a timer, so its
+            /// leaving is a crash.
+            case present(timers: Bool)
+        }
+
         /// The app runs in a Flatpak: only then does the machine act.
         public fileprivate(set) var sandboxed = false
-        public fileprivate(set) var agentPresent = false
-        /// The agent's last List had a timer: its leaving is a crash.
-        public fileprivate(set) var timersKnown = false
-        /// A start was asked and the agent has not been seen since.
-        public fileprivate(set) var startPending = false
+        public fileprivate(set) var agent = Agent.absent
         public fileprivate(set) var restarts = 0
         /// The autostart the last RequestBackground asked for.
         public fileprivate(set) var autostartAsked = true
+
+        public var agentPresent: Bool { if case .present = agent { true } else { false } }
+        public var timersKnown: Bool { agent == .present(timers: true) }
+        public var startPending: Bool { agent == .starting }
 
         /// Nothing known: the app's start.
         public init() {}
@@ -89,7 +101,7 @@ public struct SandboxAgentMachine: Sendable, Equatable {
     public mutating func started(_ place: RunningPlace, startAtLogin: Bool, askedBefore: Bool) -> [StartedAction] {
         state.sandboxed = place.isSandboxed
         guard state.sandboxed else { return [] }
-        state.startPending = true
+        state.agent = .starting
         state.autostartAsked = startAtLogin
         let start = StartedAction.startAgent(busName: SleepTimers1.busName)
         if askedBefore { return [start] }
@@ -111,14 +123,13 @@ public struct SandboxAgentMachine: Sendable, Equatable {
 
     /// The agent's name has an owner.
     public mutating func agentAppeared() {
-        state.agentPresent = true
-        state.startPending = false
+        state.agent = .present(timers: false)
     }
 
     /// How many timers the agent's last List gave.
     public mutating func timersListed(count: Int) {
         // The empty List that follows a vanished agent is not news.
-        if state.agentPresent { state.timersKnown = count > 0 }
+        if state.agentPresent { state.agent = .present(timers: count > 0) }
     }
 
     public enum AgentVanishedAction: Sendable, Equatable {
@@ -131,13 +142,14 @@ public struct SandboxAgentMachine: Sendable, Equatable {
     /// The agent's name lost its owner: a crash when it had timers, and
     /// it is started again unless a start is already on its way.
     public mutating func agentVanished() -> AgentVanishedAction? {
-        let crashed = state.agentPresent && state.timersKnown
-        state.agentPresent = false
-        state.timersKnown = false
-        guard state.sandboxed, crashed, !state.startPending else { return nil }
+        let crashed = state.timersKnown
+        // A start on its way stays on its way: a stale watch's word that
+        // the name is gone starts nothing more.
+        if state.agentPresent { state.agent = .absent }
+        guard state.sandboxed, crashed else { return nil }
         guard state.restarts < Self.restartLimit else { return .restartLimitReached(state.restarts) }
         state.restarts += 1
-        state.startPending = true
+        state.agent = .starting
         return .startAgent(busName: SleepTimers1.busName)
     }
 

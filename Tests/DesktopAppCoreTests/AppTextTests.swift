@@ -137,6 +137,12 @@ import Testing
             == " (3 refusals of this kind of call since the last such line; one line a minute is written.)")
     }
 
+    @Test func oneApplicationOfTheStyleSaysNoCountAndSeveralSayHowMany() {
+        #expect(AppLogText.appearanceCount(1) == "")
+        #expect(AppLogText.appearanceCount(4)
+            == " (4 applications of the style since the last such line; one line every 5 s at most.)")
+    }
+
     @Test func anAgentAlreadyRunningIsToldFromOneJustStarted() {
         #expect(AppLogText.agentStarted("org.example.Agent", 2) == "The agent at org.example.Agent was already running.")
         #expect(AppLogText.agentStarted("org.example.Agent", 1) == "The agent at org.example.Agent was started.")

@@ -65,6 +65,16 @@ import Testing
         #expect(machine.agentVanished() == nil)
     }
 
+    @Test func aListAfterAnAgentLeftWithoutTimersIsNotNews() {
+        // The agent left with nothing mirrored: it is gone, and what a stale
+        // watch's List says of it afterwards makes no later leaving a crash.
+        var machine = running(timers: 0)
+        #expect(machine.agentVanished() == nil)
+        machine.timersListed(count: 1)
+        #expect(!machine.state.agentPresent && !machine.state.timersKnown)
+        #expect(machine.agentVanished() == nil)
+    }
+
     @Test func aStartThatNeverBroughtTheAgentIsNotRepeated() {
         var machine = running(timers: 1)
         _ = machine.agentVanished()

@@ -121,6 +121,13 @@ import SleepTimerCore
         #expect(running.persistent)
     }
 
+    @Test func theNoticeThatNoSleepRunsHasNoButtonAndGoesByItself() {
+        let notice = NotificationContent.noSleepRunning
+        #expect(notice.summary == "No Sleep is running")
+        #expect(notice.actions.isEmpty)
+        #expect(!notice.persistent)
+    }
+
     @Test func withoutATokenOnlyOpenIsOffered() {
         let running = content(.running(canComplete: false))
         #expect(running.actions == [.open])

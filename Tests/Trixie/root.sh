@@ -232,8 +232,9 @@ case ${1:-} in
         flock -s 8
         # The overlay's mount point lives in the cache, beside the roots,
         # and goes when the run does (the namespace, and with it the tmpfs,
-        # is gone by then).
-        layer=$(mktemp -d "$(dirname "$dir")/overlay.XXXXXX")
+        # is gone by then). Its name carries this run's process id, so that
+        # the harness's test tells another run's, still going, from one left.
+        layer=$(mktemp -d "$(dirname "$dir")/overlay.$$.XXXXXX")
         trap 'rmdir "$layer"' EXIT
         status=0
         LAYER=$layer enter "$dir" "$@" || status=$?

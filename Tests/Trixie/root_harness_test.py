@@ -5,7 +5,8 @@ desktop tests; its name keeps it out of the discovery that runs inside):
 a command that leaves processes behind in the background, one of them in a
 session of its own, and a run stopped with SIGTERM while its command still
 runs, each end with no process of the run alive, no overlay mounted, and
-nothing new in /tmp or in the cache's folder. As root.
+nothing new in /tmp or in the cache's folder (but the overlay of another
+run still going). As root.
 """
 
 import os
@@ -36,6 +37,21 @@ def processes_named(marker: str) -> list[str]:
     return found
 
 
+def another_runs_overlay(entry: str) -> bool:
+    """Whether `entry` of the cache's folder is the overlay of a root.sh run
+    still going: its name (overlay.PID.XXXXXX) names a live root.sh. make
+    check builds the Flatpak in the root ahead, beside the desktop tests;
+    the run under test has ended when this is asked."""
+    parts = entry.split(".")
+    if len(parts) != 3 or parts[0] != "overlay" or not parts[1].isdigit():
+        return False
+    try:
+        with open(f"/proc/{parts[1]}/cmdline", "rb") as file:
+            return b"root.sh" in file.read()
+    except OSError:
+        return False
+
+
 def overlay_mounts(cache: str) -> list[str]:
     with open("/proc/self/mountinfo", encoding="utf-8") as file:
         return [line.strip() for line in file if cache in line or "trixie-overlay" in line]
@@ -62,7 +78,8 @@ class RootHarnessTest(unittest.TestCase):
         self.assertEqual(overlay_mounts(self.cache), [], "a mount of the run is left")
         tmp, cache = self.snapshot()
         self.assertEqual(sorted(tmp - before[0]), [], "new entries in /tmp")
-        self.assertEqual(sorted(cache - before[1]), [], "new entries in the cache's folder")
+        left = [entry for entry in sorted(cache - before[1]) if not another_runs_overlay(entry)]
+        self.assertEqual(left, [], "new entries in the cache's folder")
 
     def test_background_processes_end_with_the_run(self):
         marker = "dfl-harness-" + secrets.token_hex(6)

@@ -157,11 +157,33 @@ class Plasma:
     def log_tails(self, lines=25):
         """The end of each part's log, for a failure's message, without the
         lines every run has (no UDisks2, no PipeWire, the scripts' output)."""
-        tails = []
+        tails = [self.shell_state()]
         for name in self.logs:
             kept = [line for line in self.log(name).splitlines() if not any(noise in line for noise in LOG_NOISE)]
             tails.append("--- %s's log:\n%s" % (name, "\n".join(kept[-lines:])))
         return "\n".join(tails)
+
+    def shell_state(self):
+        """Whether plasmashell answers on the bus, and what its main thread
+        is doing (its state and the kernel function it waits in): a popup
+        that never gets its words may be a shell that no longer runs its
+        event loop, or one that runs and did not lay the popup out."""
+        shell = getattr(self, "shell", None)
+        if shell is None or shell.poll() is not None:
+            return "plasmashell is not running"
+        try:
+            self.bus.call_blocking(NOTIFICATIONS, "/", "org.freedesktop.DBus.Peer", "Ping", "", (), timeout=5)
+            answers = "answers"
+        except dbus.exceptions.DBusException as error:
+            answers = "does not answer (%s)" % error.get_dbus_name()
+        try:
+            with open("/proc/%d/stat" % shell.pid) as handle:
+                state = handle.read().rsplit(")", 1)[1].split()[0]
+            with open("/proc/%d/wchan" % shell.pid) as handle:
+                wchan = handle.read().strip() or "-"
+        except OSError as error:
+            state, wchan = "?", str(error)
+        return "plasmashell %s on the bus; its main thread is in state %s, waiting in %s" % (answers, state, wchan)
 
     def wait_until(self, predicate, what, timeout=STARTUP):
         deadline = time.monotonic() + timeout

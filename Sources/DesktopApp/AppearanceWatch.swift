@@ -37,9 +37,9 @@ final class AppearanceWatch {
     private var idleSource: guint = 0
     private var periodSource: guint = 0
     /// One line of the style every few seconds at most, whatever a flood.
-    private var styleLog = LogBudgetMachine(settings: AppearanceWatch.styleLines)
+    private var styleLog = LogBudgetMachine<Instant>(settings: AppearanceWatch.styleLines)
     private var flushSource: guint = 0
-    static let styleLines = LogBudgetMachine.Settings(period: .seconds(5), maximumCallers: 1)
+    static let styleLines = LogBudgetMachine<Instant>.Settings(period: .seconds(5), maximumCallers: 1)
     fileprivate static let styleCaller = "the settings portal"
     private var webViews: [UnsafeMutablePointer<WebKitWebView>] = []
     /// AppPages.highContrastStyle, made once, added to each web view's

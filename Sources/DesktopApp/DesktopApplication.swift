@@ -31,7 +31,7 @@ public final class DesktopApplication {
     /// Whether the app stays with its window closed (see BackgroundMachine).
     var background = BackgroundMachine()
     /// When a refused link or action is logged (see logRefusal).
-    var refusalLog = LogBudgetMachine(settings: .refusals)
+    var refusalLog = LogBudgetMachine<Instant>(settings: .refusals)
     /// How often each way in (Open, an action, the command line) may make
     /// the app do something, and all of them together (see admit).
     var wayInLimit = CallerRateLimitMachine(settings: .opens)

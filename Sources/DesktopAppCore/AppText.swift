@@ -188,6 +188,11 @@ public enum AppLogText {
     public static func refusalCount(_ count: Int) -> String {
         count == 1 ? "" : " (\(count) refusals of this kind of call since the last such line; one line a minute is written.)"
     }
+    /// After the line of a page's refusal: how often it was refused since
+    /// its last line, when more than once.
+    public static func timesSinceLastLine(_ count: Int) -> String {
+        count == 1 ? "" : " (Refused \(count) times since this was last logged.)"
+    }
     public static let refusedLinkConfigurationUnusable = "Refused a link: the configuration cannot be used, so the app shows no web app."
     public static func openingOutside(_ url: String) -> String { "Opening \(url) in the default browser: it is not part of the web app." }
     public static func refusedNavigation(_ source: String) -> String {

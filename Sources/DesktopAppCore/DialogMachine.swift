@@ -49,7 +49,7 @@ public struct DialogMachine: Sendable {
         /// dialog uses the click up.
         public var personActed: MonotonicInstant?
         /// Which refusals were logged lately.
-        public var logged = RefusalLogMachine()
+        public var logged: LogBudgetMachine<MonotonicInstant> = .pageRefusals()
     }
 
     private(set) var state = State()
@@ -106,7 +106,6 @@ public struct DialogMachine: Sendable {
         }
         guard let refusal else { return .show }
         let key = "\(dialog.rawValue) \(source ?? "")"
-        let line = state.logged.refused(key, at: now) == .log ? AppLogText.refusedDialog(dialog, source: source, refusal) : nil
-        return .refuse(refusal, log: line)
+        return .refuse(refusal, log: state.logged.line(AppLogText.refusedDialog(dialog, source: source, refusal), for: key, at: now))
     }
 }

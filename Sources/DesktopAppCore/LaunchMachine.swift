@@ -33,7 +33,7 @@ public struct LaunchMachine: Sendable {
         /// The clicks reported lately, oldest first.
         public var clicks: [Click] = []
         /// Which refusals were logged lately.
-        public var logged = RefusalLogMachine()
+        public var logged: LogBudgetMachine<MonotonicInstant> = .pageRefusals()
     }
 
     private(set) var state = State()
@@ -86,7 +86,7 @@ public struct LaunchMachine: Sendable {
             case .scheme: line = AppLogText.refusedNavigation(refusal.source)
             case .withoutClick: line = AppLogText.refusedWithoutClick(refusal.source)
             }
-            return .refuse(refusal, log: state.logged.refused(refusal.source, at: now) == .log ? line : nil)
+            return .refuse(refusal, log: state.logged.line(line, for: refusal.source, at: now))
         }
     }
 
@@ -100,8 +100,7 @@ public struct LaunchMachine: Sendable {
     /// within the quiet time.
     public mutating func downloadRefused(from url: String?, at now: MonotonicInstant) -> DownloadRefusedAction? {
         let source = url.flatMap(WebURL.init)?.source ?? "?"
-        guard state.logged.refused("download " + source, at: now) == .log else { return nil }
-        return .log(AppLogText.refusedDownload(source))
+        return state.logged.line(AppLogText.refusedDownload(source), for: "download " + source, at: now).map(DownloadRefusedAction.log)
     }
 
     static func withoutFragment(_ url: String) -> String {

@@ -91,7 +91,7 @@ public final class Agent {
     /// Opens allowed to each caller (see Agent+Opens).
     var openLimit = CallerRateLimitMachine(settings: .opens)
     /// When a caller's refused call is logged (see Agent+Opens).
-    var refusalLog = LogBudgetMachine(settings: .refusals)
+    var refusalLog = LogBudgetMachine<Instant>(settings: .refusals)
     /// What the desktops' searches find (see Agent+Search); its words are
     /// the language's the agent started in.
     let search = SleepSearchRule(searchWords: SleepSearchText.searchWords)

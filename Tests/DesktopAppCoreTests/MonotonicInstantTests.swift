@@ -13,6 +13,13 @@ func moment(_ milliseconds: Int64) -> MonotonicInstant {
         #expect(moment(7).duration(since: moment(7)) == .zero)
     }
 
+    @Test func aMomentPlusALengthMovesByItsMillisecondsAndStopsAtTheBounds() {
+        #expect(moment(1_000) + .milliseconds(1_500) == moment(2_500))
+        #expect(moment(1_000) + .milliseconds(-1_500) == moment(-500))
+        #expect(moment(.max - 1) + .seconds(1) == moment(.max))
+        #expect(moment(.min + 1) + .seconds(-1) == moment(.min))
+    }
+
     @Test func momentsAreOrderedByTheirMilliseconds() {
         #expect(moment(1) < moment(2))
         #expect(!(moment(2) < moment(2)))

@@ -52,7 +52,7 @@ import SleepAgent
         for number in 0..<300 { try agent.open(Fixtures.timerID, caller: "process \(number)") }
         let all = try #require(CallerRateLimitMachine.Settings.opens.allCallers)
         #expect(opener.opened.count == all.burst)
-        #expect(log.all.filter { $0.contains("Refused Open from") }.count <= LogBudgetMachine.Settings.refusals.linesInAll!.burst)
+        #expect(log.all.filter { $0.contains("Refused Open from") }.count <= LogBudgetMachine<Instant>.Settings.refusals.linesInAll!.burst)
         clock.advance(milliseconds: all.refill.wholeMilliseconds)
         try agent.open(Fixtures.timerID, caller: "process 1000")
         #expect(opener.opened.count == all.burst + 1)

@@ -8,14 +8,14 @@
 public struct CallerRateLimitMachine: Equatable, Sendable {
     public struct Settings: Equatable, Sendable {
         /// Each caller's bucket.
-        public let bucket: TokenBucketMachine.Settings
+        public let bucket: TokenBucketMachine<Instant>.Settings
         /// The callers with a bucket of their own at most.
         public let maximumCallers: Int
         /// The bucket of all callers together; nil: none.
-        public let allCallers: TokenBucketMachine.Settings?
+        public let allCallers: TokenBucketMachine<Instant>.Settings?
 
-        public init(burst: Int, refill: Duration, maximumCallers: Int, allCallers: TokenBucketMachine.Settings? = nil) {
-            bucket = TokenBucketMachine.Settings(burst: burst, refill: refill)
+        public init(burst: Int, refill: Duration, maximumCallers: Int, allCallers: TokenBucketMachine<Instant>.Settings? = nil) {
+            bucket = TokenBucketMachine<Instant>.Settings(burst: burst, refill: refill)
             self.maximumCallers = maximumCallers
             self.allCallers = allCallers
         }
@@ -25,17 +25,17 @@ public struct CallerRateLimitMachine: Equatable, Sendable {
         /// flooding caller still leaves a person's click room.
         public static let opens = Settings(
             burst: 3, refill: .seconds(1), maximumCallers: 64,
-            allCallers: TokenBucketMachine.Settings(burst: 6, refill: .milliseconds(500)))
+            allCallers: TokenBucketMachine<Instant>.Settings(burst: 6, refill: .milliseconds(500)))
     }
 
     /// What the limit remembers between events.
     public struct State: Equatable, Sendable {
         /// The callers with a bucket of their own.
-        public fileprivate(set) var buckets: [String: TokenBucketMachine]
+        public fileprivate(set) var buckets: [String: TokenBucketMachine<Instant>]
         /// The bucket the callers beyond the bound share.
-        public fileprivate(set) var overflow: TokenBucketMachine
+        public fileprivate(set) var overflow: TokenBucketMachine<Instant>
         /// The bucket of all callers together, when the settings have one.
-        public fileprivate(set) var all: TokenBucketMachine?
+        public fileprivate(set) var all: TokenBucketMachine<Instant>?
     }
 
     public let settings: Settings
@@ -51,7 +51,7 @@ public struct CallerRateLimitMachine: Equatable, Sendable {
     /// The callers with a bucket of their own now.
     public var callersKept: Int { state.buckets.count }
 
-    public typealias AskedAction = TokenBucketMachine.AskedAction
+    public typealias AskedAction = TokenBucketMachine<Instant>.AskedAction
 
     /// `caller` asked for something at `now`: allowed while its bucket (or
     /// the shared one) and the bucket of all callers hold a token. A caller

@@ -4,13 +4,15 @@
 /// per-unit limit would then drop the program's real lines; a person
 /// reading the log still learns who was refused, for what, and how often.
 ///
-/// The clock is given to each event. The callers kept are bounded: a caller
+/// The clock is given to each event, read on whichever clock the caller
+/// counts on (`Time`: the agent's wall clock, the app's monotonic one).
+/// The callers kept are bounded: a caller
 /// whose period has ended and who has nothing held back is forgotten, and
 /// callers beyond the bound share one budget. Lines of all callers together
 /// are bounded too (a bucket of lines), so that thirty callers do not write
 /// thirty lines a minute: a caller's line that finds it empty is held back,
 /// its count kept for its next line.
-public struct LogBudgetMachine: Equatable, Sendable {
+public struct LogBudgetMachine<Time: Moment>: Equatable, Sendable {
     public struct Settings: Equatable, Sendable {
         /// One line per caller in each period at most.
         public let period: Duration
@@ -18,9 +20,9 @@ public struct LogBudgetMachine: Equatable, Sendable {
         public let maximumCallers: Int
         /// The lines of all callers together; nil: no bound beyond each
         /// caller's.
-        public let linesInAll: TokenBucketMachine.Settings?
+        public let linesInAll: TokenBucketMachine<Time>.Settings?
 
-        public init(period: Duration, maximumCallers: Int, linesInAll: TokenBucketMachine.Settings? = nil) {
+        public init(period: Duration, maximumCallers: Int, linesInAll: TokenBucketMachine<Time>.Settings? = nil) {
             precondition(period > .zero && maximumCallers > 0, "A budget has a period and a caller.")
             self.period = period
             self.maximumCallers = maximumCallers
@@ -29,14 +31,15 @@ public struct LogBudgetMachine: Equatable, Sendable {
 
         /// One line per caller and minute; all callers together ten lines
         /// at once, then one each six seconds.
-        public static let refusals = Settings(
-            period: .seconds(60), maximumCallers: 64, linesInAll: TokenBucketMachine.Settings(burst: 10, refill: .seconds(6)))
+        public static var refusals: Settings {
+            Settings(period: .seconds(60), maximumCallers: 64, linesInAll: TokenBucketMachine.Settings(burst: 10, refill: .seconds(6)))
+        }
     }
 
     /// One caller's budget.
     public struct Entry: Equatable, Sendable {
         /// When its last line was written.
-        public fileprivate(set) var lineAt: Instant?
+        public fileprivate(set) var lineAt: Time?
         /// The refusals counted since then, for its next line.
         public fileprivate(set) var heldBack = 0
     }
@@ -48,11 +51,11 @@ public struct LogBudgetMachine: Equatable, Sendable {
         /// The budget the callers beyond the bound share.
         public fileprivate(set) var overflow = Entry()
         /// The lines of all callers together, when the settings bound them.
-        public fileprivate(set) var lines: TokenBucketMachine?
+        public fileprivate(set) var lines: TokenBucketMachine<Time>?
     }
 
     /// The name the callers beyond the bound are logged under.
-    public static let otherCallers = "other callers"
+    public static var otherCallers: String { "other callers" }
 
     public let settings: Settings
     private(set) var state = State()
@@ -72,7 +75,7 @@ public struct LogBudgetMachine: Equatable, Sendable {
 
     /// `caller` was refused `count` times at `now` (for example the bad
     /// links of one call).
-    public mutating func refused(_ count: Int = 1, by caller: String, now: Instant) -> RefusedAction {
+    public mutating func refused(_ count: Int = 1, by caller: String, now: Time) -> RefusedAction {
         guard count > 0 else { return .holdBack }
         if state.callers[caller] == nil, state.callers.count >= settings.maximumCallers {
             state.callers = state.callers.filter { !isSpent($0.value, now: now) }
@@ -98,7 +101,7 @@ public struct LogBudgetMachine: Equatable, Sendable {
     /// written now rather than at the caller's next event, which may never
     /// come (the last change of a flood is logged when the flood stops).
     /// nil when nothing is held back or the period has not ended.
-    public mutating func periodEnded(for caller: String, now: Instant) -> PeriodEndedAction? {
+    public mutating func periodEnded(for caller: String, now: Time) -> PeriodEndedAction? {
         let own = state.callers[caller] != nil
         var entry = state.callers[caller] ?? state.overflow
         guard entry.heldBack > 0, let lineAt = entry.lineAt else { return nil }
@@ -114,13 +117,13 @@ public struct LogBudgetMachine: Equatable, Sendable {
     /// The callers with a budget of their own now.
     public var callersKept: Int { state.callers.count }
 
-    private func isSpent(_ entry: Entry, now: Instant) -> Bool {
+    private func isSpent(_ entry: Entry, now: Time) -> Bool {
         guard let lineAt = entry.lineAt else { return entry.heldBack == 0 }
         let elapsed = now.duration(since: lineAt)
         return entry.heldBack == 0 && (elapsed >= settings.period || elapsed < .zero)
     }
 
-    private mutating func action(_ entry: inout Entry, _ count: Int, now: Instant) -> RefusedAction {
+    private mutating func action(_ entry: inout Entry, _ count: Int, now: Time) -> RefusedAction {
         let (total, overflowed) = entry.heldBack.addingReportingOverflow(count)
         let sum = overflowed ? Int.max : total
         if let lineAt = entry.lineAt {

@@ -3,9 +3,10 @@
 /// one message, or a thousand, must not start a thousand; a person clicks
 /// far slower than the refill.
 ///
-/// The clock is given to each event; a clock that goes back refills nothing
-/// (and restarts the count from there) rather than trapping or refilling.
-public struct TokenBucketMachine: Equatable, Sendable {
+/// The clock is given to each event, read on whichever clock the caller
+/// counts on (`Time`); a clock that goes back refills nothing (and restarts
+/// the count from there) rather than trapping or refilling.
+public struct TokenBucketMachine<Time: Moment>: Equatable, Sendable {
     public struct Settings: Equatable, Sendable {
         /// How many may happen at once.
         public let burst: Int
@@ -24,7 +25,7 @@ public struct TokenBucketMachine: Equatable, Sendable {
         /// What may happen now, before any refill.
         public fileprivate(set) var tokens: Int
         /// Up to when the tokens are counted; nil before the first ask.
-        public fileprivate(set) var refilledAt: Instant?
+        public fileprivate(set) var refilledAt: Time?
     }
 
     public let settings: Settings
@@ -45,7 +46,7 @@ public struct TokenBucketMachine: Equatable, Sendable {
 
     /// Something was asked for at `now`: it takes one token when there is
     /// one.
-    public mutating func asked(now: Instant) -> AskedAction {
+    public mutating func asked(now: Time) -> AskedAction {
         refill(now: now)
         guard state.tokens > 0 else { return .refuse }
         state.tokens -= 1
@@ -54,18 +55,18 @@ public struct TokenBucketMachine: Equatable, Sendable {
 
     /// Whether the bucket, refilled to `now`, is as a new one: forgetting it
     /// then changes nothing.
-    public func isFull(at now: Instant) -> Bool {
+    public func isFull(at now: Time) -> Bool {
         var copy = self
         copy.refill(now: now)
         return copy.state.tokens == settings.burst
     }
 
-    private mutating func refill(now: Instant) {
+    private mutating func refill(now: Time) {
         guard let since = state.refilledAt, state.tokens < settings.burst else {
             state.refilledAt = now
             return
         }
-        let elapsed = now.milliseconds(since: since)
+        let elapsed = now.duration(since: since).wholeMilliseconds
         guard elapsed >= 0 else {
             state.refilledAt = now
             return
@@ -78,7 +79,7 @@ public struct TokenBucketMachine: Equatable, Sendable {
             state.refilledAt = now
         } else {
             state.tokens += Int(gained)
-            state.refilledAt = since.adding(milliseconds: gained * step)
+            state.refilledAt = since + .milliseconds(gained * step)
         }
     }
 }

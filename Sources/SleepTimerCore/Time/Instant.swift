@@ -80,6 +80,17 @@ extension Instant {
     }
 }
 
+/// A reading of a clock that the limits count time on: the agent's wall
+/// clock (`Instant`) or the app's monotonic one. A limit asks only how long
+/// from one reading to another and where a reading plus a length falls.
+public protocol Moment: Sendable, Equatable {
+    /// The time from `earlier` to `self`; negative when `self` is before.
+    func duration(since earlier: Self) -> Duration
+    static func + (moment: Self, duration: Duration) -> Self
+}
+
+extension Instant: Moment {}
+
 extension Duration {
     /// The duration in whole milliseconds, rounded toward zero, saturating
     /// at `Int64`'s bounds: the unit of instants, the store and the bus.

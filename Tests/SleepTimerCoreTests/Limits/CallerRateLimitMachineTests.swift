@@ -34,7 +34,7 @@ import SleepTimerCore
     let start = Instant(millisecondsSince1970: 1_000_000)
     let settings = CallerRateLimitMachine.Settings(
         burst: 2, refill: .milliseconds(1_000), maximumCallers: 8,
-        allCallers: TokenBucketMachine.Settings(burst: 3, refill: .milliseconds(500)))
+        allCallers: TokenBucketMachine<Instant>.Settings(burst: 3, refill: .milliseconds(500)))
 
     @Test func manyCallersTogetherGetNoMoreThanTheBucketOfAll() {
         var limit = CallerRateLimitMachine(settings: settings)
@@ -64,7 +64,7 @@ import SleepTimerCore
     @Test func callersBeyondTheBoundAreCountedInAllToo() {
         var limit = CallerRateLimitMachine(settings: .init(
             burst: 5, refill: .milliseconds(1_000), maximumCallers: 1,
-            allCallers: TokenBucketMachine.Settings(burst: 2, refill: .milliseconds(1_000))))
+            allCallers: TokenBucketMachine<Instant>.Settings(burst: 2, refill: .milliseconds(1_000))))
         #expect(limit.asked(by: "a", now: start) == .allow)
         #expect(limit.asked(by: "b", now: start) == .allow)
         #expect(limit.asked(by: "c", now: start) == .refuse)

@@ -7,13 +7,13 @@ import Testing
     func at(_ milliseconds: Int64) -> Instant { start.adding(milliseconds: milliseconds) }
 
     @Test func aNewBucketAllowsTheBurstAtOnceAndRefusesTheNext() {
-        var bucket = TokenBucketMachine(settings: .init(burst: 3, refill: .milliseconds(1_000)))
+        var bucket = TokenBucketMachine<Instant>(settings: .init(burst: 3, refill: .milliseconds(1_000)))
         #expect((0..<3).map { _ in bucket.asked(now: start) } == [.allow, .allow, .allow])
         #expect(bucket.asked(now: start) == .refuse)
     }
 
     @Test func oneTokenComesBackAfterOneRefillPeriodAndNotBefore() {
-        var bucket = TokenBucketMachine(settings: .init(burst: 2, refill: .milliseconds(1_000)))
+        var bucket = TokenBucketMachine<Instant>(settings: .init(burst: 2, refill: .milliseconds(1_000)))
         _ = bucket.asked(now: start)
         _ = bucket.asked(now: start)
         #expect(bucket.asked(now: at(999)) == .refuse)
@@ -23,7 +23,7 @@ import Testing
     }
 
     @Test func aLongPauseRefillsToTheBurstAndNoFurther() {
-        var bucket = TokenBucketMachine(settings: .init(burst: 2, refill: .milliseconds(1_000)))
+        var bucket = TokenBucketMachine<Instant>(settings: .init(burst: 2, refill: .milliseconds(1_000)))
         _ = bucket.asked(now: start)
         _ = bucket.asked(now: start)
         #expect(bucket.isFull(at: at(3_600_000)))
@@ -33,7 +33,7 @@ import Testing
     /// Full only once every token is back: a bucket forgotten earlier would
     /// give its caller a new burst.
     @Test func itIsFullOnlyOnceEveryTokenIsBack() {
-        var bucket = TokenBucketMachine(settings: .init(burst: 2, refill: .milliseconds(1_000)))
+        var bucket = TokenBucketMachine<Instant>(settings: .init(burst: 2, refill: .milliseconds(1_000)))
         #expect(bucket.isFull(at: start))
         _ = bucket.asked(now: start)
         _ = bucket.asked(now: start)
@@ -44,7 +44,7 @@ import Testing
     }
 
     @Test func aPartialPeriodIsKeptTowardsTheNextToken() {
-        var bucket = TokenBucketMachine(settings: .init(burst: 3, refill: .milliseconds(1_000)))
+        var bucket = TokenBucketMachine<Instant>(settings: .init(burst: 3, refill: .milliseconds(1_000)))
         for _ in 0..<3 { _ = bucket.asked(now: start) }
         #expect(bucket.asked(now: at(1_600)) == .allow) // one token at 1,000; 600 ms kept
         #expect(bucket.asked(now: at(1_900)) == .refuse)
@@ -52,7 +52,7 @@ import Testing
     }
 
     @Test func aClockThatGoesBackRefillsNothing() {
-        var bucket = TokenBucketMachine(settings: .init(burst: 1, refill: .milliseconds(1_000)))
+        var bucket = TokenBucketMachine<Instant>(settings: .init(burst: 1, refill: .milliseconds(1_000)))
         _ = bucket.asked(now: start)
         #expect(bucket.asked(now: at(-3_600_000)) == .refuse)
         #expect(bucket.asked(now: at(-3_600_000 + 999)) == .refuse)
@@ -60,7 +60,7 @@ import Testing
     }
 
     @Test func aThousandTakesWithinASecondAllowOnlyTheBurst() {
-        var bucket = TokenBucketMachine(settings: .init(burst: 3, refill: .milliseconds(1_000)))
+        var bucket = TokenBucketMachine<Instant>(settings: .init(burst: 3, refill: .milliseconds(1_000)))
         let allowed = (0..<1_000).filter { bucket.asked(now: at(Int64($0 % 1_000) / 2)) == .allow }.count
         #expect(allowed == 3)
     }

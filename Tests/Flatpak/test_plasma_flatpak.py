@@ -162,10 +162,7 @@ class PlasmaFlatpakTests(unittest.TestCase):
             return [w for w in self.plasma.windows() if w["caption"] == SHORTCUTS_DIALOG_TITLE]
 
         self.wait(dialogs, "the portal's dialog about the agent's shortcuts")
-        self.plasma.script("""
-            for (const w of workspace.stackingOrder)
-                if (w.caption === %s)
-                    w.closeWindow();""" % json.dumps(SHORTCUTS_DIALOG_TITLE))
+        self.close_windows("w.caption === %s" % json.dumps(SHORTCUTS_DIALOG_TITLE))
         self.wait(lambda: not dialogs(), "the shortcuts dialog to close")
 
     def remove_the_timers(self):
@@ -285,13 +282,18 @@ class PlasmaFlatpakTests(unittest.TestCase):
         return [w for w in self.plasma.windows() if APP_ID in (w["desktopFileName"], w["resourceClass"])
                 or "Dreams for Littles" in (w["caption"] or "")]
 
-    def close_app_windows(self):
-        """The app's windows closed as their close button does (KWin asks
-        the app to close them)."""
+    def close_windows(self, condition):
+        """The windows `w` for which the KWin script expression `condition`
+        holds, closed as their close button does (KWin asks their program
+        to close them)."""
         self.plasma.script("""
             for (const w of workspace.stackingOrder)
-                if (!w.notification && (w.desktopFileName === %(id)s || w.resourceClass === %(id)s))
-                    w.closeWindow();""" % {"id": json.dumps(APP_ID)})
+                if (%s)
+                    w.closeWindow();""" % condition)
+
+    def close_app_windows(self):
+        self.close_windows("!w.notification && (w.desktopFileName === %(id)s || w.resourceClass === %(id)s)"
+                           % {"id": json.dumps(APP_ID)})
 
     def read_notice(self, popup_id):
         """The words of the popup `popup_id` (KWin's id) once it reads the
